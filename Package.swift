@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "GraphEngine",
+    products: [
+        .library(name: "GraphEngine", targets: ["GraphEngine"]),
+        .library(name: "Kernels", targets: ["Kernels"]),
+        .executable(name: "graph", targets: ["GraphCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Thin C shims.
+        .target(name: "CHalf", path: "Sources/CHalf"),
+        .systemLibrary(
+            name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .target(name: "CCodecShims", dependencies: ["CLibPNG", "CLibJPEG"], path: "Sources/CCodecShims"),
+
+        // Codecs: libpng / libjpeg-turbo decode and encode, metadata segments.
+        .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG"]),
+
+        // The engine: recipes, kernel language, optimizer, programs, executor, I/O, dumps.
+        .target(name: "GraphEngine", dependencies: ["CHalf", "GraphCodecs"]),
+
+        // The filter catalogue (Core Image names and input keys).
+        .target(name: "Kernels", dependencies: ["GraphEngine"]),
+
+        .executableTarget(
+            name: "GraphCLI",
+            dependencies: [
+                "GraphEngine", "Kernels",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs"]),
+        .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "Kernels"]),
+        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

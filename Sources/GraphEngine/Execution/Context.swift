@@ -1,0 +1,173 @@
+import Dispatch
+import Foundation
+
+/// Renders images. Long-lived and thread-safe: make one and share it (Core Image's `CIContext`).
+///
+/// A context holds the options, the cache of compiled programs (keyed by program structure, so
+/// re-rendering with new parameter values reuses them) and a byte-limited cache of materialised
+/// whole images (image-processor results).
+public final class Context: @unchecked Sendable {
+    public let options: ContextOptions
+    private let lock = NSLock()
+    private var programs: [Program: SpanInterpreter.Executable] = [:]
+    private var hits = 0
+    private var misses = 0
+    private let imageCache: ByteLimitedCache<ProcessorKey, PlaneSet>
+
+    public init(options: ContextOptions = ContextOptions()) {
+        self.options = options
+        self.imageCache = ByteLimitedCache(byteLimit: options.cacheByteLimit)
+    }
+
+    /// Program-cache counters.
+    public var programCacheStatistics: (hits: Int, misses: Int, entries: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (hits, misses, programs.count)
+    }
+
+    func executable(for program: Program) -> SpanInterpreter.Executable {
+        lock.lock()
+        if let cached = programs[program] {
+            hits += 1
+            lock.unlock()
+            return cached
+        }
+        misses += 1
+        lock.unlock()
+        let made = SpanInterpreter.Executable(program)
+        lock.lock()
+        programs[program] = made
+        lock.unlock()
+        return made
+    }
+
+    // MARK: Rendering
+
+    /// Renders `rect` of `image` into caller memory: `rowBytes` apart, top row first, in `format`.
+    public func render(_ image: Image, to destination: UnsafeMutableRawPointer, rowBytes: Int, rect: Rect,
+                       format: PixelFormat) throws {
+        _ = try render(image, rect: rect, destination: destination, rowBytes: rowBytes, format: format)
+    }
+
+    /// Renders `rect` (default: the image's extent) into a new buffer.
+    public func render(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8) throws -> ImageBuffer {
+        let area = try renderRect(image, rect)
+        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format)
+        _ = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes, format: format)
+        return buffer
+    }
+
+    /// Renders and returns the profile of the render (the `timing` dump).
+    public func renderWithProfile(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8) throws
+        -> (buffer: ImageBuffer, profile: RenderProfile)
+    {
+        let area = try renderRect(image, rect)
+        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format)
+        let profile = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes,
+                                 format: format)
+        return (buffer, profile)
+    }
+
+    private func renderRect(_ image: Image, _ rect: Rect?) throws -> PixelRect {
+        let wanted = rect ?? image.extent
+        if wanted.isInfinite {
+            throw GraphError.invalidExtent(
+                "cannot render an image with an infinite extent: crop it first (cropped(to:)) or pass a rect")
+        }
+        let area = PixelRect(wanted)
+        if area.isEmpty { throw GraphError.invalidExtent("nothing to render: the rect \(wanted) is empty") }
+        if area.width > options.maximumRenderPixels / max(area.height, 1) {
+            throw GraphError.invalidSize(
+                "render of \(area.width)x\(area.height) exceeds the limit of \(options.maximumRenderPixels) pixels")
+        }
+        return area
+    }
+
+    /// Plans a render: the optimized graph and its stages.
+    func plan(_ image: Image, rect: PixelRect) throws -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])]) {
+        let optimized = options.fusion ? Optimizer.optimize(image.node) : (image.node, [])
+        let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion)
+        return (optimized.0, planner, optimized.1)
+    }
+
+    @discardableResult
+    func render(_ image: Image, rect: Rect, destination: UnsafeMutableRawPointer, rowBytes: Int,
+                format: PixelFormat) throws -> RenderProfile {
+        let area = try renderRect(image, rect)
+        guard rowBytes >= area.width * format.bytesPerPixel else {
+            throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(area.width) \(format.rawValue) pixels")
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let (root, plan, _) = try self.plan(image, rect: area)
+        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        let timings = Executor.Timings(count: plan.stages.count)
+        let base = SendablePointer(destination)
+        try executor.run(rect: area, makeSink: { _, half in
+            BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: area, halfScratch: half)
+        }, timings: timings)
+        let total = DispatchTime.now().uptimeNanoseconds - start
+        return RenderProfile(plan: plan, timings: timings, totalNanoseconds: total, rect: area)
+    }
+
+    /// Renders `node` over `region` into Float32 planes (inputs of image processors).
+    func renderPlanar(_ node: Node, region: PixelRect) throws -> PlanarBuffer {
+        let output = PlanarBuffer(rect: region)
+        guard !region.isEmpty else { return output }
+        let (root, plan, _) = try self.plan(Image(node: node), rect: region)
+        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output) },
+                         timings: Executor.Timings(count: plan.stages.count))
+        return output
+    }
+
+    /// The result of an image processor over `region`, from the cache or computed now.
+    func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect) throws -> PlaneSet {
+        let key = ProcessorKey(node: node, region: region)
+        if let cached = imageCache.value(for: key) { return cached }
+        var inputBuffers: [PlanarBuffer] = []
+        for (index, input) in inputs.enumerated() {
+            let wanted = RegionOfInterest.inputRegion(node, index, region.rect)
+            let inputRegion = RegionOfInterest.clip(PixelRect(wanted.isInfinite ? input.extent : wanted), to: input.extent)
+            if inputRegion.isEmpty && input.extent.isInfinite {
+                throw GraphError.invalidExtent("\(processor.name) needs a finite input region; crop its input first")
+            }
+            inputBuffers.append(try renderPlanar(input, region: inputRegion))
+        }
+        let output = PlanarBuffer(rect: region)
+        try processor.process(inputs: inputBuffers, output: output)
+        let planes = PlaneSet(format: .rgbaf)
+        planes.reset(to: region)
+        for channel in 0..<4 {
+            for row in 0..<region.height {
+                planes.write(channel: channel, row: row, column: 0, count: region.width,
+                             from: output.planes[channel] + row * region.width)
+            }
+        }
+        imageCache.insert(planes, for: key, bytes: planes.byteCount)
+        return planes
+    }
+}
+
+/// Stores spans into Float32 planes (for image-processor inputs).
+struct PlanarSink: OutputSink, @unchecked Sendable {
+    let buffer: PlanarBuffer
+    func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
+        let offset = (y - buffer.y) * buffer.width + (x0 - buffer.x)
+        (buffer.planes[0] + offset).update(from: c.0, count: count)
+        (buffer.planes[1] + offset).update(from: c.1, count: count)
+        (buffer.planes[2] + offset).update(from: c.2, count: count)
+        (buffer.planes[3] + offset).update(from: c.3, count: count)
+    }
+}
+
+/// A raw pointer the caller promises stays valid for the render.
+struct SendablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+}
+
+struct ProcessorKey: Hashable, Sendable {
+    let node: Node
+    let region: PixelRect
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Settings of a ``Context``, fixed for its life (Core Image's context options).
+public struct ContextOptions: Sendable, Hashable {
+    /// How intermediates are stored. Default half float, as in Core Image.
+    public var workingFormat: WorkingFormat = .rgbah
+    /// Worker threads; default all cores.
+    public var threads: Int = ContextOptions.processorCount
+    /// Edge of a square tile in pixels, for graphs with area operations (point-only graphs run in
+    /// full-width strips of about `tileSize²` pixels).
+    public var tileSize: Int = 512
+    /// Byte limit of the context's cache of materialised whole images (image-processor results).
+    public var cacheByteLimit: Int = 256 << 20
+    /// Largest render, in pixels, accepted before any allocation.
+    public var maximumRenderPixels: Int = 1 << 30
+    /// Run the optimizer and concatenate nodes into programs. `false` materialises every node as its
+    /// own program: useful only to measure what fusion buys.
+    public var fusion: Bool = true
+
+    public init() {}
+
+    public static var processorCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}

@@ -1,0 +1,79 @@
+/// Runs one separable convolution pass over a tile (the Gaussian blur's engine).
+///
+/// The input region is first converted once into Float32 planes, then each output row accumulates
+/// `w[k]·in[x + k]` with `k` ascending, so every pixel sums its taps in the same order whatever the
+/// tile size or thread count.
+final class Convolver {
+    private var scratch: UnsafeMutablePointer<Float>
+    private var scratchCapacity = 0
+    private var accumulator: UnsafeMutablePointer<Float>
+    private var accumulatorCapacity = 0
+
+    init() {
+        scratch = .allocate(capacity: 1)
+        accumulator = .allocate(capacity: 1)
+    }
+
+    deinit {
+        scratch.deallocate()
+        accumulator.deallocate()
+    }
+
+    private func reserve(scratch count: Int, accumulator accumulatorCount: Int) {
+        if count > scratchCapacity {
+            scratch.deallocate()
+            scratch = .allocate(capacity: count)
+            scratchCapacity = count
+        }
+        if accumulatorCount > accumulatorCapacity {
+            accumulator.deallocate()
+            accumulator = .allocate(capacity: accumulatorCount)
+            accumulatorCapacity = accumulatorCount
+        }
+    }
+
+    /// Computes `output.rect` of the convolution of `input` (read with zeros outside its data).
+    func run(_ convolution: Convolution, input: InputView, output: PlaneSet) {
+        let rect = output.rect
+        guard !rect.isEmpty else { return }
+        let radius = convolution.radius
+        let horizontal = convolution.axis == .horizontal
+        // The input region: the output widened along the axis.
+        let inWidth = horizontal ? rect.width + 2 * radius : rect.width
+        let inHeight = horizontal ? rect.height : rect.height + 2 * radius
+        let inX = horizontal ? rect.x - radius : rect.x
+        let inY = horizontal ? rect.y : rect.y - radius
+        let plane = inWidth * inHeight
+        reserve(scratch: plane * 4, accumulator: max(rect.width, 1))
+
+        // Convert the input once into four Float32 planes.
+        for row in 0..<inHeight {
+            let base = scratch + row * inWidth
+            var x = 0
+            while x < inWidth {
+                let n = min(SpanInterpreter.spanWidth, inWidth - x)
+                input.load(x0: inX + x, y: inY + row, count: n,
+                           into: (base + x, base + plane + x, base + 2 * plane + x, base + 3 * plane + x))
+                x += n
+            }
+        }
+
+        let weights = convolution.weights
+        let acc = accumulator
+        let width = rect.width
+        weights.withUnsafeBufferPointer { w in
+            for channel in 0..<4 {
+                let channelBase = scratch + channel * plane
+                for row in 0..<rect.height {
+                    acc.update(repeating: 0, count: width)
+                    for k in 0..<w.count {
+                        let weight = w[k]
+                        let source = horizontal ? channelBase + row * inWidth + k : channelBase + (row + k) * inWidth
+                        for i in 0..<width { acc[i] += weight * source[i] }
+                    }
+                    output.write(channel: channel, row: row, column: 0, count: width, from: acc)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+/// How a program reads one of its inputs: a materialised intermediate or a source buffer, with the
+/// edge mode and sampling filter of the slot.
+struct InputView {
+    enum Storage {
+        case planes(PlaneSet)
+        case buffer(ImageBuffer)
+    }
+
+    let storage: Storage
+    /// Where data exists; outside it reads are 0 (``EdgeMode/zero``) or the nearest edge pixel
+    /// (``EdgeMode/clamp``).
+    let valid: PixelRect
+    let edge: EdgeMode
+    let filter: SamplingFilter
+
+    init(planes: PlaneSet, edge: EdgeMode, filter: SamplingFilter) {
+        storage = .planes(planes)
+        valid = planes.rect
+        self.edge = edge
+        self.filter = filter
+    }
+
+    init(buffer: ImageBuffer, edge: EdgeMode, filter: SamplingFilter) {
+        storage = .buffer(buffer)
+        valid = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
+        self.edge = edge
+        self.filter = filter
+    }
+
+    typealias Channels = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+                          UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+
+    // MARK: Load (same position)
+
+    /// Reads pixels `x0 ..< x0 + count` of row `y`.
+    func load(x0: Int, y: Int, count: Int, into out: Channels) {
+        guard !valid.isEmpty else { return zero(out, 0, count) }
+        var row = y
+        if edge == .clamp {
+            row = min(max(y, valid.y), valid.maxY - 1)
+        } else if y < valid.y || y >= valid.maxY {
+            return zero(out, 0, count)
+        }
+        // The columns that fall inside, and the parts to the left and right.
+        let first = min(max(valid.x - x0, 0), count)
+        let last = max(min(valid.maxX - x0, count), first)
+        if last > first { copy(row: row, column: x0 + first, count: last - first, into: out, offset: first) }
+        if edge == .clamp {
+            if first > 0 { fillWithPixel(row: row, column: valid.x, out, 0, first) }
+            if last < count { fillWithPixel(row: row, column: valid.maxX - 1, out, last, count) }
+        } else {
+            if first > 0 { zero(out, 0, first) }
+            if last < count { zero(out, last, count) }
+        }
+    }
+
+    private func zero(_ out: Channels, _ from: Int, _ to: Int) {
+        guard to > from else { return }
+        (out.0 + from).update(repeating: 0, count: to - from)
+        (out.1 + from).update(repeating: 0, count: to - from)
+        (out.2 + from).update(repeating: 0, count: to - from)
+        (out.3 + from).update(repeating: 0, count: to - from)
+    }
+
+    private func fillWithPixel(row: Int, column: Int, _ out: Channels, _ from: Int, _ to: Int) {
+        let (r, g, b, a) = fetch(column: column, row: row)
+        (out.0 + from).update(repeating: r, count: to - from)
+        (out.1 + from).update(repeating: g, count: to - from)
+        (out.2 + from).update(repeating: b, count: to - from)
+        (out.3 + from).update(repeating: a, count: to - from)
+    }
+
+    /// Copies `count` in-range pixels starting at working-space column `column`.
+    private func copy(row: Int, column: Int, count: Int, into out: Channels, offset: Int) {
+        switch storage {
+        case .planes(let planes):
+            let r = row - planes.rect.y, c = column - planes.rect.x
+            planes.read(channel: 0, row: r, column: c, count: count, into: out.0 + offset)
+            planes.read(channel: 1, row: r, column: c, count: count, into: out.1 + offset)
+            planes.read(channel: 2, row: r, column: c, count: count, into: out.2 + offset)
+            planes.read(channel: 3, row: r, column: c, count: count, into: out.3 + offset)
+        case .buffer(let buffer):
+            let memoryRow = buffer.height - 1 - row
+            let base = UnsafeRawPointer(buffer.storage + memoryRow * buffer.rowBytes)
+            BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, column: column,
+                                    count: count, into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
+        }
+    }
+
+    /// One pixel as premultiplied RGBA; the caller guarantees it lies inside `valid`.
+    @inline(__always)
+    private func fetch(column: Int, row: Int) -> (Float, Float, Float, Float) {
+        switch storage {
+        case .planes(let planes):
+            let r = row - planes.rect.y, c = column - planes.rect.x
+            return (planes.value(channel: 0, row: r, column: c), planes.value(channel: 1, row: r, column: c),
+                    planes.value(channel: 2, row: r, column: c), planes.value(channel: 3, row: r, column: c))
+        case .buffer(let buffer):
+            let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - row) * buffer.rowBytes
+                + column * buffer.format.bytesPerPixel)
+            return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode)
+        }
+    }
+
+    // MARK: Sample (any position)
+
+    /// The pixel at integer working-space position, honouring the edge mode.
+    @inline(__always)
+    private func tap(_ column: Int, _ row: Int) -> (Float, Float, Float, Float) {
+        if edge == .clamp {
+            return fetch(column: min(max(column, valid.x), valid.maxX - 1), row: min(max(row, valid.y), valid.maxY - 1))
+        }
+        if column < valid.x || column >= valid.maxX || row < valid.y || row >= valid.maxY { return (0, 0, 0, 0) }
+        return fetch(column: column, row: row)
+    }
+
+    /// Samples at working-space points (`xs[i]`, `ys[i]`): bilinear between pixel centres, or the
+    /// pixel containing the point. Non-finite or far-away points read as outside.
+    func sample(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, count: Int, into out: Channels) {
+        guard !valid.isEmpty else { return zero(out, 0, count) }
+        let limit: Float = 16_777_216
+        for i in 0..<count {
+            var px = xs[i], py = ys[i]
+            guard px.isFinite, py.isFinite else {
+                out.0[i] = 0; out.1[i] = 0; out.2[i] = 0; out.3[i] = 0
+                continue
+            }
+            px = min(max(px, -limit), limit)
+            py = min(max(py, -limit), limit)
+            if filter == .nearest {
+                let (r, g, b, a) = tap(Int(px.rounded(.down)), Int(py.rounded(.down)))
+                out.0[i] = r; out.1[i] = g; out.2[i] = b; out.3[i] = a
+                continue
+            }
+            let fx = px - 0.5, fy = py - 0.5
+            let x0 = fx.rounded(.down), y0 = fy.rounded(.down)
+            let tx = fx - x0, ty = fy - y0
+            let ix = Int(x0), iy = Int(y0)
+            let p00 = tap(ix, iy), p10 = tap(ix + 1, iy), p01 = tap(ix, iy + 1), p11 = tap(ix + 1, iy + 1)
+            let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
+            out.0[i] = p00.0 * w00 + p10.0 * w10 + p01.0 * w01 + p11.0 * w11
+            out.1[i] = p00.1 * w00 + p10.1 * w10 + p01.1 * w01 + p11.1 * w11
+            out.2[i] = p00.2 * w00 + p10.2 * w10 + p01.2 * w01 + p11.2 * w11
+            out.3[i] = p00.3 * w00 + p10.3 * w10 + p01.3 * w01 + p11.3 * w11
+        }
+    }
+}
+
+/// What a read outside an input's data gives.
+public enum EdgeMode: String, Hashable, Sendable {
+    /// Transparent black (Core Image's behaviour outside an extent).
+    case zero
+    /// The nearest edge pixel (`clampedToExtent()`).
+    case clamp
+}
+
+/// Row conversion from interleaved buffers of every ``PixelFormat`` into premultiplied planar Float32.
+enum BufferDeinterleave {
+    static func read(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, column: Int, count: Int,
+                     into out: InputView.Channels) {
+        let (r, g, b, a) = out
+        let scale: Float = 1 / 255
+        switch format {
+        case .rgba8:
+            let p = row.assumingMemoryBound(to: UInt8.self) + column * 4
+            for i in 0..<count {
+                r[i] = Float(p[4 * i]) * scale
+                g[i] = Float(p[4 * i + 1]) * scale
+                b[i] = Float(p[4 * i + 2]) * scale
+                a[i] = Float(p[4 * i + 3]) * scale
+            }
+        case .rgb8:
+            let p = row.assumingMemoryBound(to: UInt8.self) + column * 3
+            for i in 0..<count {
+                r[i] = Float(p[3 * i]) * scale
+                g[i] = Float(p[3 * i + 1]) * scale
+                b[i] = Float(p[3 * i + 2]) * scale
+            }
+            a.update(repeating: 1, count: count)
+        case .gray8:
+            let p = row.assumingMemoryBound(to: UInt8.self) + column
+            for i in 0..<count { r[i] = Float(p[i]) * scale }
+            g.update(from: r, count: count)
+            b.update(from: r, count: count)
+            a.update(repeating: 1, count: count)
+        default:
+            let bytesPerPixel = format.bytesPerPixel
+            for i in 0..<count {
+                let pixel = PixelIO.readPixel(row + (column + i) * bytesPerPixel, format: format, alpha: .premultiplied)
+                r[i] = pixel.0; g[i] = pixel.1; b[i] = pixel.2; a[i] = pixel.3
+            }
+        }
+        if alpha == .straight && format.hasAlpha {
+            for i in 0..<count {
+                r[i] *= a[i]; g[i] *= a[i]; b[i] *= a[i]
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CHalf
+
+/// Stores spans into a materialised intermediate.
+struct PlaneSink: OutputSink {
+    let planes: PlaneSet
+
+    func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
+        let row = y - planes.rect.y, column = x0 - planes.rect.x
+        planes.write(channel: 0, row: row, column: column, count: count, from: c.0)
+        planes.write(channel: 1, row: row, column: column, count: count, from: c.1)
+        planes.write(channel: 2, row: row, column: column, count: count, from: c.2)
+        planes.write(channel: 3, row: row, column: column, count: count, from: c.3)
+    }
+}
+
+/// Stores spans into caller memory: interleaved, top row first, in any ``PixelFormat``.
+///
+/// Memory row 0 holds the top row of `rect` (working-space row `rect.maxY − 1`). Integer formats are
+/// clamped to 0...1; float formats keep extended range. Grey formats take the red channel.
+struct BufferSink: OutputSink, @unchecked Sendable {
+    let base: UnsafeMutableRawPointer
+    let rowBytes: Int
+    let format: PixelFormat
+    let rect: PixelRect
+    /// Scratch for half-float conversion, one span wide (owned by the worker).
+    let halfScratch: UnsafeMutablePointer<UInt16>
+
+    func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
+        let row = base + (rect.maxY - 1 - y) * rowBytes
+        let column = x0 - rect.x
+        let (r, g, b, a) = c
+        switch format {
+        case .rgba8:
+            let p = (row + column * 4).assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                p[4 * i] = PixelIO.unorm8(r[i])
+                p[4 * i + 1] = PixelIO.unorm8(g[i])
+                p[4 * i + 2] = PixelIO.unorm8(b[i])
+                p[4 * i + 3] = PixelIO.unorm8(a[i])
+            }
+        case .rgb8:
+            let p = (row + column * 3).assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                p[3 * i] = PixelIO.unorm8(r[i])
+                p[3 * i + 1] = PixelIO.unorm8(g[i])
+                p[3 * i + 2] = PixelIO.unorm8(b[i])
+            }
+        case .grayAlpha8:
+            let p = (row + column * 2).assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count {
+                p[2 * i] = PixelIO.unorm8(r[i])
+                p[2 * i + 1] = PixelIO.unorm8(a[i])
+            }
+        case .gray8:
+            let p = (row + column).assumingMemoryBound(to: UInt8.self)
+            for i in 0..<count { p[i] = PixelIO.unorm8(r[i]) }
+        case .rgba16, .rgb16, .grayAlpha16, .gray16:
+            let p = (row + column * format.bytesPerPixel).assumingMemoryBound(to: UInt16.self)
+            let channels = format.channels
+            for i in 0..<count {
+                let values = pick(channels, r[i], g[i], b[i], a[i])
+                for k in 0..<channels { p[channels * i + k] = PixelIO.unorm16(values[k]) }
+            }
+        case .rgbaf:
+            let p = (row + column * 16).assumingMemoryBound(to: Float.self)
+            for i in 0..<count {
+                p[4 * i] = r[i]; p[4 * i + 1] = g[i]; p[4 * i + 2] = b[i]; p[4 * i + 3] = a[i]
+            }
+        case .grayf:
+            (row + column * 4).assumingMemoryBound(to: Float.self).update(from: r, count: count)
+        case .rgbah:
+            let p = (row + column * 8).assumingMemoryBound(to: UInt16.self)
+            for (k, channel) in [r, g, b, a].enumerated() {
+                graph_float_to_half(channel, halfScratch, count)
+                for i in 0..<count { p[4 * i + k] = halfScratch[i] }
+            }
+        case .grayh:
+            graph_float_to_half(r, (row + column * 2).assumingMemoryBound(to: UInt16.self), count)
+        }
+    }
+
+    @inline(__always)
+    private func pick(_ channels: Int, _ r: Float, _ g: Float, _ b: Float, _ a: Float) -> (SIMD4<Float>) {
+        switch channels {
+        case 1: return SIMD4(r, 0, 0, 0)
+        case 2: return SIMD4(r, a, 0, 0)
+        case 3: return SIMD4(r, g, b, 0)
+        default: return SIMD4(r, g, b, a)
+        }
+    }
+}

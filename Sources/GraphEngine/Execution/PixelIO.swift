@@ -1,0 +1,66 @@
+import CHalf
+
+/// Conversions between stored samples and Float32, shared by sources, sinks and intermediates.
+enum PixelIO {
+    /// Float to 8-bit unorm: clamp to 0...1, scale, round half up. NaN becomes 0.
+    @inline(__always)
+    static func unorm8(_ value: Float) -> UInt8 {
+        let scaled = value * 255 + 0.5
+        // `!(x > 0)` also catches NaN.
+        if !(scaled > 0) { return 0 }
+        if scaled >= 255 { return 255 }
+        return UInt8(scaled)
+    }
+
+    /// Float to 16-bit unorm, the same way.
+    @inline(__always)
+    static func unorm16(_ value: Float) -> UInt16 {
+        let scaled = value * 65535 + 0.5
+        if !(scaled > 0) { return 0 }
+        if scaled >= 65535 { return 65535 }
+        return UInt16(scaled)
+    }
+
+    /// Reads sample `index` of the pixel at `base` as Float32 (integers normalised to 0...1).
+    @inline(__always)
+    static func readSample(_ base: UnsafeRawPointer, index: Int, component: ComponentType) -> Float {
+        switch component {
+        case .uint8: return Float(base.load(fromByteOffset: index, as: UInt8.self)) * (1 / 255)
+        case .uint16: return Float(base.load(fromByteOffset: index * 2, as: UInt16.self)) * (1 / 65535)
+        case .float16:
+            var bits = base.loadUnaligned(fromByteOffset: index * 2, as: UInt16.self)
+            var value: Float = 0
+            graph_half_to_float(&bits, &value, 1)
+            return value
+        case .float32: return base.loadUnaligned(fromByteOffset: index * 4, as: Float.self)
+        }
+    }
+
+    /// Reads one pixel of an interleaved buffer as premultiplied RGBA.
+    @inline(__always)
+    static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode)
+        -> (Float, Float, Float, Float)
+    {
+        let component = format.component
+        var r: Float, g: Float, b: Float, a: Float
+        switch format.channels {
+        case 1:
+            r = readSample(base, index: 0, component: component); g = r; b = r; a = 1
+        case 2:
+            r = readSample(base, index: 0, component: component); g = r; b = r
+            a = readSample(base, index: 1, component: component)
+        case 3:
+            r = readSample(base, index: 0, component: component)
+            g = readSample(base, index: 1, component: component)
+            b = readSample(base, index: 2, component: component)
+            a = 1
+        default:
+            r = readSample(base, index: 0, component: component)
+            g = readSample(base, index: 1, component: component)
+            b = readSample(base, index: 2, component: component)
+            a = readSample(base, index: 3, component: component)
+        }
+        if alpha == .straight { r *= a; g *= a; b *= a }
+        return (r, g, b, a)
+    }
+}

@@ -1,0 +1,69 @@
+/// Region-of-interest propagation: for an output rectangle, the pixels of every node that must be
+/// computed. Runs from the root toward the sources, so a crop or a small render region shrinks all
+/// the work below it (Core Image's ROI callbacks).
+enum RegionOfInterest {
+    /// Nodes in an order where every node comes after its inputs.
+    static func topologicalOrder(_ root: Node) -> [Node] {
+        var order: [Node] = []
+        var visited = Set<ObjectIdentifier>()
+        func visit(_ node: Node) {
+            guard visited.insert(ObjectIdentifier(node)).inserted else { return }
+            for input in node.inputs { visit(input) }
+            order.append(node)
+        }
+        visit(root)
+        return order
+    }
+
+    /// The pixels of each node needed to compute `rect` of `root`.
+    static func propagate(root: Node, rect: PixelRect, order: [Node]? = nil) -> [ObjectIdentifier: PixelRect] {
+        var need: [ObjectIdentifier: PixelRect] = [ObjectIdentifier(root): clip(rect, to: root.extent)]
+        for node in (order ?? topologicalOrder(root)).reversed() {
+            guard let region = need[ObjectIdentifier(node)], !region.isEmpty else { continue }
+            for (index, input) in node.inputs.enumerated() {
+                let wanted = clip(inputRegion(node, index, region.rect), to: input.extent)
+                need[ObjectIdentifier(input)] = (need[ObjectIdentifier(input)] ?? .empty).union(wanted)
+            }
+        }
+        return need
+    }
+
+    /// The pixels of `rect` inside `extent`.
+    static func clip(_ rect: PixelRect, to extent: Rect) -> PixelRect {
+        if extent.isInfinite { return rect }
+        return rect.intersection(PixelRect(extent))
+    }
+
+    private static func clip(_ rect: Rect, to extent: Rect) -> PixelRect {
+        if rect.isEmpty { return .empty }
+        if rect.isInfinite {
+            // An infinite request can only be met where the input is finite.
+            return extent.isInfinite ? .empty : PixelRect(extent)
+        }
+        return clip(PixelRect(rect), to: extent)
+    }
+
+    /// The rectangle of input `index` that `node` reads to produce `rect`.
+    static func inputRegion(_ node: Node, _ index: Int, _ rect: Rect) -> Rect {
+        switch node.kind {
+        case .buffer: return .empty
+        case .color, .matrix: return rect
+        case .crop(let crop): return rect.intersection(crop)
+        case .clamp:
+            // The edge pixels nearest to the rectangle.
+            let e = node.inputs[0].extent.integral
+            if e.isEmpty { return .empty }
+            let x0 = min(max(rect.minX, e.minX), e.maxX - 1), x1 = max(min(rect.maxX, e.maxX), e.minX + 1)
+            let y0 = min(max(rect.minY, e.minY), e.maxY - 1), y1 = max(min(rect.maxY, e.maxY), e.minY + 1)
+            return Rect(x: x0, y: y0, width: max(x1 - x0, 1), height: max(y1 - y0, 1))
+        case .affine(let transform, _):
+            guard let inverse = transform.inverted else { return .empty }
+            return inverse.apply(to: rect).outset(dx: 1, dy: 1)
+        case .warp(let op): return op.regionOfInterest(for: rect).outset(dx: 1, dy: 1)
+        case .general(let op): return op.regionOfInterest(input: index, for: rect).outset(dx: 1, dy: 1)
+        case .convolution(let convolution): return convolution.regionOfInterest(for: rect)
+        case .processor(let processor):
+            return processor.regionOfInterest(input: index, inputExtent: node.inputs[index].extent, outputRect: rect)
+        }
+    }
+}

@@ -1,0 +1,307 @@
+/// Concatenation and materialisation: cuts the optimized graph into *stages*, each producing one
+/// materialised image, and lowers each program stage's nodes into one IR program.
+///
+/// Colour, matrix, blend, crop and generator nodes concatenate into their consumer's program; a
+/// warp, affine or general node concatenates too, reading its input through a `sample` instruction.
+/// Intermediates are materialised only where they must be: inputs that are sampled at other
+/// positions (warps, general kernels, convolutions, clamps), image-processor boundaries, and nodes
+/// with several consumers (computed once per tile instead of once per consumer).
+struct StagePlanner {
+    /// One input slot of a program: which stage or buffer it reads and how.
+    struct Slot: Hashable {
+        enum Source: Hashable {
+            case stage(Int)
+            case buffer(ImageBuffer)
+            static func == (l: Source, r: Source) -> Bool {
+                switch (l, r) {
+                case (.stage(let a), .stage(let b)): return a == b
+                case (.buffer(let a), .buffer(let b)): return a === b
+                default: return false
+                }
+            }
+            func hash(into hasher: inout Hasher) {
+                switch self {
+                case .stage(let i): hasher.combine(0); hasher.combine(i)
+                case .buffer(let b): hasher.combine(1); hasher.combine(ObjectIdentifier(b))
+                }
+            }
+        }
+        let source: Source
+        let edge: EdgeMode
+        let filter: SamplingFilter
+        /// The node the slot reads (for region-of-interest propagation and dumps).
+        let node: Node
+        static func == (l: Slot, r: Slot) -> Bool {
+            l.source == r.source && l.edge == r.edge && l.filter == r.filter
+        }
+        func hash(into hasher: inout Hasher) { hasher.combine(source); hasher.combine(edge); hasher.combine(filter) }
+    }
+
+    enum Work {
+        case program(Program, uniforms: [Float], origins: [String], slots: [Slot], name: String)
+        case convolution(Convolution, input: Slot)
+        case processor(any ImageProcessor, inputs: [Node])
+    }
+
+    struct Stage {
+        let node: Node
+        var work: Work
+        /// Nodes whose work this stage does (for dumps).
+        var nodes: [Node]
+    }
+
+    private(set) var stages: [Stage] = []
+    private var programStageIndex: [ObjectIdentifier: Int] = [:]
+    private var materialStageIndex: [ObjectIdentifier: Int] = [:]
+    private let consumers: [ObjectIdentifier: Int]
+    /// The region each node is computed over for the whole render (decides extent masks).
+    private let regions: [ObjectIdentifier: PixelRect]
+
+    /// Every node gets its own program (no concatenation): only to measure what fusion buys.
+    private let materializeEverything: Bool
+
+    /// Plans `root` rendered over `rect`.
+    init(root: Node, rect: PixelRect, materializeEverything: Bool = false) throws {
+        self.materializeEverything = materializeEverything
+        var counts: [ObjectIdentifier: Int] = [:]
+        var seen = Set<ObjectIdentifier>()
+        func count(_ node: Node) {
+            for input in node.inputs {
+                counts[ObjectIdentifier(input), default: 0] += 1
+                if seen.insert(ObjectIdentifier(input)).inserted { count(input) }
+            }
+        }
+        count(root)
+        consumers = counts
+        regions = RegionOfInterest.propagate(root: root, rect: rect)
+        let rootIndex = try programStage(for: root)
+        precondition(rootIndex == stages.count - 1, "the root stage is planned last")
+    }
+
+    var rootStage: Int { stages.count - 1 }
+
+    // MARK: Stage creation
+
+    /// The stage whose program computes `node` (planning its inputs first).
+    private mutating func programStage(for node: Node) throws -> Int {
+        if let index = programStageIndex[ObjectIdentifier(node)] { return index }
+        var lowering = StageLowering(root: node, planner: self)
+        let result = try lowering.lowerRoot()
+        self = lowering.planner
+        let (program, uniforms, origins) = result.builder
+        stages.append(Stage(node: node, work: .program(program, uniforms: uniforms, origins: origins,
+                                                     slots: result.slots, name: result.name),
+                            nodes: result.nodes))
+        programStageIndex[ObjectIdentifier(node)] = stages.count - 1
+        return stages.count - 1
+    }
+
+    /// The slot for reading `node` from another program.
+    mutating func slot(for node: Node, edge: EdgeMode, filter: SamplingFilter) throws -> Slot {
+        switch node.kind {
+        case .buffer(let buffer):
+            return Slot(source: .buffer(buffer), edge: edge, filter: filter, node: node)
+        case .convolution(let convolution):
+            if let index = materialStageIndex[ObjectIdentifier(node)] {
+                return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
+            }
+            let inputStage = try programStage(for: node.inputs[0])
+            let input = Slot(source: .stage(inputStage), edge: .zero, filter: .linear, node: node.inputs[0])
+            stages.append(Stage(node: node, work: .convolution(convolution, input: input), nodes: [node]))
+            materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
+            return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
+        case .processor(let processor):
+            if let index = materialStageIndex[ObjectIdentifier(node)] {
+                return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
+            }
+            stages.append(Stage(node: node, work: .processor(processor, inputs: node.inputs), nodes: [node]))
+            materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
+            return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
+        default:
+            return Slot(source: .stage(try programStage(for: node)), edge: edge, filter: filter, node: node)
+        }
+    }
+
+    /// True when `node` is read from a materialised intermediate rather than recomputed inline.
+    func isMaterialized(_ node: Node) -> Bool {
+        if materializeEverything { return true }
+        switch node.kind {
+        case .buffer, .convolution, .processor: return true
+        case .color where node.inputs.isEmpty: return false
+        default: return (consumers[ObjectIdentifier(node)] ?? 0) > 1
+        }
+    }
+
+    func region(of node: Node) -> PixelRect { regions[ObjectIdentifier(node)] ?? .empty }
+}
+
+/// Lowers the nodes of one program stage into IR.
+struct StageLowering {
+    let root: Node
+    var planner: StagePlanner
+    var builder = ProgramBuilder()
+    var slots: [StagePlanner.Slot] = []
+    var nodes: [Node] = []
+    private var memo: [ObjectIdentifier: OperandQuad] = [:]
+    private var names: [ObjectIdentifier: String] = [:]
+    /// The region the whole program is computed over (extent masks are emitted only if it exceeds
+    /// a node's extent).
+    private let region: PixelRect
+
+    init(root: Node, planner: StagePlanner) {
+        self.root = root
+        self.planner = planner
+        self.region = planner.region(of: root)
+    }
+
+    mutating func lowerRoot() throws
+        -> (builder: (Program, [Float], [String]), slots: [StagePlanner.Slot], nodes: [Node], name: String)
+    {
+        let value: OperandQuad
+        if planner.isMaterialized(root), case .buffer = root.kind {
+            value = try load(root, edge: .zero)
+        } else if case .convolution = root.kind {
+            value = try load(root, edge: .zero)
+        } else if case .processor = root.kind {
+            value = try load(root, edge: .zero)
+        } else {
+            value = try lower(root)
+        }
+        builder.inputCount = slots.count
+        builder.currentOrigin = "store"
+        let finished = builder.finish(storing: value)
+        let name = names[ObjectIdentifier(root)] ?? root.shortName
+        return ((finished.program, finished.uniforms, finished.origins), slots, nodes, name)
+    }
+
+    private mutating func slotIndex(_ slot: StagePlanner.Slot) -> Int {
+        if let index = slots.firstIndex(of: slot) { return index }
+        slots.append(slot)
+        return slots.count - 1
+    }
+
+    private mutating func load(_ node: Node, edge: EdgeMode) throws -> OperandQuad {
+        let slot = try planner.slot(for: node, edge: edge, filter: .linear)
+        builder.currentOrigin = "#\(node.serial) \(node.shortName)"
+        let index = slotIndex(slot)
+        names[ObjectIdentifier(node)] = "in\(index)"
+        return builder.load(input: index)
+    }
+
+    /// The value of `node` at the destination pixels.
+    private mutating func lower(_ node: Node) throws -> OperandQuad {
+        if let done = memo[ObjectIdentifier(node)] { return done }
+        if node !== root, planner.isMaterialized(node) { return try load(node, edge: .zero) }
+        nodes.append(node)
+        var inputNames: [String] = []
+        let value: OperandQuad
+        switch node.kind {
+        case .buffer, .convolution, .processor:
+            return try load(node, edge: .zero)
+        case .color(let op):
+            let inputs = try node.inputs.map { try lower($0) }
+            inputNames = node.inputs.map { names[ObjectIdentifier($0)] ?? $0.shortName }
+            builder.currentOrigin = "#\(node.serial) \(op.name)"
+            let uniforms = op.uniformValues.map { builder.uniform($0) }
+            value = try op.lower(inputs: inputs, uniforms: uniforms, destination: builder.destinationCoordinate(),
+                                 builder: &builder)
+        case .matrix(let matrix):
+            let input = try lower(node.inputs[0])
+            inputNames = [names[ObjectIdentifier(node.inputs[0])] ?? ""]
+            builder.currentOrigin = "#\(node.serial) matrix(\(matrix.sourceNames.joined(separator: ",")))"
+            if Opacity.isOpaque(node.inputs[0]) && matrix.preservesAlpha {
+                // Alpha is 1: unpremultiply and premultiply are identities.
+                value = builder.colorMatrix(matrix.uniformValues, input)
+            } else {
+                let straight = builder.unpremultiply(input)
+                value = builder.premultiply(builder.colorMatrix(matrix.uniformValues, straight))
+            }
+        case .crop(let rect):
+            value = try lower(node.inputs[0])
+            inputNames = [names[ObjectIdentifier(node.inputs[0])] ?? ""]
+            _ = rect  // the extent mask below does the cropping
+        case .clamp:
+            let input = node.inputs[0]
+            value = try load(input, edge: .clamp)
+            inputNames = [names[ObjectIdentifier(input)] ?? ""]
+        case .affine(let transform, let filter):
+            guard let inverse = transform.inverted else {
+                throw GraphError.invalidKernel("affine transform \(transform) is not invertible")
+            }
+            let (slot, name) = try sampledSlot(node.inputs[0], filter: filter)
+            inputNames = [name]
+            builder.currentOrigin = "#\(node.serial) affine"
+            let (dx, dy) = builder.destinationCoordinate()
+            let u = inverse.coefficients.map { builder.uniform(Float($0)) }
+            let sx = builder.ternary(.multiplyAdd, u[0], dx, builder.ternary(.multiplyAdd, u[2], dy, u[4]))
+            let sy = builder.ternary(.multiplyAdd, u[1], dx, builder.ternary(.multiplyAdd, u[3], dy, u[5]))
+            value = builder.sample(input: slot, x: sx, y: sy)
+        case .warp(let op):
+            let (slot, name) = try sampledSlot(node.inputs[0], filter: .linear)
+            inputNames = [name]
+            builder.currentOrigin = "#\(node.serial) \(op.name)"
+            let uniforms = op.uniformValues.map { builder.uniform($0) }
+            let point = try op.lower(uniforms: uniforms, destination: builder.destinationCoordinate(), builder: &builder)
+            value = builder.sample(input: slot, x: point.x, y: point.y)
+        case .general(let op):
+            var samplers: [SamplerBinding] = []
+            for input in node.inputs {
+                let (slot, name) = try sampledSlot(input, filter: .linear)
+                inputNames.append(name)
+                let e = input.extent.isInfinite ? Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9) : input.extent
+                let extent = [e.x, e.y, e.width, e.height].map { builder.uniform(Float($0)) }
+                samplers.append(SamplerBinding(slot: slot, extent: extent))
+            }
+            builder.currentOrigin = "#\(node.serial) \(op.name)"
+            let uniforms = op.uniformValues.map { builder.uniform($0) }
+            value = try op.lower(samplers: samplers, uniforms: uniforms, destination: builder.destinationCoordinate(),
+                                 builder: &builder)
+        }
+        let masked = maskOutsideExtent(node, value)
+        memo[ObjectIdentifier(node)] = masked
+        names[ObjectIdentifier(node)] = "\(node.shortName)(\(inputNames.joined(separator: ", ")))"
+        return masked
+    }
+
+    /// The slot through which a sampling node reads `input` (a clamp becomes the slot's edge mode).
+    private mutating func sampledSlot(_ input: Node, filter: SamplingFilter) throws -> (Int, String) {
+        var source = input, edge = EdgeMode.zero
+        if case .clamp = input.kind {
+            source = input.inputs[0]
+            edge = .clamp
+        }
+        let slot = try planner.slot(for: source, edge: edge, filter: filter)
+        let index = slotIndex(slot)
+        return (index, edge == .clamp ? "clamp(in\(index))" : "in\(index)")
+    }
+
+    /// Zero outside the node's extent (Core Image's definition of an extent), emitted only when the
+    /// program computes pixels outside it.
+    private mutating func maskOutsideExtent(_ node: Node, _ value: OperandQuad) -> OperandQuad {
+        let extent = node.extent
+        guard !extent.isInfinite, !extent.contains(region.rect), !region.isEmpty else { return value }
+        builder.currentOrigin = "#\(node.serial) extent mask"
+        let (x, y) = builder.destinationCoordinate()
+        let bounds = [extent.minX, extent.minY, extent.maxX, extent.maxY].map { builder.uniform(Float($0)) }
+        let inside = builder.binary(
+            .logicalAnd,
+            builder.binary(.logicalAnd, builder.binary(.greaterThanOrEqual, x, bounds[0]), builder.binary(.lessThan, x, bounds[2])),
+            builder.binary(.logicalAnd, builder.binary(.greaterThanOrEqual, y, bounds[1]), builder.binary(.lessThan, y, bounds[3])))
+        func mask(_ channel: Operand, _ b: inout ProgramBuilder) -> Operand {
+            b.ternary(.select, inside, channel, .constant(0))
+        }
+        return OperandQuad(mask(value.r, &builder), mask(value.g, &builder), mask(value.b, &builder), mask(value.a, &builder))
+    }
+}
+
+/// Which nodes are known to have alpha 1 everywhere inside their extent.
+enum Opacity {
+    static func isOpaque(_ node: Node) -> Bool {
+        switch node.kind {
+        case .buffer(let buffer): return buffer.alphaMode == .opaque
+        case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
+        case .crop: return isOpaque(node.inputs[0])
+        default: return false
+        }
+    }
+}

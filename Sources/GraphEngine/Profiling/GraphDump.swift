@@ -1,0 +1,183 @@
+import Foundation
+
+/// What a render does, stage by stage, in the spirit of Core Image's `CI_PRINT_TREE`: the initial
+/// graph, the optimized graph with what each pass changed, the programs (each with its instruction
+/// listing and the recipe nodes every instruction came from) and, after a render, per-program timing.
+///
+/// Text reads like CI_PRINT_TREE (output at the top, inputs indented below); JSON is stable and
+/// documented in `docs/recipes.md`; DOT draws the program graph.
+public struct GraphDump: Codable, Sendable {
+    public struct NodeEntry: Codable, Sendable {
+        public var id: Int
+        public var label: String
+        public var extent: String
+        public var roi: String?
+        public var inputs: [Int]
+    }
+
+    public struct PassEntry: Codable, Sendable {
+        public var pass: String
+        public var changes: [String]
+    }
+
+    public struct InputEntry: Codable, Sendable {
+        public var slot: Int
+        /// `program N` or `buffer RGBA8 640x480`.
+        public var source: String
+        public var edge: String
+        public var filter: String
+    }
+
+    public struct ProgramEntry: Codable, Sendable {
+        public var id: Int
+        /// The fused expression, innermost first applied (`matrix<CISepiaTone,CIHueAdjust>(in0)`).
+        public var name: String
+        /// `program`, `convolution` or `processor`.
+        public var kind: String
+        public var roi: String
+        /// `RGBAh` for intermediates; the destination format for the output program.
+        public var format: String
+        public var inputs: [InputEntry]
+        /// The recipe nodes this program computes.
+        public var nodes: [Int]
+        public var instructions: [String]
+        public var uniformCount: Int
+        public var timing: TimingEntry?
+    }
+
+    public struct TimingEntry: Codable, Sendable {
+        public var workUnits: Int
+        public var milliseconds: Double
+        public var megapixelsPerSecond: Double
+        public var intermediateBytes: Int
+    }
+
+    public var roi: String
+    public var workingFormat: String
+    public var initial: [NodeEntry]
+    public var optimized: [NodeEntry]
+    public var passes: [PassEntry]
+    public var programs: [ProgramEntry]
+    public var totalMilliseconds: Double?
+    public var programCache: [String: Int]
+
+    // MARK: Text
+
+    /// Text for the chosen stages (`initial`, `optimized`, `programs`, `timing`).
+    public func text(stages: Set<DumpStage> = Set(DumpStage.allCases)) -> String {
+        var lines: [String] = []
+        let header = "(cpu context) format=\(workingFormat) roi=\(roi) ="
+        if stages.contains(.initial) {
+            lines.append("initial graph render \(header)")
+            lines += treeLines(initial)
+        }
+        if stages.contains(.optimized) {
+            lines.append("optimized graph render \(header)")
+            lines += treeLines(optimized)
+            for pass in passes where !pass.changes.isEmpty {
+                for change in pass.changes { lines.append("  // \(pass.pass): \(change)") }
+            }
+        }
+        if stages.contains(.programs) || stages.contains(.timing) {
+            lines.append("programs graph render \(header)")
+            lines += programTreeLines(withListings: stages.contains(.programs), withTiming: stages.contains(.timing))
+        }
+        if stages.contains(.timing), let total = totalMilliseconds {
+            let intermediates = programs.dropLast().reduce(0) { $0 + ($1.timing?.intermediateBytes ?? 0) }
+            lines.append(String(format: "timing: total=%.2fms programs=%d intermediates=%d (%.1f MB per worker) cache hits=%d misses=%d",
+                                total, programs.count, max(programs.count - 1, 0), Double(intermediates) / 1e6,
+                                programCache["hits"] ?? 0, programCache["misses"] ?? 0))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func treeLines(_ nodes: [NodeEntry]) -> [String] {
+        guard let root = nodes.last else { return [] }
+        let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var printed = Set<Int>()
+        var lines: [String] = []
+        func visit(_ id: Int, _ depth: Int) {
+            guard let node = byID[id] else { return }
+            let indent = String(repeating: "  ", count: depth + 1)
+            if printed.contains(id) {
+                lines.append("\(indent)#\(id) (shared, shown above)")
+                return
+            }
+            printed.insert(id)
+            let roiText = node.roi.map { " roi=\($0)" } ?? ""
+            lines.append("\(indent)#\(id) \(node.label)\(roiText) extent=\(node.extent)")
+            for input in node.inputs { visit(input, depth + 1) }
+        }
+        visit(root.id, 0)
+        return lines
+    }
+
+    private func programTreeLines(withListings: Bool, withTiming: Bool) -> [String] {
+        guard let root = programs.last else { return [] }
+        var lines: [String] = []
+        var printed = Set<Int>()
+        func visit(_ program: ProgramEntry, _ depth: Int) {
+            let indent = String(repeating: "  ", count: depth + 1)
+            if printed.contains(program.id) {
+                lines.append("\(indent)program p\(program.id) (shared, shown above)")
+                return
+            }
+            printed.insert(program.id)
+            var line = "\(indent)program p\(program.id) = \(program.name) \(program.kind) rois=\(program.roi) fmt=\(program.format)"
+            if withTiming, let t = program.timing {
+                line += String(format: " units=%d time=%.2fms %.0fMP/s bytes=%d", t.workUnits, t.milliseconds,
+                               t.megapixelsPerSecond, t.intermediateBytes)
+            }
+            lines.append(line)
+            if withListings {
+                lines.append("\(indent)  nodes: " + program.nodes.map { "#\($0)" }.joined(separator: " ")
+                    + "  uniforms: \(program.uniformCount)")
+                for instruction in program.instructions { lines.append("\(indent)  | \(instruction)") }
+            }
+            for input in program.inputs {
+                if input.source.hasPrefix("program "), let id = Int(input.source.dropFirst(8)),
+                   let child = programs.first(where: { $0.id == id }) {
+                    visit(child, depth + 1)
+                } else {
+                    lines.append("\(indent)  \(input.source) in\(input.slot) \(input.edge == "clamp" ? "edge_clamp" : "") \(input.filter)")
+                }
+            }
+        }
+        visit(root, 0)
+        return lines
+    }
+
+    // MARK: JSON and DOT
+
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else { return "{}" }
+        return text
+    }
+
+    /// Graphviz DOT of the program graph: programs are boxes, sources ellipses, edges intermediates.
+    public func dot() -> String {
+        var lines = ["digraph programs {", "  rankdir=BT;", "  node [fontname=\"Helvetica\", fontsize=10];"]
+        for program in programs {
+            let label = "p\(program.id) \(program.kind)\\n\(program.name.replacingOccurrences(of: "\"", with: "'"))\\n\(program.roi)"
+            lines.append("  p\(program.id) [shape=box, label=\"\(label)\"];")
+            for input in program.inputs {
+                if input.source.hasPrefix("program ") {
+                    lines.append("  p\(input.source.dropFirst(8)) -> p\(program.id) [label=\"in\(input.slot)\"];")
+                } else {
+                    let leaf = "leaf\(program.id)_\(input.slot)"
+                    lines.append("  \(leaf) [shape=ellipse, label=\"\(input.source)\"];")
+                    lines.append("  \(leaf) -> p\(program.id) [label=\"in\(input.slot)\"];")
+                }
+            }
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The stages a dump can show.
+public enum DumpStage: String, CaseIterable, Sendable, Hashable {
+    case initial, optimized, programs, timing
+}

@@ -1,0 +1,106 @@
+/// Figures from one render: per program, the work units, time, throughput and intermediate bytes.
+public struct RenderProfile: Sendable {
+    let plan: StagePlanner
+    let timings: Executor.Timings
+    /// Wall time of the whole render, planning included.
+    public let totalNanoseconds: UInt64
+    let rect: PixelRect
+
+    /// The timing of stage `index` (in the order of ``GraphDump/programs``).
+    func timing(_ index: Int) -> GraphDump.TimingEntry {
+        // Stage times add up over workers, so MP/s here is per core-second.
+        let ns = timings.nanoseconds[index]
+        let ms = Double(ns) / 1e6
+        let mps = ns > 0 ? Double(timings.pixels[index]) / (Double(ns) / 1e9) / 1e6 : 0
+        return GraphDump.TimingEntry(workUnits: timings.units[index], milliseconds: ms, megapixelsPerSecond: mps,
+                                     intermediateBytes: timings.peakBytes[index])
+    }
+}
+
+extension Context {
+    /// The dumps of rendering `rect` (default: the extent) of `image`, without rendering.
+    public func dump(_ image: Image, rect: Rect? = nil) throws -> GraphDump {
+        try makeDump(image, rect: rect, profile: nil)
+    }
+
+    /// Renders `image` and returns the dumps with timings.
+    public func dumpWithProfile(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8) throws -> GraphDump {
+        let (_, profile) = try renderWithProfile(image, rect: rect, format: format)
+        return try makeDump(image, rect: rect, profile: profile, outputFormat: format)
+    }
+
+    private func makeDump(_ image: Image, rect: Rect?, profile: RenderProfile?, outputFormat: PixelFormat? = nil) throws
+        -> GraphDump
+    {
+        let wanted = rect ?? image.extent
+        if wanted.isInfinite {
+            throw GraphError.invalidExtent("cannot plan an image with an infinite extent: crop it first")
+        }
+        let area = PixelRect(wanted)
+        let (root, plan, log) = try self.plan(image, rect: area)
+        let plannedPlan = profile?.plan ?? plan
+        let initialRegions = RegionOfInterest.propagate(root: image.node, rect: area)
+        let optimizedRegions = RegionOfInterest.propagate(root: root, rect: area)
+
+        func entries(_ root: Node, _ regions: [ObjectIdentifier: PixelRect]) -> [GraphDump.NodeEntry] {
+            RegionOfInterest.topologicalOrder(root).map { node in
+                GraphDump.NodeEntry(id: node.serial, label: node.label, extent: node.extent.description,
+                                    roi: regions[ObjectIdentifier(node)]?.description,
+                                    inputs: node.inputs.map(\.serial))
+            }
+        }
+
+        let programs = plannedPlan.stages.enumerated().map { index, stage -> GraphDump.ProgramEntry in
+            let region = index == plannedPlan.rootStage ? area : (optimizedRegions[ObjectIdentifier(stage.node)] ?? .empty)
+            let format = index == plannedPlan.rootStage ? (outputFormat?.rawValue ?? "output")
+                : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue)
+            var entry = GraphDump.ProgramEntry(
+                id: index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,
+                inputs: [], nodes: stage.nodes.map(\.serial), instructions: [], uniformCount: 0,
+                timing: profile.map { $0.timing(index) })
+            switch stage.work {
+            case .program(let program, let uniforms, let origins, let slots, let name):
+                entry.name = name
+                entry.instructions = program.listing(origins: origins)
+                entry.uniformCount = uniforms.count
+                entry.inputs = slots.enumerated().map { slotIndex, slot in
+                    GraphDump.InputEntry(slot: slotIndex, source: describe(slot.source), edge: slot.edge.rawValue,
+                                         filter: slot.filter.rawValue)
+                }
+            case .convolution(let convolution, let input):
+                entry.kind = "convolution"
+                entry.name = "\(convolution.shortName)(in0)"
+                entry.instructions = ["\(convolution.weights.count) taps along \(convolution.axis.rawValue), radius \(convolution.radius)"]
+                entry.inputs = [GraphDump.InputEntry(slot: 0, source: describe(input.source), edge: input.edge.rawValue,
+                                                     filter: input.filter.rawValue)]
+            case .processor(let processor, let inputs):
+                entry.kind = "processor"
+                entry.name = processor.name
+                entry.instructions = ["swift code over whole buffers: \(processor.argumentSummary)"]
+                entry.inputs = inputs.enumerated().map { GraphDump.InputEntry(slot: $0, source: "image #\($1.serial)", edge: "zero", filter: "linear") }
+            }
+            return entry
+        }
+        let stats = programCacheStatistics
+        return GraphDump(
+            roi: area.description, workingFormat: options.workingFormat.rawValue,
+            initial: entries(image.node, initialRegions), optimized: entries(root, optimizedRegions),
+            passes: log.map { GraphDump.PassEntry(pass: $0.pass, changes: $0.changes) },
+            programs: programs, totalMilliseconds: profile.map { Double($0.totalNanoseconds) / 1e6 },
+            programCache: ["hits": stats.hits, "misses": stats.misses, "entries": stats.entries])
+    }
+
+    private func describe(_ source: StagePlanner.Slot.Source) -> String {
+        switch source {
+        case .stage(let index): return "program \(index)"
+        case .buffer(let buffer): return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue)"
+        }
+    }
+}
+
+extension StagePlanner.Work {
+    var isProcessor: Bool {
+        if case .processor = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,160 @@
+/// Emits IR for one program while recipe nodes and kernels are lowered into it.
+///
+/// Lowering code asks for registers, uniforms and instructions here. Literal constants are folded
+/// as they are emitted (so `x * 1.0` costs nothing); uniforms are never folded, because their
+/// values are not part of the program's structure.
+public struct ProgramBuilder: Sendable {
+    public private(set) var instructions: [Instruction] = []
+    /// For each instruction, the recipe node it was lowered from (for the program dumps).
+    public private(set) var origins: [String] = []
+    public private(set) var registerCount = 0
+    /// Uniform values in slot order.
+    public private(set) var uniformValues: [Float] = []
+    /// Names of the inputs the program reads, in slot order (filled by the stage lowering).
+    public internal(set) var inputCount = 0
+    /// The recipe node whose lowering is emitting right now.
+    public var currentOrigin = ""
+
+    public init() {}
+
+    /// A fresh register.
+    public mutating func newRegister() -> Int {
+        registerCount += 1
+        return registerCount - 1
+    }
+
+    /// Four fresh registers.
+    public mutating func newQuad() -> RegisterQuad {
+        RegisterQuad(newRegister(), newRegister(), newRegister(), newRegister())
+    }
+
+    /// Appends an instruction, attributed to ``currentOrigin``.
+    public mutating func emit(_ instruction: Instruction) {
+        instructions.append(instruction)
+        origins.append(currentOrigin)
+    }
+
+    /// Adds a uniform slot holding `value`.
+    public mutating func uniform(_ value: Float) -> Operand {
+        uniformValues.append(value)
+        return .uniform(uniformValues.count - 1)
+    }
+
+    /// Adds consecutive uniform slots and returns the first index.
+    public mutating func uniforms(_ values: [Float]) -> Int {
+        let base = uniformValues.count
+        uniformValues.append(contentsOf: values)
+        return base
+    }
+
+    /// Overwrites the value of a uniform slot (used when a program is re-bound to new parameters).
+    public mutating func setUniform(_ index: Int, _ value: Float) { uniformValues[index] = value }
+
+    // MARK: Arithmetic with constant folding
+
+    public mutating func unary(_ op: UnaryOperator, _ a: Operand) -> Operand {
+        if case .constant(let x) = a { return .constant(ScalarMath.unary(op, x)) }
+        let d = newRegister()
+        emit(.unary(op, destination: d, a))
+        return .register(d)
+    }
+
+    public mutating func binary(_ op: BinaryOperator, _ a: Operand, _ b: Operand) -> Operand {
+        if case .constant(let x) = a, case .constant(let y) = b { return .constant(ScalarMath.binary(op, x, y)) }
+        // Algebraic identities that hold for every float, NaN included.
+        switch (op, a, b) {
+        case (.add, _, .constant(0)): return a
+        case (.add, .constant(0), _): return b
+        case (.subtract, _, .constant(0)): return a
+        case (.multiply, _, .constant(1)): return a
+        case (.multiply, .constant(1), _): return b
+        case (.divide, _, .constant(1)): return a
+        default: break
+        }
+        let d = newRegister()
+        emit(.binary(op, destination: d, a, b))
+        return .register(d)
+    }
+
+    public mutating func ternary(_ op: TernaryOperator, _ a: Operand, _ b: Operand, _ c: Operand) -> Operand {
+        if case .constant(let x) = a, case .constant(let y) = b, case .constant(let z) = c {
+            return .constant(ScalarMath.ternary(op, x, y, z))
+        }
+        if op == .select, case .constant(let condition) = a { return condition != 0 ? b : c }
+        let d = newRegister()
+        emit(.ternary(op, destination: d, a, b, c))
+        return .register(d)
+    }
+
+    /// Puts an operand into a register (a no-op for registers).
+    public mutating func materialize(_ a: Operand) -> Int {
+        if case .register(let r) = a { return r }
+        let d = newRegister()
+        emit(.move(destination: d, a))
+        return d
+    }
+
+    /// The destination coordinate (`destCoord()`), emitted once per program.
+    public mutating func destinationCoordinate() -> (x: Operand, y: Operand) {
+        if let cached = destinationCache { return cached }
+        let x = newRegister(), y = newRegister()
+        emit(.destinationX(x))
+        emit(.destinationY(y))
+        destinationCache = (.register(x), .register(y))
+        return (.register(x), .register(y))
+    }
+
+    private var destinationCache: (x: Operand, y: Operand)?
+
+    /// Reads input `slot` at the destination pixels.
+    public mutating func load(input slot: Int) -> OperandQuad {
+        let quad = newQuad()
+        emit(.load(input: slot, destination: quad))
+        return OperandQuad(quad)
+    }
+
+    /// Samples input `slot` at a working-space point.
+    public mutating func sample(input slot: Int, x: Operand, y: Operand) -> OperandQuad {
+        let quad = newQuad()
+        emit(.sample(input: slot, x: x, y: y, destination: quad))
+        return OperandQuad(quad)
+    }
+
+    /// Applies a 4×5 row-major colour matrix held in 20 new uniforms.
+    public mutating func colorMatrix(_ matrix: [Float], _ source: OperandQuad) -> OperandQuad {
+        precondition(matrix.count == 20, "a colour matrix has 20 coefficients")
+        let base = uniforms(matrix)
+        let quad = newQuad()
+        emit(.colorMatrix(destination: quad, source: source, uniformBase: base))
+        return OperandQuad(quad)
+    }
+
+    /// Finishes the program: stores `result`, allocates registers and returns it with its uniforms.
+    public mutating func finish(storing result: OperandQuad) -> (program: Program, uniforms: [Float], origins: [String]) {
+        emit(.store(result))
+        let allocated = RegisterAllocator.allocate(instructions)
+        let program = Program(
+            instructions: allocated.instructions, registerCount: allocated.registerCount,
+            inputCount: inputCount, uniformCount: uniformValues.count)
+        return (program, uniformValues, origins)
+    }
+}
+
+extension ProgramBuilder {
+    // Premultiplied-alpha helpers shared by filters and the kernel language.
+
+    /// `rgb / a` where `a > 0`, else the input unchanged (Core Image `unpremultiply`).
+    public mutating func unpremultiply(_ c: OperandQuad) -> OperandQuad {
+        let positive = binary(.greaterThan, c.a, .constant(0))
+        let inverse = binary(.divide, .constant(1), c.a)
+        func channel(_ x: Operand, _ b: inout ProgramBuilder) -> Operand {
+            b.ternary(.select, positive, b.binary(.multiply, x, inverse), x)
+        }
+        return OperandQuad(channel(c.r, &self), channel(c.g, &self), channel(c.b, &self), c.a)
+    }
+
+    /// `(rgb·a, a)` (Core Image `premultiply`).
+    public mutating func premultiply(_ c: OperandQuad) -> OperandQuad {
+        OperandQuad(binary(.multiply, c.r, c.a), binary(.multiply, c.g, c.a), binary(.multiply, c.b, c.a), c.a)
+    }
+}

@@ -1,0 +1,162 @@
+import CHalf
+
+/// Runs a program over a rectangle, one span of pixels at a time.
+///
+/// Each instruction is one tight loop over a span of ``spanWidth`` Float32 values, so the switch
+/// that dispatches it is amortised over the span and the loop auto-vectorises (see
+/// `reference/engine-anchors.md` §7). Constants and uniforms are expanded into registers once per
+/// run, so every arithmetic loop is register-to-register. Nothing allocates per span.
+struct SpanInterpreter {
+    static let spanWidth = 256
+
+    /// The program in executable form: every operand resolved to a register index.
+    struct Executable: Sendable {
+        enum Op: Sendable {
+            case unary(UnaryOperator, Int, Int)
+            case binary(BinaryOperator, Int, Int, Int)
+            case ternary(TernaryOperator, Int, Int, Int, Int)
+            case move(Int, Int)
+            case destinationX(Int)
+            case destinationY(Int)
+            case load(input: Int, Int, Int, Int, Int)
+            case sample(input: Int, x: Int, y: Int, Int, Int, Int, Int)
+            case matrix(destination: (Int, Int, Int, Int), source: (Int, Int, Int, Int), uniformBase: Int)
+            case store(Int, Int, Int, Int)
+        }
+        let ops: [Op]
+        /// Registers 0..<program.registerCount are computed; the rest hold constants and uniforms.
+        let registerCount: Int
+        /// For each extra register: the value source (a constant or a uniform slot).
+        let preloads: [Operand]
+
+        init(_ program: Program) {
+            var preloads: [Operand] = []
+            var preloadIndex: [Operand: Int] = [:]
+            let base = program.registerCount
+            func reg(_ operand: Operand) -> Int {
+                if case .register(let r) = operand { return r }
+                if let existing = preloadIndex[operand] { return existing }
+                let index = base + preloads.count
+                preloads.append(operand)
+                preloadIndex[operand] = index
+                return index
+            }
+            var ops: [Op] = []
+            for instruction in program.instructions {
+                switch instruction {
+                case .unary(let f, let d, let a): ops.append(.unary(f, d, reg(a)))
+                case .binary(let f, let d, let a, let b): ops.append(.binary(f, d, reg(a), reg(b)))
+                case .ternary(let f, let d, let a, let b, let c): ops.append(.ternary(f, d, reg(a), reg(b), reg(c)))
+                case .move(let d, let a): ops.append(.move(d, reg(a)))
+                case .destinationX(let d): ops.append(.destinationX(d))
+                case .destinationY(let d): ops.append(.destinationY(d))
+                case .load(let input, let q): ops.append(.load(input: input, q.r, q.g, q.b, q.a))
+                case .sample(let input, let x, let y, let q):
+                    ops.append(.sample(input: input, x: reg(x), y: reg(y), q.r, q.g, q.b, q.a))
+                case .colorMatrix(let d, let s, let b):
+                    ops.append(.matrix(destination: (d.r, d.g, d.b, d.a), source: (reg(s.r), reg(s.g), reg(s.b), reg(s.a)),
+                                       uniformBase: b))
+                case .store(let q): ops.append(.store(reg(q.r), reg(q.g), reg(q.b), reg(q.a)))
+                }
+            }
+            self.ops = ops
+            self.preloads = preloads
+            self.registerCount = base + preloads.count
+        }
+    }
+
+    /// Per-worker register file, allocated once and grown when a program needs more registers.
+    final class RegisterFile {
+        private(set) var base: UnsafeMutablePointer<Float>
+        private(set) var capacity: Int
+        init() {
+            capacity = 64
+            base = .allocate(capacity: capacity * SpanInterpreter.spanWidth)
+        }
+        deinit { base.deallocate() }
+        func reserve(_ registers: Int) {
+            guard registers > capacity else { return }
+            base.deallocate()
+            capacity = registers
+            base = .allocate(capacity: capacity * SpanInterpreter.spanWidth)
+        }
+        @inline(__always) func register(_ index: Int) -> UnsafeMutablePointer<Float> {
+            base + index * SpanInterpreter.spanWidth
+        }
+    }
+
+    /// Runs `executable` over `rect`, reading `inputs` and writing each finished span to `sink`.
+    static func run(_ executable: Executable, uniforms: [Float], inputs: [InputView], rect: PixelRect,
+                    registers: RegisterFile, sink: OutputSink) {
+        guard !rect.isEmpty else { return }
+        let width = spanWidth
+        registers.reserve(executable.registerCount)
+        // Constants and uniforms, expanded into whole registers once.
+        for (offset, operand) in executable.preloads.enumerated() {
+            let value: Float
+            switch operand {
+            case .constant(let v): value = v
+            case .uniform(let u): value = u < uniforms.count ? uniforms[u] : 0
+            case .register: value = 0
+            }
+            registers.register(executable.registerCount - executable.preloads.count + offset)
+                .update(repeating: value, count: width)
+        }
+        uniforms.withUnsafeBufferPointer { uniformBuffer in
+            for y in rect.y..<rect.maxY {
+                var x0 = rect.x
+                while x0 < rect.maxX {
+                    let n = min(width, rect.maxX - x0)
+                    for op in executable.ops {
+                        execute(op, x0: x0, y: y, n: n, registers: registers, uniforms: uniformBuffer,
+                                inputs: inputs, sink: sink)
+                    }
+                    x0 += n
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func execute(_ op: Executable.Op, x0: Int, y: Int, n: Int, registers: RegisterFile,
+                                uniforms: UnsafeBufferPointer<Float>, inputs: [InputView], sink: OutputSink) {
+        switch op {
+        case .unary(let f, let d, let a):
+            SpanLoops.unary(f, registers.register(d), registers.register(a), n)
+        case .binary(let f, let d, let a, let b):
+            SpanLoops.binary(f, registers.register(d), registers.register(a), registers.register(b), n)
+        case .ternary(let f, let d, let a, let b, let c):
+            SpanLoops.ternary(f, registers.register(d), registers.register(a), registers.register(b),
+                              registers.register(c), n)
+        case .move(let d, let a):
+            registers.register(d).update(from: registers.register(a), count: n)
+        case .destinationX(let d):
+            let out = registers.register(d)
+            let start = Float(x0) + 0.5
+            for i in 0..<n { out[i] = start + Float(i) }
+        case .destinationY(let d):
+            registers.register(d).update(repeating: Float(y) + 0.5, count: n)
+        case .load(let input, let r, let g, let b, let a):
+            inputs[input].load(x0: x0, y: y, count: n,
+                               into: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)))
+        case .sample(let input, let xr, let yr, let r, let g, let b, let a):
+            inputs[input].sample(xs: registers.register(xr), ys: registers.register(yr), count: n,
+                                 into: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)))
+        case .matrix(let d, let s, let base):
+            SpanLoops.colorMatrix(
+                destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2), registers.register(d.3)),
+                source: (registers.register(s.0), registers.register(s.1), registers.register(s.2), registers.register(s.3)),
+                coefficients: uniforms.baseAddress.map { $0 + base }, count: n)
+        case .store(let r, let g, let b, let a):
+            sink.store(x0: x0, y: y, count: n,
+                       from: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)))
+        }
+    }
+}
+
+/// Where a program's finished spans go: a planar intermediate or the caller's buffer.
+protocol OutputSink {
+    func store(x0: Int, y: Int, count: Int,
+               from channels: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+                               UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>))
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The loop bodies of the span interpreter: one tight loop per operator over `n` floats.
+///
+/// Each case passes a closure to an always-inlined loop so the optimiser specialises it into a
+/// plain, vectorisable loop over unsafe pointers (no per-element dispatch).
+enum SpanLoops {
+    typealias Span = UnsafeMutablePointer<Float>
+
+    @inline(__always)
+    private static func map1(_ d: Span, _ a: Span, _ n: Int, _ f: (Float) -> Float) {
+        for i in 0..<n { d[i] = f(a[i]) }
+    }
+
+    @inline(__always)
+    private static func map2(_ d: Span, _ a: Span, _ b: Span, _ n: Int, _ f: (Float, Float) -> Float) {
+        for i in 0..<n { d[i] = f(a[i], b[i]) }
+    }
+
+    @inline(__always)
+    private static func map3(_ d: Span, _ a: Span, _ b: Span, _ c: Span, _ n: Int,
+                             _ f: (Float, Float, Float) -> Float) {
+        for i in 0..<n { d[i] = f(a[i], b[i], c[i]) }
+    }
+
+    static func unary(_ op: UnaryOperator, _ d: Span, _ a: Span, _ n: Int) {
+        switch op {
+        case .negate: map1(d, a, n) { -$0 }
+        case .abs: map1(d, a, n) { Swift.abs($0) }
+        case .sign: map1(d, a, n) { ScalarMath.unary(.sign, $0) }
+        case .floor: map1(d, a, n) { $0.rounded(.down) }
+        case .ceil: map1(d, a, n) { $0.rounded(.up) }
+        case .fract: map1(d, a, n) { $0 - $0.rounded(.down) }
+        case .sqrt: map1(d, a, n) { $0.squareRoot() }
+        case .inverseSqrt: map1(d, a, n) { 1 / $0.squareRoot() }
+        case .logicalNot: map1(d, a, n) { $0 == 0 ? 1 : 0 }
+        case .exp, .exp2, .log, .log2, .sin, .cos, .tan, .asin, .acos, .atan, .srgbToLinear, .linearToSRGB:
+            for i in 0..<n { d[i] = ScalarMath.unary(op, a[i]) }
+        }
+    }
+
+    static func binary(_ op: BinaryOperator, _ d: Span, _ a: Span, _ b: Span, _ n: Int) {
+        switch op {
+        case .add: map2(d, a, b, n) { $0 + $1 }
+        case .subtract: map2(d, a, b, n) { $0 - $1 }
+        case .multiply: map2(d, a, b, n) { $0 * $1 }
+        case .divide: map2(d, a, b, n) { $0 / $1 }
+        case .minimum: map2(d, a, b, n) { $1 < $0 ? $1 : $0 }
+        case .maximum: map2(d, a, b, n) { $1 > $0 ? $1 : $0 }
+        case .step: map2(d, a, b, n) { $1 < $0 ? 0 : 1 }
+        case .lessThan: map2(d, a, b, n) { $0 < $1 ? 1 : 0 }
+        case .lessThanOrEqual: map2(d, a, b, n) { $0 <= $1 ? 1 : 0 }
+        case .greaterThan: map2(d, a, b, n) { $0 > $1 ? 1 : 0 }
+        case .greaterThanOrEqual: map2(d, a, b, n) { $0 >= $1 ? 1 : 0 }
+        case .equal: map2(d, a, b, n) { $0 == $1 ? 1 : 0 }
+        case .notEqual: map2(d, a, b, n) { $0 != $1 ? 1 : 0 }
+        case .logicalAnd: map2(d, a, b, n) { ($0 != 0 && $1 != 0) ? 1 : 0 }
+        case .logicalOr: map2(d, a, b, n) { ($0 != 0 || $1 != 0) ? 1 : 0 }
+        case .modulo: map2(d, a, b, n) { $0 - $1 * ($0 / $1).rounded(.down) }
+        case .power, .atan2:
+            for i in 0..<n { d[i] = ScalarMath.binary(op, a[i], b[i]) }
+        }
+    }
+
+    static func ternary(_ op: TernaryOperator, _ d: Span, _ a: Span, _ b: Span, _ c: Span, _ n: Int) {
+        switch op {
+        case .multiplyAdd: map3(d, a, b, c, n) { $0 * $1 + $2 }
+        case .mix: map3(d, a, b, c, n) { $0 + ($1 - $0) * $2 }
+        case .clamp: map3(d, a, b, c, n) { x, lo, hi in
+            let low = lo > x ? lo : x
+            return hi < low ? hi : low
+        }
+        case .select: map3(d, a, b, c, n) { $0 != 0 ? $1 : $2 }
+        case .compare: map3(d, a, b, c, n) { $0 < 0 ? $1 : $2 }
+        case .smoothstep: map3(d, a, b, c, n) { ScalarMath.ternary(.smoothstep, $0, $1, $2) }
+        }
+    }
+
+    /// `out_i = Σ_j m[i][j]·in_j + m[i][4]`, reading all four inputs before writing (so the
+    /// destination may alias the source).
+    static func colorMatrix(destination d: (Span, Span, Span, Span), source s: (Span, Span, Span, Span),
+                            coefficients: UnsafePointer<Float>?, count n: Int) {
+        guard let m = coefficients else { return }
+        let m00 = m[0], m01 = m[1], m02 = m[2], m03 = m[3], m04 = m[4]
+        let m10 = m[5], m11 = m[6], m12 = m[7], m13 = m[8], m14 = m[9]
+        let m20 = m[10], m21 = m[11], m22 = m[12], m23 = m[13], m24 = m[14]
+        let m30 = m[15], m31 = m[16], m32 = m[17], m33 = m[18], m34 = m[19]
+        let (sr, sg, sb, sa) = s
+        let (dr, dg, db, da) = d
+        for i in 0..<n {
+            let r = sr[i], g = sg[i], b = sb[i], a = sa[i]
+            // Explicit left-to-right sums, so every build computes the same rounding.
+            dr[i] = m00 * r + m01 * g + m02 * b + m03 * a + m04
+            dg[i] = m10 * r + m11 * g + m12 * b + m13 * a + m14
+            db[i] = m20 * r + m21 * g + m22 * b + m23 * a + m24
+            da[i] = m30 * r + m31 * g + m32 * b + m33 * a + m34
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// The few operations the recipe API itself needs (Core Image has them on `CIImage`).
+
+/// A constant colour: unpremultiplied RGBA in, premultiplied out (`CIImage(color:)`).
+struct ConstantColor: ColorOperation {
+    let rgba: [Double]
+    init(rgba: [Double]) {
+        self.rgba = (0..<4).map { $0 < rgba.count ? rgba[$0] : ($0 == 3 ? 1 : 0) }
+    }
+    var name: String { "constantColor" }
+    var structureKey: String { "constantColor" }
+    var uniformValues: [Float] {
+        let a = rgba[3]
+        return [Float(rgba[0] * a), Float(rgba[1] * a), Float(rgba[2] * a), Float(a)]
+    }
+    var argumentSummary: String { "color=[" + rgba.map(formatFloat).joined(separator: " ") + "]" }
+    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+               builder: inout ProgramBuilder) -> OperandQuad {
+        OperandQuad(uniforms)
+    }
+}
+
+/// Porter-Duff source-over on premultiplied colour: `S + B·(1 − S.a)`.
+struct SourceOver: ColorOperation {
+    var name: String { "sourceOver" }
+    var structureKey: String { "sourceOver" }
+    var uniformValues: [Float] { [] }
+    var argumentSummary: String { "" }
+    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+               builder: inout ProgramBuilder) -> OperandQuad {
+        let source = inputs[0], background = inputs[1]
+        let inverseAlpha = builder.binary(.subtract, .constant(1), source.a)
+        func channel(_ s: Operand, _ b: Operand, _ builder: inout ProgramBuilder) -> Operand {
+            builder.ternary(.multiplyAdd, b, inverseAlpha, s)
+        }
+        return OperandQuad(channel(source.r, background.r, &builder), channel(source.g, background.g, &builder),
+                           channel(source.b, background.b, &builder), channel(source.a, background.a, &builder))
+    }
+}

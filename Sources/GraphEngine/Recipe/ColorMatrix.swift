@@ -1,0 +1,85 @@
+/// A 4×5 affine colour map on unpremultiplied RGBA: `out_i = Σ_j m[i][j]·in_j + m[i][4]`.
+///
+/// Rows are output channels (Core Image's `inputRVector` is row 0). Colour matrix, exposure,
+/// colour controls, hue adjust and sepia all build one of these, so a chain of them folds into a
+/// single matrix (``concatenating(_:)``) and runs as one IR instruction.
+public struct ColorMatrix: Hashable, Sendable {
+    /// 20 coefficients, row-major (`[r0 r1 r2 r3 rBias, g0 …]`).
+    public var coefficients: [Double]
+    /// The filters folded into this matrix, first applied first (for dumps).
+    public var sourceNames: [String]
+
+    public init(coefficients: [Double], sourceName: String) {
+        precondition(coefficients.count == 20, "a colour matrix has 20 coefficients")
+        self.coefficients = coefficients
+        self.sourceNames = [sourceName]
+    }
+
+    /// Builds a matrix from Core Image's row vectors and bias.
+    public init(r: [Double], g: [Double], b: [Double], a: [Double], bias: [Double], sourceName: String) {
+        var c: [Double] = []
+        for (row, biasValue) in zip([r, g, b, a], bias) { c += row + [biasValue] }
+        self.init(coefficients: c, sourceName: sourceName)
+    }
+
+    /// A 3×3 colour part (row-major), alpha kept, with an optional RGB bias.
+    public init(rgb m: [Double], bias: [Double] = [0, 0, 0], sourceName: String) {
+        self.init(r: [m[0], m[1], m[2], 0], g: [m[3], m[4], m[5], 0], b: [m[6], m[7], m[8], 0],
+                  a: [0, 0, 0, 1], bias: bias + [0], sourceName: sourceName)
+    }
+
+    public static func identity(sourceName: String) -> ColorMatrix {
+        ColorMatrix(rgb: [1, 0, 0, 0, 1, 0, 0, 0, 1], sourceName: sourceName)
+    }
+
+    public func element(_ row: Int, _ column: Int) -> Double { coefficients[row * 5 + column] }
+
+    /// Exactly the identity map.
+    public var isIdentity: Bool {
+        for row in 0..<4 {
+            for column in 0..<5 where coefficients[row * 5 + column] != (row == column ? 1 : 0) { return false }
+        }
+        return true
+    }
+
+    /// Alpha passes through unchanged (row 3 is `[0 0 0 1 0]`).
+    public var preservesAlpha: Bool {
+        coefficients[15] == 0 && coefficients[16] == 0 && coefficients[17] == 0 && coefficients[18] == 1
+            && coefficients[19] == 0
+    }
+
+    /// `self` applied after `first`: one matrix computing `self(first(x))`, in Double.
+    public func concatenating(after first: ColorMatrix) -> ColorMatrix {
+        var c = [Double](repeating: 0, count: 20)
+        for i in 0..<4 {
+            for j in 0..<5 {
+                var sum = j == 4 ? element(i, 4) : 0
+                for k in 0..<4 { sum += element(i, k) * first.element(k, j) }
+                c[i * 5 + j] = sum
+            }
+        }
+        var result = ColorMatrix(coefficients: c, sourceName: "")
+        result.sourceNames = first.sourceNames + sourceNames
+        return result
+    }
+
+    /// The coefficients as Float32 uniforms.
+    public var uniformValues: [Float] { coefficients.map { Float($0) } }
+
+    /// Rows for dumps: `[r: 0.39 0.77 0.19 0 +0]…`.
+    public var summary: String {
+        let names = ["r", "g", "b", "a"]
+        return (0..<4).map { row in
+            "[\(names[row]): " + (0..<4).map { formatFloat(element(row, $0)) }.joined(separator: " ")
+                + " +\(formatFloat(element(row, 4)))]"
+        }.joined()
+    }
+
+    public static func == (lhs: ColorMatrix, rhs: ColorMatrix) -> Bool {
+        lhs.coefficients.map(\.bitPattern) == rhs.coefficients.map(\.bitPattern)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for value in coefficients { hasher.combine(value.bitPattern) }
+    }
+}

@@ -1,0 +1,96 @@
+/// An image: an immutable, cheap recipe for pixels (Core Image's `CIImage`).
+///
+/// Building an image does no pixel work; a ``Context`` renders it. Images are values: equal
+/// recipes compare equal, and they can be shared freely between threads.
+public struct Image: Hashable, Sendable, CustomStringConvertible {
+    /// The root node of the recipe.
+    public let node: Node
+
+    public init(node: Node) { self.node = node }
+
+    /// Where the image may be non-transparent; ``Rect/infinite`` for generators and clamped images.
+    public var extent: Rect { node.extent }
+
+    public var description: String { "Image \(node.label) extent=\(extent)" }
+
+    // MARK: Sources
+
+    /// An image of the pixels in `buffer`, extent `[0 0 width height]`.
+    public init(buffer: ImageBuffer) {
+        self.init(node: Node(.buffer(buffer), inputs: [],
+                             extent: Rect(x: 0, y: 0, width: Double(buffer.width), height: Double(buffer.height))))
+    }
+
+    /// An infinite image of one colour, given as unpremultiplied RGBA in the working space.
+    public init(color: [Double]) {
+        self.init(node: Node(.color(ConstantColor(rgba: color)), inputs: [Node](), extent: .infinite))
+    }
+
+    // MARK: Geometry
+
+    /// The image inside `rect`, transparent outside (`CIImage.cropped(to:)`).
+    public func cropped(to rect: Rect) -> Image {
+        if rect.contains(extent) { return self }
+        return Image(node: Node(.crop(rect), inputs: [node], extent: extent.intersection(rect)))
+    }
+
+    /// The image moved by an affine transform, resampled bilinearly (or nearest on request).
+    public func transformed(by transform: AffineTransform, filter: SamplingFilter = .linear) -> Image {
+        if transform.isIdentity { return self }
+        return Image(node: Node(.affine(transform, filter), inputs: [node], extent: transform.apply(to: extent)))
+    }
+
+    /// The image with its edge pixels repeated to infinity (`clampedToExtent()`).
+    public func clampedToExtent() -> Image {
+        if extent.isInfinite { return self }
+        return Image(node: Node(.clamp, inputs: [node], extent: .infinite))
+    }
+
+    /// This image over `background` (Porter-Duff source-over on premultiplied colour).
+    public func composited(over background: Image) -> Image {
+        Image(node: Node(.color(SourceOver()), inputs: [node, background.node], extent: extent.union(background.extent)))
+    }
+
+    // MARK: Operations
+
+    /// Applies a 4×5 colour matrix (on unpremultiplied colour). The optimizer folds chains of these.
+    public func applyingColorMatrix(_ matrix: ColorMatrix) -> Image {
+        Image(node: Node(.matrix(matrix), inputs: [node], extent: extent))
+    }
+
+    /// Applies a colour operation to this image and `others` (in order). Extent defaults to this
+    /// image's extent for one input and the union for several.
+    public func applying(_ operation: any ColorOperation, with others: [Image] = [], extent: Rect? = nil) -> Image {
+        let inputs = [self] + others
+        let resolved = extent ?? inputs.dropFirst().reduce(self.extent) { $0.union($1.extent) }
+        return Image(node: Node(.color(operation), inputs: inputs.map(\.node), extent: resolved))
+    }
+
+    /// Applies a warp operation; the extent is given by the caller.
+    public func applying(_ operation: any WarpOperation, extent: Rect) -> Image {
+        Image(node: Node(.warp(operation), inputs: [node], extent: extent))
+    }
+
+    /// Applies a general operation to this image and `others`; the extent is given by the caller.
+    public func applying(_ operation: any GeneralOperation, with others: [Image] = [], extent: Rect) -> Image {
+        Image(node: Node(.general(operation), inputs: ([self] + others).map(\.node), extent: extent))
+    }
+
+    /// Applies one separable convolution pass.
+    public func applying(_ convolution: Convolution) -> Image {
+        Image(node: Node(.convolution(convolution), inputs: [node], extent: convolution.outputExtent(input: extent)))
+    }
+
+    /// Runs an image processor over this image and `others`.
+    public func applying(_ processor: any ImageProcessor, with others: [Image] = []) -> Image {
+        let inputs = [self] + others
+        return Image(node: Node(.processor(processor), inputs: inputs.map(\.node),
+                                extent: processor.outputExtent(inputExtents: inputs.map(\.extent))))
+    }
+
+    /// A colour operation with no image inputs (a generator such as a gradient); extent infinite
+    /// unless given.
+    public static func generated(by operation: any ColorOperation, extent: Rect = .infinite) -> Image {
+        Image(node: Node(.color(operation), inputs: [], extent: extent))
+    }
+}

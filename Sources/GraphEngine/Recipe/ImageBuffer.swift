@@ -1,0 +1,72 @@
+/// Pixels in memory: the backing of buffer sources and the result of ``Context/render(_:rect:format:)``.
+///
+/// Rows are stored top row first (as every codec and most callers expect). An image made from a
+/// buffer of height `h` has extent `[0 0 w h]`, so memory row `r` holds working-space row `h − 1 − r`.
+/// The buffer is immutable once made, so it is safe to share between threads.
+public final class ImageBuffer: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let format: PixelFormat
+    public let alphaMode: AlphaMode
+    public let rowBytes: Int
+    let storage: UnsafeMutableRawPointer
+
+    /// A zero-filled buffer. Fails for non-positive or absurd sizes.
+    public init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied) throws(GraphError) {
+        guard width > 0, height > 0 else {
+            throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
+        }
+        let (rowBytes, overflowRow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
+        let (total, overflowTotal) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !overflowRow, !overflowTotal, total <= ImageBuffer.maximumByteCount else {
+            throw GraphError.invalidSize("buffer size \(width)x\(height) \(format.rawValue) is too large")
+        }
+        self.width = width
+        self.height = height
+        self.format = format
+        self.alphaMode = format.hasAlpha ? alphaMode : .opaque
+        self.rowBytes = rowBytes
+        self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
+        self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
+    }
+
+    /// A buffer holding a copy of `bytes` (tightly packed rows, top row first; 16-bit and float
+    /// samples in native byte order).
+    public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
+                            bytes: [UInt8]) throws(GraphError) {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode)
+        guard bytes.count == rowBytes * height else {
+            throw GraphError.invalidSize(
+                "expected \(rowBytes * height) bytes for \(width)x\(height) \(format.rawValue), got \(bytes.count)")
+        }
+        bytes.withUnsafeBytes { source in
+            if let base = source.baseAddress { storage.copyMemory(from: base, byteCount: bytes.count) }
+        }
+    }
+
+    /// A buffer filled by `body`, which gets the storage (top row first) and its row stride.
+    public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
+                            fill body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode)
+        try body(storage, rowBytes)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Read-only access to the bytes.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: storage, count: rowBytes * height))
+    }
+
+    /// A copy of the bytes.
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// One pixel as Float32 samples in the buffer's own channel order (test and debugging helper).
+    public func pixel(x: Int, row: Int) -> [Float] {
+        let base = storage + row * rowBytes + x * format.bytesPerPixel
+        return (0..<format.channels).map { channel in PixelIO.readSample(base, index: channel, component: format.component) }
+    }
+
+    /// 4 GiB: more than any sane single buffer, small enough that sizes never overflow downstream.
+    public static let maximumByteCount = 1 << 32
+}

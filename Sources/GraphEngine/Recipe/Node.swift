@@ -1,0 +1,157 @@
+import Foundation
+
+/// One node of a recipe DAG. Immutable; shared between images; compared structurally.
+///
+/// Structural equality is what lets the optimizer see that two branches built separately are the
+/// same work (so it runs once) and lets a context recognise a recipe it has seen.
+public final class Node: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// Pixels in memory.
+        case buffer(ImageBuffer)
+        /// A colour (or blend, or generator when it has no inputs) kernel.
+        case color(any ColorOperation)
+        /// A 4×5 colour matrix on unpremultiplied colour (the matrix-folding pass merges these).
+        case matrix(ColorMatrix)
+        /// An affine transform of the input, resampled with the given filter.
+        case affine(AffineTransform, SamplingFilter)
+        /// A warp kernel.
+        case warp(any WarpOperation)
+        /// A general kernel.
+        case general(any GeneralOperation)
+        /// A separable convolution pass (Gaussian blur), run by dedicated loops.
+        case convolution(Convolution)
+        /// Keeps the input inside a rectangle; transparent outside.
+        case crop(Rect)
+        /// Extends the input's edge pixels to infinity (`clampedToExtent()`).
+        case clamp
+        /// Swift code over whole buffers.
+        case processor(any ImageProcessor)
+    }
+
+    public let kind: Kind
+    public let inputs: [Node]
+    /// Where the image may be non-transparent.
+    public let extent: Rect
+    private let structuralHash: Int
+    /// A process-unique number, used to label nodes in dumps.
+    public let serial: Int
+
+    public init(_ kind: Kind, inputs: [Node], extent: Rect) {
+        self.kind = kind
+        self.inputs = inputs
+        self.extent = extent
+        var hasher = Hasher()
+        Node.hashKind(kind, into: &hasher)
+        hasher.combine(extent)
+        for input in inputs { hasher.combine(input.structuralHash) }
+        self.structuralHash = hasher.finalize()
+        self.serial = Node.serialCounter.next()
+    }
+
+    public static func == (lhs: Node, rhs: Node) -> Bool {
+        if lhs === rhs { return true }
+        guard lhs.structuralHash == rhs.structuralHash, lhs.extent == rhs.extent,
+              lhs.inputs.count == rhs.inputs.count, Node.sameKind(lhs.kind, rhs.kind) else { return false }
+        return zip(lhs.inputs, rhs.inputs).allSatisfy { $0 == $1 }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
+
+    /// A short label for dumps: `CIHueAdjust angle=0.5`, `affine [1 0 0 1 10 0]`.
+    public var label: String {
+        switch kind {
+        case .buffer(let buffer): return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue)"
+        case .color(let op): return "colorkernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
+        case .matrix(let matrix): return "colormatrix \(matrix.sourceNames.joined(separator: "+")) \(matrix.summary)"
+        case .affine(let transform, let filter): return "affine \(transform)" + (filter == .nearest ? " nearest" : "")
+        case .warp(let op): return "warpkernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
+        case .general(let op): return "kernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
+        case .convolution(let c): return c.label
+        case .crop(let rect): return "crop \(rect)"
+        case .clamp: return "clamptoextent"
+        case .processor(let op): return "processor \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
+        }
+    }
+
+    /// A short name for program names in dumps (`CIHueAdjust`, `affine`).
+    public var shortName: String {
+        switch kind {
+        case .buffer: return "buffer"
+        case .color(let op): return op.name
+        case .matrix(let matrix): return "matrix"
+            + (matrix.sourceNames.count > 1 ? "<\(matrix.sourceNames.joined(separator: ","))>" : "<\(matrix.sourceNames.first ?? "")>")
+        case .affine: return "affine"
+        case .warp(let op): return op.name
+        case .general(let op): return op.name
+        case .convolution(let c): return c.shortName
+        case .crop: return "crop"
+        case .clamp: return "clamp"
+        case .processor(let op): return op.name
+        }
+    }
+
+    public var description: String { "#\(serial) \(label) extent=\(extent)" }
+
+    // MARK: Structure
+
+    private static func hashOperation(_ op: any Operation, _ tag: Int, into hasher: inout Hasher) {
+        hasher.combine(tag)
+        hasher.combine(op.structureKey)
+        for value in op.uniformValues { hasher.combine(value.bitPattern) }
+    }
+
+    private static func hashKind(_ kind: Kind, into hasher: inout Hasher) {
+        switch kind {
+        case .buffer(let buffer): hasher.combine(0); hasher.combine(ObjectIdentifier(buffer))
+        case .color(let op): hashOperation(op, 1, into: &hasher)
+        case .matrix(let m): hasher.combine(2); for v in m.coefficients { hasher.combine(v.bitPattern) }
+        case .affine(let t, let f): hasher.combine(3); hasher.combine(t); hasher.combine(f)
+        case .warp(let op): hashOperation(op, 4, into: &hasher)
+        case .general(let op): hashOperation(op, 5, into: &hasher)
+        case .convolution(let c): hasher.combine(6); hasher.combine(c)
+        case .crop(let r): hasher.combine(7); hasher.combine(r)
+        case .clamp: hasher.combine(8)
+        case .processor(let op): hashOperation(op, 9, into: &hasher)
+        }
+    }
+
+    private static func sameOperation(_ a: any Operation, _ b: any Operation) -> Bool {
+        type(of: a) == type(of: b) && a.structureKey == b.structureKey
+            && a.uniformValues.map(\.bitPattern) == b.uniformValues.map(\.bitPattern)
+    }
+
+    private static func sameKind(_ a: Kind, _ b: Kind) -> Bool {
+        switch (a, b) {
+        case (.buffer(let x), .buffer(let y)): return x === y
+        case (.color(let x), .color(let y)): return sameOperation(x, y)
+        case (.matrix(let x), .matrix(let y)): return x.coefficients.map(\.bitPattern) == y.coefficients.map(\.bitPattern)
+        case (.affine(let x, let f), .affine(let y, let g)): return x == y && f == g
+        case (.warp(let x), .warp(let y)): return sameOperation(x, y)
+        case (.general(let x), .general(let y)): return sameOperation(x, y)
+        case (.convolution(let x), .convolution(let y)): return x == y
+        case (.crop(let x), .crop(let y)): return x == y
+        case (.clamp, .clamp): return true
+        case (.processor(let x), .processor(let y)): return sameOperation(x, y)
+        default: return false
+        }
+    }
+
+    private static let serialCounter = SerialCounter()
+}
+
+/// A thread-safe counter.
+final class SerialCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
+    }
+}
+
+/// How a resampling node reads between pixel centres.
+public enum SamplingFilter: String, Hashable, Sendable {
+    case linear, nearest
+}

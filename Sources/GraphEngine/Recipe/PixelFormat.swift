@@ -1,0 +1,73 @@
+/// Pixel formats of buffers at the edges of the engine (sources, render targets).
+///
+/// Inside, pixels are premultiplied RGBA computed in Float32 and stored in the working format.
+public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
+    case rgba8 = "RGBA8", rgba16 = "RGBA16", rgbah = "RGBAh", rgbaf = "RGBAf"
+    case rgb8 = "RGB8", rgb16 = "RGB16"
+    case grayAlpha8 = "LA8", grayAlpha16 = "LA16"
+    case gray8 = "L8", gray16 = "L16", grayh = "Lh", grayf = "Lf"
+
+    /// Samples per pixel.
+    public var channels: Int {
+        switch self {
+        case .rgba8, .rgba16, .rgbah, .rgbaf: return 4
+        case .rgb8, .rgb16: return 3
+        case .grayAlpha8, .grayAlpha16: return 2
+        case .gray8, .gray16, .grayh, .grayf: return 1
+        }
+    }
+
+    public var component: ComponentType {
+        switch self {
+        case .rgba8, .rgb8, .grayAlpha8, .gray8: return .uint8
+        case .rgba16, .rgb16, .grayAlpha16, .gray16: return .uint16
+        case .rgbah, .grayh: return .float16
+        case .rgbaf, .grayf: return .float32
+        }
+    }
+
+    public var bytesPerPixel: Int { channels * component.byteCount }
+    public var hasAlpha: Bool { channels == 2 || channels == 4 }
+}
+
+/// The numeric type of one sample.
+public enum ComponentType: String, Hashable, Sendable {
+    case uint8, uint16, float16, float32
+    public var byteCount: Int {
+        switch self {
+        case .uint8: return 1
+        case .uint16, .float16: return 2
+        case .float32: return 4
+        }
+    }
+    /// Integer types are normalised to 0...1; float types are stored as is (extended range).
+    public var isNormalizedInteger: Bool { self == .uint8 || self == .uint16 }
+}
+
+/// How a buffer's colour relates to its alpha.
+public enum AlphaMode: String, Hashable, Sendable {
+    /// Colour already multiplied by alpha (the engine's internal convention).
+    case premultiplied
+    /// Colour not multiplied by alpha (PNG's convention): premultiplied when read.
+    case straight
+    /// No alpha channel or alpha known to be 1.
+    case opaque
+}
+
+/// The working format: how materialised intermediates are stored (compute is always Float32).
+public enum WorkingFormat: String, Hashable, Sendable, CaseIterable {
+    /// 8 bits per channel, clamped to 0...1 (fast, loses extended range and precision).
+    case rgba8 = "RGBA8"
+    /// IEEE half float per channel: extended range, ~3 significant digits (the default, as in Core Image).
+    case rgbah = "RGBAh"
+    /// Float32 per channel.
+    case rgbaf = "RGBAf"
+
+    var bytesPerSample: Int {
+        switch self {
+        case .rgba8: return 1
+        case .rgbah: return 2
+        case .rgbaf: return 4
+        }
+    }
+}

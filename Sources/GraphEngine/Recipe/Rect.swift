@@ -1,0 +1,109 @@
+import Foundation
+
+/// A rectangle in working space: pixel units, origin at the lower left, y up (Core Image's `CGRect`).
+///
+/// ``Rect/infinite`` is the extent of generators and of `clampedToExtent()` images.
+public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    public var x: Double, y: Double, width: Double, height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    /// Everything: the extent of an image defined everywhere.
+    public static let infinite = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
+    public static let empty = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { isInfinite ? .infinity : x + width }
+    public var maxY: Double { isInfinite ? .infinity : y + height }
+    public var isInfinite: Bool { width.isInfinite || height.isInfinite }
+    public var isEmpty: Bool { !(width > 0) || !(height > 0) }
+
+    public func intersection(_ other: Rect) -> Rect {
+        if isInfinite { return other }
+        if other.isInfinite { return self }
+        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        if x1 <= x0 || y1 <= y0 { return .empty }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    public func union(_ other: Rect) -> Rect {
+        if isInfinite || other.isInfinite { return .infinite }
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        let x1 = max(maxX, other.maxX), y1 = max(maxY, other.maxY)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// Grows (positive) or shrinks (negative) every side by the given amounts.
+    public func outset(dx: Double, dy: Double) -> Rect {
+        if isInfinite || isEmpty { return self }
+        return Rect(x: x - dx, y: y - dy, width: width + 2 * dx, height: height + 2 * dy)
+    }
+
+    /// The smallest rectangle with integer edges that contains this one (`CGRect.integral`).
+    public var integral: Rect {
+        if isInfinite || isEmpty { return self }
+        let x0 = (minX + 1e-9).rounded(.down), y0 = (minY + 1e-9).rounded(.down)
+        let x1 = (maxX - 1e-9).rounded(.up), y1 = (maxY - 1e-9).rounded(.up)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    public func contains(_ other: Rect) -> Bool {
+        if isInfinite { return true }
+        if other.isInfinite { return false }
+        return other.minX >= minX && other.minY >= minY && other.maxX <= maxX && other.maxY <= maxY
+    }
+
+    public var description: String {
+        if isInfinite { return "[infinite]" }
+        return "[\(formatFloat(x)) \(formatFloat(y)) \(formatFloat(width)) \(formatFloat(height))]"
+    }
+}
+
+/// An integer pixel rectangle: what the executor actually computes.
+struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    var x: Int, y: Int, width: Int, height: Int
+
+    static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+    var isEmpty: Bool { width <= 0 || height <= 0 }
+    var pixelCount: Int { isEmpty ? 0 : width * height }
+
+    /// The pixels of an integral, finite rect.
+    init(_ rect: Rect) {
+        let r = rect.integral
+        if r.isEmpty || r.isInfinite {
+            self = .empty
+        } else {
+            self.init(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height))
+        }
+    }
+
+    init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+
+    var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+
+    func intersection(_ other: PixelRect) -> PixelRect {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        if x1 <= x0 || y1 <= y0 { return .empty }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    func union(_ other: PixelRect) -> PixelRect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        let x0 = min(x, other.x), y0 = min(y, other.y)
+        return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    var description: String { "[\(x) \(y) \(width) \(height)]" }
+}
