@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs"]),
         .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "Kernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
+        .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphEngine", "Kernels"]),
     ],
     swiftLanguageModes: [.v6]
 )
