@@ -38,7 +38,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs"]),
+        .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "Kernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphEngine", "Kernels"]),

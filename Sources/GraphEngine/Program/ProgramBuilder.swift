@@ -146,9 +146,8 @@ extension ProgramBuilder {
     /// `rgb / a` where `a > 0`, else the input unchanged (Core Image `unpremultiply`).
     public mutating func unpremultiply(_ c: OperandQuad) -> OperandQuad {
         let positive = binary(.greaterThan, c.a, .constant(0))
-        let inverse = binary(.divide, .constant(1), c.a)
         func channel(_ x: Operand, _ b: inout ProgramBuilder) -> Operand {
-            b.ternary(.select, positive, b.binary(.multiply, x, inverse), x)
+            b.ternary(.select, positive, b.binary(.divide, x, c.a), x)
         }
         return OperandQuad(channel(c.r, &self), channel(c.g, &self), channel(c.b, &self), c.a)
     }

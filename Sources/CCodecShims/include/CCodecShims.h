@@ -1,0 +1,144 @@
+/*
+ * CCodecShims: thin C wrappers around libpng 1.6 and libjpeg-turbo.
+ *
+ * Why C: both libraries report fatal errors by calling an error handler that must not
+ * return (libjpeg's default calls exit()). Swift cannot use setjmp/longjmp, so every
+ * library call that can fail is wrapped here in a function that sets a jump point and
+ * turns a longjmp into a -1 return. Messages (error + warnings) are collected in a
+ * ccs_report; nothing is ever printed.
+ *
+ * The library structs (jpeg_decompress_struct, png_struct) are reached through accessor
+ * functions so that Swift can read header fields and set decode parameters directly.
+ */
+#ifndef CCODECSHIMS_H
+#define CCODECSHIMS_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <jpeglib.h>
+#include <png.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Diagnostics --------------------------------------------------------------------- */
+
+/** Collected library messages for one operation (opaque). */
+typedef struct ccs_report ccs_report;
+
+/** Flag: libjpeg hit the end of the data before the image was complete. */
+#define CCS_FLAG_PREMATURE_END 1
+/** Flag: the error was raised by the scan-count limit (hang protection). */
+#define CCS_FLAG_SCAN_LIMIT 2
+
+ccs_report *ccs_report_create(void);
+void ccs_report_destroy(ccs_report *report);
+/** The fatal error message, or "" when there was none. */
+const char *ccs_report_error(const ccs_report *report);
+/** libjpeg msg_code of the fatal error (0 for libpng). */
+int ccs_report_error_code(const ccs_report *report);
+/** Number of stored warnings (at most CCS_MAX_WARNINGS are stored). */
+int ccs_report_warning_count(const ccs_report *report);
+/** Total number of warnings emitted, including ones not stored. */
+int ccs_report_total_warnings(const ccs_report *report);
+const char *ccs_report_warning(const ccs_report *report, int index);
+int ccs_report_flags(const ccs_report *report);
+
+/** Frees memory returned by the encoders. */
+void ccs_free(void *pointer);
+
+/* ---- JPEG decoding -------------------------------------------------------------------- */
+
+typedef struct ccs_jpeg_dec ccs_jpeg_dec;
+
+/** Creates a decompressor reading from `data` (not copied: keep it alive). NULL on failure
+ *  (the message is in `report`). APPn and COM markers are saved (jpeg_save_markers). */
+ccs_jpeg_dec *ccs_jpeg_dec_create(const unsigned char *data, size_t size, ccs_report *report,
+                                  int max_scans);
+void ccs_jpeg_dec_destroy(ccs_jpeg_dec *dec);
+struct jpeg_decompress_struct *ccs_jpeg_dec_cinfo(ccs_jpeg_dec *dec);
+/** jpeg_read_header. 0 on success, -1 on error. */
+int ccs_jpeg_dec_read_header(ccs_jpeg_dec *dec);
+/** jpeg_calc_output_dimensions (after setting scale / colour space). */
+int ccs_jpeg_dec_calc_output(ccs_jpeg_dec *dec);
+/** jpeg_start_decompress. */
+int ccs_jpeg_dec_start(ccs_jpeg_dec *dec);
+/** Reads all remaining scanlines straight into `base` (row y at base + y * stride). */
+int ccs_jpeg_dec_read_all(ccs_jpeg_dec *dec, unsigned char *base, size_t stride);
+/** jpeg_finish_decompress. */
+int ccs_jpeg_dec_finish(ccs_jpeg_dec *dec);
+
+/* ---- JPEG encoding -------------------------------------------------------------------- */
+
+typedef struct ccs_jpeg_marker {
+    int code;                   /* JPEG_APP0 + n, JPEG_COM */
+    const unsigned char *data;  /* payload without marker and length */
+    unsigned int size;          /* <= 65533 */
+} ccs_jpeg_marker;
+
+typedef struct ccs_jpeg_enc_params {
+    unsigned int width, height;
+    int components;             /* input components per pixel: 1, 3 or 4 (4th ignored) */
+    int in_color_space;         /* J_COLOR_SPACE value: JCS_GRAYSCALE, JCS_EXT_RGB, JCS_EXT_RGBX */
+    const unsigned char *pixels;
+    size_t stride;
+    int quality;                /* 1...100 */
+    int luma_h_samp, luma_v_samp; /* 1/1 = 4:4:4, 2/1 = 4:2:2, 2/2 = 4:2:0 */
+    int progressive;
+    int optimize_coding;
+    int dct_method;             /* J_DCT_METHOD */
+    int write_jfif;             /* write the JFIF APP0 marker */
+    const ccs_jpeg_marker *markers;
+    int marker_count;
+} ccs_jpeg_enc_params;
+
+/** Encodes into a malloc'd buffer (*out, free with ccs_free). 0 on success, -1 on error. */
+int ccs_jpeg_encode(const ccs_jpeg_enc_params *params, unsigned char **out,
+                    unsigned long *out_size, ccs_report *report);
+
+/* ---- PNG decoding --------------------------------------------------------------------- */
+
+typedef struct ccs_png_dec ccs_png_dec;
+
+/** Creates a libpng reader over `data` (not copied). NULL on failure. */
+ccs_png_dec *ccs_png_dec_create(const unsigned char *data, size_t size, ccs_report *report);
+void ccs_png_dec_destroy(ccs_png_dec *dec);
+png_structp ccs_png_dec_png(ccs_png_dec *dec);
+png_infop ccs_png_dec_info(ccs_png_dec *dec);
+/** png_read_info (signature + chunks up to the first IDAT). */
+int ccs_png_dec_read_info(ccs_png_dec *dec);
+/** Sets the transforms: expand palette / low bit depth / tRNS to 8-bit samples + alpha,
+ *  optional grey->RGB plus opaque alpha (rgba), optional 16-bit byte swap to native little
+ *  endian, interlace handling, then png_read_update_info. *passes receives the number of
+ *  interlace passes. */
+int ccs_png_dec_prepare(ccs_png_dec *dec, int swap16, int rgba, int *passes);
+/** Reads every pass into the final buffer (row y at base + y * stride). */
+int ccs_png_dec_read_rows(ccs_png_dec *dec, unsigned char *base, size_t stride,
+                          unsigned int height, int passes);
+/** png_read_end: checks the chunks after the image data up to IEND. */
+int ccs_png_dec_read_end(ccs_png_dec *dec);
+
+/* ---- PNG encoding --------------------------------------------------------------------- */
+
+typedef struct ccs_png_enc_params {
+    unsigned int width, height;
+    int color_type;             /* PNG_COLOR_TYPE_* */
+    int bit_depth;              /* 8 or 16 */
+    const unsigned char *pixels;
+    size_t stride;
+    int swap16;                 /* 16-bit samples are little endian in memory */
+    const unsigned char *icc;   /* optional iCCP profile */
+    unsigned int icc_size;
+    const char *icc_name;
+    int compression_level;      /* 0...9, -1 = libpng default */
+    int interlace;              /* 0 or 1 (Adam7) */
+} ccs_png_enc_params;
+
+int ccs_png_encode(const ccs_png_enc_params *params, unsigned char **out, size_t *out_size,
+                   ccs_report *report);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

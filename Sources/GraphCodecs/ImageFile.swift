@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// read(2), reachable from inside `ImageFile` whose `read(path:)` shadows the name.
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(fd, buffer, count)
+}
+
+/// File-level entry points: read bytes, sniff the format, decode or inspect, and write
+/// atomically (temp file beside the target, fsync, rename: never a partial file).
+public enum ImageFile {
+    /// Reads a whole file. Errors name the path and the system error.
+    public static func read(path: String) throws(CodecError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("cannot open for reading", path: path) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw ioError("cannot stat", path: path) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw CodecError(.io, "not a regular file", path: path)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(status.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ioError("read failed", path: path)
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+
+    /// The format of a file's bytes by magic number, or an error naming what was found.
+    public static func format(of bytes: [UInt8], path: String? = nil) throws(CodecError) -> ImageFormat {
+        if let format = ImageFormat.sniff(bytes) { return format }
+        // A damaged PNG signature ("PNG" at 1...3): let libpng say what is wrong with it.
+        if bytes.count >= 4, bytes[1...3].elementsEqual([0x50, 0x4E, 0x47]) { return .png }
+        let head = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
+        throw CodecError(
+            .unrecognizedFormat,
+            bytes.isEmpty ? "empty file" : "not a PNG or JPEG file (starts with \(head))", path: path)
+    }
+
+    /// Decodes PNG or JPEG bytes (format chosen by magic bytes).
+    public static func decode(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
+        switch try format(of: bytes) {
+        case .png: return try PNGCodec.decode(bytes, options: options)
+        case .jpeg: return try JPEGCodec.decode(bytes, options: options)
+        }
+    }
+
+    /// Reads and decodes a file; errors carry the path.
+    public static func decode(path: String, options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
+        do {
+            return try decode(try read(path: path), options: options)
+        } catch {
+            throw error.at(path: path)
+        }
+    }
+
+    /// Header and metadata without decoding pixels.
+    public static func info(_ bytes: [UInt8]) throws(CodecError) -> ImageInfo {
+        switch try format(of: bytes) {
+        case .png: return try PNGCodec.readInfo(bytes)
+        case .jpeg: return try JPEGCodec.readInfo(bytes)
+        }
+    }
+
+    /// Header and metadata of a file without decoding pixels; errors carry the path.
+    public static func info(path: String) throws(CodecError) -> ImageInfo {
+        do {
+            return try info(try read(path: path))
+        } catch {
+            throw error.at(path: path)
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same directory is
+    /// written, fsync'ed and renamed over the target (then the directory is fsync'ed).
+    /// On any failure the temporary file is removed and the target is untouched.
+    /// With `allowOverwriting == false` an existing target is an error (checked atomically
+    /// with link(2), so a concurrent writer cannot be clobbered either).
+    public static func writeAtomically(_ bytes: [UInt8], to path: String, allowOverwriting: Bool = true) throws(CodecError) {
+        let directory: String
+        let name: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            name = String(path[path.index(after: slash)...])
+        } else {
+            directory = "."
+            name = path
+        }
+        guard !name.isEmpty else { throw CodecError(.io, "path names a directory, not a file", path: path) }
+        var temporary = ""
+        var fd: Int32 = -1
+        for attempt in 0..<100 {
+            temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw ioError("cannot create a temporary file in \(directory)", path: path) }
+        var committed = false
+        defer {
+            if fd >= 0 { close(fd) }
+            if !committed { unlink(temporary) }
+        }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ioError("write failed", path: path)
+            }
+            written += count
+        }
+        guard fsync(fd) == 0 else { throw ioError("fsync failed", path: path) }
+        let closed = close(fd)
+        fd = -1
+        guard closed == 0 else { throw ioError("close failed", path: path) }
+        if allowOverwriting {
+            guard rename(temporary, path) == 0 else { throw ioError("cannot rename the temporary file over the target", path: path) }
+        } else {
+            guard link(temporary, path) == 0 else {
+                throw errno == EEXIST
+                    ? CodecError(.io, "file exists and overwriting is not allowed", path: path)
+                    : ioError("cannot create the target", path: path)
+            }
+            unlink(temporary)
+        }
+        committed = true
+        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private static func ioError(_ what: String, path: String) -> CodecError {
+        let code = errno
+        let message = String(cString: strerror(code))
+        return CodecError(.io, "\(what): \(message)", path: path, libraryMessage: message)
+    }
+}

@@ -1,0 +1,70 @@
+import CCodecShims
+import CLibPNG
+
+extension PNGCodec {
+    /// Encodes 8- or 16-bit grey (1), grey+alpha (2), RGB (3) or RGBA (4) pixels.
+    ///
+    /// `bytes` holds tightly packed rows, top first; 16-bit samples are native-endian UInt16
+    /// (as `DecodedImage` stores them), so decode → encode round-trips exactly.
+    /// `iccProfile` is embedded as iCCP (its colour space must match: GRAY for 1–2 channels,
+    /// RGB for 3–4). `compressionLevel` is zlib's 0...9.
+    public static func encode(
+        width: Int, height: Int, channels: Int, bitDepth: Int, bytes: [UInt8],
+        iccProfile: [UInt8]? = nil, iccProfileName: String = "ICC profile",
+        compressionLevel: Int = 6, interlaced: Bool = false
+    ) throws(CodecError) -> [UInt8] {
+        guard (1...4).contains(channels) else {
+            throw CodecError(.invalidArgument, "channels must be 1...4, got \(channels)", format: .png)
+        }
+        guard bitDepth == 8 || bitDepth == 16 else {
+            throw CodecError(.invalidArgument, "bit depth must be 8 or 16, got \(bitDepth)", format: .png)
+        }
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw CodecError(.invalidArgument, "invalid size \(width)x\(height)", format: .png)
+        }
+        guard (0...9).contains(compressionLevel) else {
+            throw CodecError(.invalidArgument, "compression level must be 0...9, got \(compressionLevel)", format: .png)
+        }
+        let rowBytes = width * channels * bitDepth / 8
+        let (expected, overflow) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !overflow, bytes.count == expected else {
+            throw CodecError(.invalidArgument, "expected \(expected) bytes for \(width)x\(height)x\(channels) at \(bitDepth) bits, got \(bytes.count)", format: .png)
+        }
+        if let iccProfile {
+            let space = ByteReader(iccProfile).fourCC(16)
+            let wanted = channels <= 2 ? "GRAY" : "RGB "
+            guard space == wanted else {
+                throw CodecError(.invalidArgument, "ICC profile colour space '\(space ?? "?")' does not match a \(channels)-channel image (needs '\(wanted)')", format: .png, segment: "iCCP")
+            }
+        }
+        let colorTypes: [Int32] = [PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA]
+        let report = LibraryReport()
+        var output: UnsafeMutablePointer<UInt8>?
+        var outputSize = 0
+        let status: Int32 = bytes.withUnsafeBufferPointer { pixels in
+            (iccProfile ?? []).withUnsafeBufferPointer { icc in
+                iccProfileName.withCString { name in
+                    var params = ccs_png_enc_params()
+                    params.width = UInt32(width)
+                    params.height = UInt32(height)
+                    params.color_type = colorTypes[channels - 1]
+                    params.bit_depth = Int32(bitDepth)
+                    params.pixels = pixels.baseAddress
+                    params.stride = rowBytes
+                    params.swap16 = 1.littleEndian == 1 ? 1 : 0
+                    params.icc = iccProfile == nil ? nil : icc.baseAddress
+                    params.icc_size = UInt32(icc.count)
+                    params.icc_name = name
+                    params.compression_level = Int32(compressionLevel)
+                    params.interlace = interlaced ? 1 : 0
+                    return ccs_png_encode(&params, &output, &outputSize, report.pointer)
+                }
+            }
+        }
+        guard status == 0, let output else {
+            throw CodecError(.corrupt, "libpng failed to encode: \(report.error)", format: .png, libraryMessage: report.error)
+        }
+        defer { ccs_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: outputSize))
+    }
+}

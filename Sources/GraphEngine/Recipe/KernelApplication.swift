@@ -1,0 +1,197 @@
+/// Applying custom kernels (written in the kernel language) to images, as colour, warp or general
+/// recipe nodes (Core Image's `CIColorKernel.apply`, `CIWarpKernel.apply`, `CIKernel.apply`).
+
+/// An argument of a kernel application, in the kernel's parameter order.
+public enum KernelArgument: Sendable {
+    case image(Image)
+    case number(Double)
+    case vector([Double])
+}
+
+/// Which input rectangle a warp or general kernel reads for an output rectangle.
+public enum KernelRegionOfInterest: Sendable {
+    /// The same rectangle (a kernel that samples near `destCoord()`).
+    case destination
+    /// The output rectangle grown by a radius (a kernel that samples within `radius` pixels).
+    case radius(Double)
+    /// The whole input extent (always correct, and the default for warps).
+    case wholeInput
+}
+
+extension Image {
+    /// Applies `kernel` to `arguments` (images and values in the kernel's parameter order).
+    ///
+    /// - extent: the output extent; by default the union of the image arguments' extents (for a
+    ///   general kernel with a radius, grown by it).
+    /// - regionOfInterest: for warp and general kernels, what they read (colour kernels read the
+    ///   same pixel).
+    ///
+    /// A warp kernel written without a `sampler` parameter (Core Image's form) takes the image it
+    /// warps as an extra first argument.
+    public static func applying(_ kernel: Kernel, arguments given: [KernelArgument], extent: Rect? = nil,
+                                regionOfInterest: KernelRegionOfInterest? = nil) throws -> Image {
+        var arguments = given
+        var warpedImage: Image?
+        if kernel.kind == .warp, !kernel.parameters.contains(where: { $0.type == .sampler }),
+           case .image(let image)? = arguments.first {
+            warpedImage = image
+            arguments.removeFirst()
+        }
+        guard arguments.count == kernel.parameters.count else {
+            throw GraphError.invalidKernel(
+                "kernel '\(kernel.name)' takes \(kernel.parameters.count) arguments, \(arguments.count) given")
+        }
+        var images: [Image] = []
+        var layout: [KernelOperationLayout.Slot] = []
+        var uniforms: [Float] = []
+        for (parameter, argument) in zip(kernel.parameters, arguments) {
+            switch (parameter.type, argument) {
+            case (.sample, .image(let image)), (.sampler, .image(let image)):
+                layout.append(.image(images.count))
+                images.append(image)
+            case (.float, .number(let value)):
+                layout.append(.uniforms(uniforms.count, 1))
+                uniforms.append(Float(value))
+            case (.vec2, .vector(let v)) where v.count == 2, (.vec3, .vector(let v)) where v.count == 3,
+                 (.vec4, .vector(let v)) where v.count == 4, (.color, .vector(let v)) where v.count == 4:
+                layout.append(.uniforms(uniforms.count, v.count))
+                uniforms += v.map { Float($0) }
+            default:
+                throw GraphError.invalidKernel(
+                    "kernel '\(kernel.name)' parameter '\(parameter.name)' is \(parameter.type.rawValue); got \(argument.summary)")
+            }
+        }
+        let operation = KernelOperationLayout(kernel: kernel, slots: layout, uniformValues: uniforms,
+                                              regionOfInterest: regionOfInterest ?? (kernel.kind == .warp ? .wholeInput : .destination))
+        if let warpedImage { images.insert(warpedImage, at: 0) }
+        let inputExtent = images.dropFirst().reduce(images.first?.extent ?? .infinite) { $0.union($1.extent) }
+        switch kernel.kind {
+        case .color:
+            if kernel.parameters.contains(where: { $0.type == .sampler }) {
+                throw GraphError.invalidKernel("colour kernel '\(kernel.name)' cannot take a sampler")
+            }
+            let node = Node(.color(KernelColorOperation(layout: operation)), inputs: images.map(\.node),
+                            extent: extent ?? inputExtent)
+            return Image(node: node)
+        case .warp:
+            guard images.count == 1 else {
+                throw GraphError.invalidKernel("warp kernel '\(kernel.name)' needs exactly one sampler argument")
+            }
+            return Image(node: Node(.warp(KernelWarpOperation(layout: operation, inputExtent: inputExtent)),
+                                    inputs: [images[0].node], extent: extent ?? inputExtent))
+        case .general:
+            if kernel.parameters.contains(where: { $0.type == .sample }) {
+                throw GraphError.invalidKernel("general kernel '\(kernel.name)' takes samplers, not __sample")
+            }
+            var resolved = extent ?? inputExtent
+            if extent == nil, case .radius(let r) = operation.regionOfInterest { resolved = inputExtent.outset(dx: r, dy: r) }
+            return Image(node: Node(.general(KernelGeneralOperation(layout: operation, inputExtents: images.map(\.extent))),
+                                    inputs: images.map(\.node), extent: resolved))
+        }
+    }
+}
+
+extension KernelArgument {
+    var summary: String {
+        switch self {
+        case .image: return "an image"
+        case .number: return "a number"
+        case .vector(let v): return "a vector of \(v.count)"
+        }
+    }
+}
+
+/// How a kernel's parameters map to node inputs and uniforms.
+struct KernelOperationLayout: Sendable {
+    enum Slot: Sendable { case image(Int), uniforms(Int, Int) }
+    let kernel: Kernel
+    let slots: [Slot]
+    let uniformValues: [Float]
+    let regionOfInterest: KernelRegionOfInterest
+
+    var structureKey: String { "kernel:" + kernel.source }
+    var argumentSummary: String {
+        zip(kernel.parameters, slots).compactMap { parameter, slot -> String? in
+            guard case .uniforms(let start, let count) = slot else { return nil }
+            let values = uniformValues[start..<(start + count)].map { formatFloat($0) }
+            return "\(parameter.name)=" + (count == 1 ? values[0] : "[" + values.joined(separator: " ") + "]")
+        }.joined(separator: " ")
+    }
+
+    /// The kernel's argument list, given how images are bound.
+    func arguments(uniforms: [Operand], image: (Int) -> KernelArgumentValue) -> [KernelArgumentValue] {
+        slots.map { slot in
+            switch slot {
+            case .image(let index): return image(index)
+            case .uniforms(let start, 1): return .scalar(uniforms[start])
+            case .uniforms(let start, let count): return .vector(Array(uniforms[start..<(start + count)]))
+            }
+        }
+    }
+
+    func lower(_ builder: inout ProgramBuilder, uniforms: [Operand], destination: (x: Operand, y: Operand),
+               image: (Int) -> KernelArgumentValue) throws -> [Operand] {
+        do {
+            return try kernel.lower(into: &builder, arguments: arguments(uniforms: uniforms, image: image),
+                                    destination: destination)
+        } catch {
+            throw GraphError.invalidKernel("kernel '\(kernel.name)': \(error)")
+        }
+    }
+
+    func region(_ rect: Rect, inputExtent: Rect) -> Rect {
+        switch regionOfInterest {
+        case .destination: return rect
+        case .radius(let r): return rect.outset(dx: r, dy: r)
+        case .wholeInput: return inputExtent
+        }
+    }
+}
+
+struct KernelColorOperation: ColorOperation {
+    let layout: KernelOperationLayout
+    var name: String { layout.kernel.name }
+    var structureKey: String { layout.structureKey }
+    var uniformValues: [Float] { layout.uniformValues }
+    var argumentSummary: String { layout.argumentSummary }
+    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+               builder: inout ProgramBuilder) throws -> OperandQuad {
+        OperandQuad(try layout.lower(&builder, uniforms: uniforms, destination: destination) { .pixel(inputs[$0]) })
+    }
+}
+
+struct KernelWarpOperation: WarpOperation {
+    let layout: KernelOperationLayout
+    let inputExtent: Rect
+    var name: String { layout.kernel.name }
+    var structureKey: String { layout.structureKey }
+    var uniformValues: [Float] { layout.uniformValues }
+    var argumentSummary: String { layout.argumentSummary }
+    func lower(uniforms: [Operand], destination: (x: Operand, y: Operand),
+               builder: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
+        // The sampler parameter is only a name for the input here: the engine samples it at the result.
+        let point = try layout.lower(&builder, uniforms: uniforms, destination: destination) { _ in
+            .sampler(slot: 0, extent: [.constant(0), .constant(0), .constant(0), .constant(0)])
+        }
+        return (point[0], point[1])
+    }
+    func regionOfInterest(for rect: Rect) -> Rect { layout.region(rect, inputExtent: inputExtent) }
+}
+
+struct KernelGeneralOperation: GeneralOperation {
+    let layout: KernelOperationLayout
+    let inputExtents: [Rect]
+    var name: String { layout.kernel.name }
+    var structureKey: String { layout.structureKey }
+    var uniformValues: [Float] { layout.uniformValues }
+    var argumentSummary: String { layout.argumentSummary }
+    func lower(samplers: [SamplerBinding], uniforms: [Operand], destination: (x: Operand, y: Operand),
+               builder: inout ProgramBuilder) throws -> OperandQuad {
+        OperandQuad(try layout.lower(&builder, uniforms: uniforms, destination: destination) {
+            .sampler(slot: samplers[$0].slot, extent: samplers[$0].extent)
+        })
+    }
+    func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+        layout.region(rect, inputExtent: index < inputExtents.count ? inputExtents[index] : .infinite)
+    }
+}

@@ -1,0 +1,188 @@
+/// A deliberately simple evaluator of the *unoptimized* recipe: node by node, pixel by pixel, every
+/// value kept in Float32 (matrices and convolutions in Double), no fusion, no folding, no tiles, no
+/// half-float storage. It is the oracle for differential tests of the optimizer and executor.
+///
+/// Only the per-operation lowering of colour/warp/general operations is shared with the fast path
+/// (each node is lowered alone and run one pixel at a time by a scalar loop); matrices, sampling,
+/// convolution, crops, clamps and extents are written again here, plainly.
+public final class ReferenceEvaluator {
+    private struct PixelKey: Hashable { let node: ObjectIdentifier; let x: Int; let y: Int }
+    private var memo: [PixelKey: SIMD4<Float>] = [:]
+    private var programs: [ObjectIdentifier: (Program, [Float])] = [:]
+    private var processed: [ObjectIdentifier: PlanarBuffer] = [:]
+
+    public init() {}
+
+    /// Renders `rect` of `image` as premultiplied RGBA Float32, rows bottom-up.
+    public func render(_ image: Image, rect: Rect) throws -> [SIMD4<Float>] {
+        let area = PixelRect(rect)
+        var result: [SIMD4<Float>] = []
+        result.reserveCapacity(area.pixelCount)
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { result.append(try value(image.node, x, y)) }
+        }
+        return result
+    }
+
+    /// The value of `node` at pixel (`x`, `y`) (centre at +0.5).
+    func value(_ node: Node, _ x: Int, _ y: Int) throws -> SIMD4<Float> {
+        let key = PixelKey(node: ObjectIdentifier(node), x: x, y: y)
+        if let known = memo[key] { return known }
+        let result = try compute(node, x, y)
+        memo[key] = result
+        return result
+    }
+
+    private func inside(_ extent: Rect, _ x: Int, _ y: Int) -> Bool {
+        if extent.isInfinite { return true }
+        let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+        return cx >= extent.minX && cx < extent.maxX && cy >= extent.minY && cy < extent.maxY
+    }
+
+    private func compute(_ node: Node, _ x: Int, _ y: Int) throws -> SIMD4<Float> {
+        guard inside(node.extent, x, y) else { return .zero }
+        switch node.kind {
+        case .buffer(let buffer):
+            guard x >= 0, y >= 0, x < buffer.width, y < buffer.height else { return .zero }
+            let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - y) * buffer.rowBytes + x * buffer.format.bytesPerPixel)
+            let p = PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode)
+            return SIMD4(p.0, p.1, p.2, p.3)
+        case .matrix(let matrix):
+            let s = try value(node.inputs[0], x, y)
+            let a = Double(s[3])
+            let straight = (0..<3).map { a > 0 ? Double(s[$0]) / a : Double(s[$0]) } + [a]
+            var out = [Double](repeating: 0, count: 4)
+            for i in 0..<4 {
+                out[i] = matrix.element(i, 4)
+                for j in 0..<4 { out[i] += matrix.element(i, j) * straight[j] }
+            }
+            return SIMD4(Float(out[0] * out[3]), Float(out[1] * out[3]), Float(out[2] * out[3]), Float(out[3]))
+        case .crop:
+            return try value(node.inputs[0], x, y)
+        case .clamp:
+            let e = node.inputs[0].extent.integral
+            guard !e.isEmpty else { return .zero }
+            let cx = min(max(Double(x), e.minX), e.maxX - 1), cy = min(max(Double(y), e.minY), e.maxY - 1)
+            return try value(node.inputs[0], Int(cx), Int(cy))
+        case .convolution(let c):
+            var sum = SIMD4<Double>.zero
+            for (k, w) in c.weights.enumerated() {
+                let offset = k - c.radius
+                let v = c.axis == .horizontal ? try value(node.inputs[0], x + offset, y) : try value(node.inputs[0], x, y + offset)
+                sum += Double(w) * SIMD4<Double>(Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]))
+            }
+            return SIMD4(Float(sum[0]), Float(sum[1]), Float(sum[2]), Float(sum[3]))
+        case .affine(let transform, let filter):
+            guard let inverse = transform.inverted else { return .zero }
+            let p = inverse.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)
+            return try sample(node.inputs[0], Float(p.x), Float(p.y), filter)
+        case .processor(let processor):
+            let output = try processorOutput(node, processor)
+            return SIMD4((0..<4).map { output.value(channel: $0, x: x, y: y) })
+        case .color, .warp, .general:
+            return try runAlone(node, x, y)
+        }
+    }
+
+    /// Bilinear (or nearest) sampling at a working-space point, written independently of InputView.
+    private func sample(_ node: Node, _ px: Float, _ py: Float, _ filter: SamplingFilter) throws -> SIMD4<Float> {
+        guard px.isFinite, py.isFinite, abs(px) < 1e7, abs(py) < 1e7 else { return .zero }
+        if filter == .nearest { return try value(node, Int(px.rounded(.down)), Int(py.rounded(.down))) }
+        let fx = px - 0.5, fy = py - 0.5
+        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+        let tx = fx - fx.rounded(.down), ty = fy - fy.rounded(.down)
+        let a = try value(node, x0, y0), b = try value(node, x0 + 1, y0)
+        let c = try value(node, x0, y0 + 1), d = try value(node, x0 + 1, y0 + 1)
+        return a * ((1 - tx) * (1 - ty)) + b * (tx * (1 - ty)) + c * ((1 - tx) * ty) + d * (tx * ty)
+    }
+
+    /// Lowers one operation alone and runs it for one pixel with a scalar loop.
+    private func runAlone(_ node: Node, _ x: Int, _ y: Int) throws -> SIMD4<Float> {
+        let (program, uniforms) = try lowered(node)
+        var registers = [Float](repeating: 0, count: program.registerCount)
+        func read(_ operand: Operand) -> Float {
+            switch operand {
+            case .register(let r): return registers[r]
+            case .constant(let c): return c
+            case .uniform(let u): return uniforms[u]
+            }
+        }
+        for instruction in program.instructions {
+            switch instruction {
+            case .unary(let f, let d, let a): registers[d] = ScalarMath.unary(f, read(a))
+            case .binary(let f, let d, let a, let b): registers[d] = ScalarMath.binary(f, read(a), read(b))
+            case .ternary(let f, let d, let a, let b, let c): registers[d] = ScalarMath.ternary(f, read(a), read(b), read(c))
+            case .move(let d, let a): registers[d] = read(a)
+            case .destinationX(let d): registers[d] = Float(x) + 0.5
+            case .destinationY(let d): registers[d] = Float(y) + 0.5
+            case .load(let input, let q):
+                let v = try value(node.inputs[input], x, y)
+                registers[q.r] = v[0]; registers[q.g] = v[1]; registers[q.b] = v[2]; registers[q.a] = v[3]
+            case .sample(let input, let sx, let sy, let q):
+                let v = try sample(node.inputs[input], read(sx), read(sy), .linear)
+                registers[q.r] = v[0]; registers[q.g] = v[1]; registers[q.b] = v[2]; registers[q.a] = v[3]
+            case .colorMatrix(let d, let s, let base):
+                let input = [read(s.r), read(s.g), read(s.b), read(s.a)].map(Double.init)
+                let out = (0..<4).map { i in
+                    (0..<4).reduce(Double(uniforms[base + i * 5 + 4])) { $0 + Double(uniforms[base + i * 5 + $1]) * input[$1] }
+                }
+                registers[d.r] = Float(out[0]); registers[d.g] = Float(out[1])
+                registers[d.b] = Float(out[2]); registers[d.a] = Float(out[3])
+            case .store(let q):
+                return SIMD4(read(q.r), read(q.g), read(q.b), read(q.a))
+            }
+        }
+        return .zero
+    }
+
+    private func lowered(_ node: Node) throws -> (Program, [Float]) {
+        if let known = programs[ObjectIdentifier(node)] { return known }
+        var builder = ProgramBuilder()
+        let destination = builder.destinationCoordinate()
+        let result: OperandQuad
+        switch node.kind {
+        case .color(let op):
+            let inputs = node.inputs.indices.map { builder.load(input: $0) }
+            let uniforms = op.uniformValues.map { builder.uniform($0) }
+            result = try op.lower(inputs: inputs, uniforms: uniforms, destination: destination, builder: &builder)
+        case .warp(let op):
+            let uniforms = op.uniformValues.map { builder.uniform($0) }
+            let point = try op.lower(uniforms: uniforms, destination: destination, builder: &builder)
+            result = builder.sample(input: 0, x: point.x, y: point.y)
+        case .general(let op):
+            let samplers = node.inputs.enumerated().map { index, input -> SamplerBinding in
+                let e = input.extent.isInfinite ? Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9) : input.extent
+                return SamplerBinding(slot: index, extent: [e.x, e.y, e.width, e.height].map { builder.uniform(Float($0)) })
+            }
+            let uniforms = op.uniformValues.map { builder.uniform($0) }
+            result = try op.lower(samplers: samplers, uniforms: uniforms, destination: destination, builder: &builder)
+        default:
+            throw GraphError.renderFailed("reference evaluator: \(node.label) is not a kernel")
+        }
+        builder.inputCount = node.inputs.count
+        let finished = builder.finish(storing: result)
+        programs[ObjectIdentifier(node)] = (finished.program, finished.uniforms)
+        return (finished.program, finished.uniforms)
+    }
+
+    private func processorOutput(_ node: Node, _ processor: any ImageProcessor) throws -> PlanarBuffer {
+        if let done = processed[ObjectIdentifier(node)] { return done }
+        var inputs: [PlanarBuffer] = []
+        for (index, input) in node.inputs.enumerated() {
+            let region = PixelRect(processor.regionOfInterest(input: index, inputExtent: input.extent, outputRect: node.extent)
+                .intersection(input.extent))
+            let buffer = PlanarBuffer(rect: region)
+            for y in region.y..<region.maxY {
+                for x in region.x..<region.maxX {
+                    let v = try value(input, x, y)
+                    for c in 0..<4 { buffer.setValue(v[c], channel: c, x: x, y: y) }
+                }
+            }
+            inputs.append(buffer)
+        }
+        let output = PlanarBuffer(rect: PixelRect(node.extent))
+        try processor.process(inputs: inputs, output: output)
+        processed[ObjectIdentifier(node)] = output
+        return output
+    }
+}
