@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "GraphEngine", targets: ["GraphEngine"]),
         .library(name: "Kernels", targets: ["Kernels"]),
+        .library(name: "GraphCodecs", targets: ["GraphCodecs"]),
         .executable(name: "graph", targets: ["GraphCLI"]),
     ],
     dependencies: [

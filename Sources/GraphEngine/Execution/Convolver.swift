@@ -32,10 +32,11 @@ final class Convolver {
         }
     }
 
-    /// Computes `output.rect` of the convolution of `input` (read with zeros outside its data).
-    func run(_ convolution: Convolution, input: InputView, output: PlaneSet) {
-        let rect = output.rect
+    /// Computes `area` (default: all of `output.rect`) of the convolution of `input`.
+    func run(_ convolution: Convolution, input: InputView, output: PlaneSet, area: PixelRect? = nil) {
+        let rect = area ?? output.rect
         guard !rect.isEmpty else { return }
+        let rowOffset = rect.y - output.rect.y, columnOffset = rect.x - output.rect.x
         let radius = convolution.radius
         let horizontal = convolution.axis == .horizontal
         // The input region: the output widened along the axis.
@@ -71,7 +72,7 @@ final class Convolver {
                         let source = horizontal ? channelBase + row * inWidth + k : channelBase + (row + k) * inWidth
                         for i in 0..<width { acc[i] += weight * source[i] }
                     }
-                    output.write(channel: channel, row: row, column: 0, count: width, from: acc)
+                    output.write(channel: channel, row: row + rowOffset, column: columnOffset, count: width, from: acc)
                 }
             }
         }

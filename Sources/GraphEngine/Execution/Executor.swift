@@ -53,25 +53,73 @@ struct Executor {
                         pixels: region.pixelCount, bytes: processed[index]?.byteCount ?? 0)
         }
 
+        if !context.options.fusion {
+            try runWholeImagePasses(rect: rect, regions: globalRegions, processed: processed, makeSink: makeSink,
+                                    timings: timings)
+            return
+        }
         let units = workUnits(rect)
-        let workers = max(1, min(context.options.threads, units.count))
-        let next = WorkCounter()
-        let executables = plan.stages.map { stage -> SpanInterpreter.Executable? in
+        let executables = self.executables()
+        let processedResults = processed
+        parallel(units.count) { scratch, unit in
+            runUnit(units[unit], scratch: scratch, executables: executables, processed: processedResults,
+                    makeSink: makeSink, timings: timings)
+        }
+    }
+
+    /// The executable form of every program stage, from the context's cache.
+    private func executables() -> [SpanInterpreter.Executable?] {
+        plan.stages.map { stage -> SpanInterpreter.Executable? in
             if case .program(let program, _, _, _, _) = stage.work { return context.executable(for: program) }
             return nil
         }
-        let processedResults = processed
-        let job = { @Sendable (_ worker: Int) in
-            let scratch = WorkerScratch(stageCount: plan.stages.count, format: context.options.workingFormat)
-            while let unit = next.take(limit: units.count) {
-                runUnit(units[unit], scratch: scratch, executables: executables, processed: processedResults,
-                        makeSink: makeSink, timings: timings)
-            }
+    }
+
+    /// Runs `body` for work units `0..<count` on the context's workers, each with its own scratch.
+    private func parallel(_ count: Int, _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
+        let workers = max(1, min(context.options.threads, count))
+        let next = WorkCounter()
+        let stageCount = plan.stages.count, format = context.options.workingFormat
+        let job = { @Sendable (_: Int) in
+            let scratch = WorkerScratch(stageCount: stageCount, format: format)
+            while let unit = next.take(limit: count) { body(scratch, unit) }
         }
-        if workers == 1 {
-            job(0)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: job)
+        if workers == 1 { job(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: job) }
+    }
+
+    /// The unfused baseline: every stage is computed over its whole region into a full-size
+    /// intermediate before the next one starts (one full-image pass per node).
+    private func runWholeImagePasses(rect: PixelRect, regions: [ObjectIdentifier: PixelRect], processed: [Int: PlaneSet],
+                                     makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
+                                     timings: Timings) throws {
+        let executables = self.executables()
+        let whole = WholeImages(processed)
+        for (index, stage) in plan.stages.enumerated() where whole[index] == nil {
+            let isRoot = index == plan.rootStage
+            let region = isRoot ? rect : (regions[ObjectIdentifier(stage.node)] ?? .empty)
+            let planes = PlaneSet(format: context.options.workingFormat)
+            planes.reset(to: isRoot ? .empty : region)
+            let strips = stripUnits(region)
+            let start = DispatchTime.now().uptimeNanoseconds
+            parallel(strips.count) { scratch, unit in
+                let strip = strips[unit]
+                switch stage.work {
+                case .program(_, let uniforms, _, let slots, _):
+                    guard let executable = executables[index] else { return }
+                    let inputs = slots.map { self.inputView($0) { whole[$0] ?? scratch.planes[$0] } }
+                    let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
+                    SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
+                                        registers: scratch.registers, sink: sink)
+                case .convolution(let convolution, let input):
+                    scratch.convolver.run(convolution, input: self.inputView(input) { whole[$0] ?? scratch.planes[$0] },
+                                          output: planes, area: strip)
+                case .processor:
+                    break
+                }
+            }
+            timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
+                        pixels: region.pixelCount, bytes: planes.byteCount)
+            whole[index] = planes
         }
     }
 
@@ -90,12 +138,12 @@ struct Executor {
             switch stage.work {
             case .program(_, let uniforms, _, let slots, _):
                 guard let executable = executables[index] else { continue }
-                let inputs = slots.map { slot in inputView(slot, scratch: scratch, processed: processed) }
+                let inputs = slots.map { inputView($0) { processed[$0] ?? scratch.planes[$0] } }
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
                 SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink)
             case .convolution(let convolution, let input):
-                scratch.convolver.run(convolution, input: inputView(input, scratch: scratch, processed: processed),
+                scratch.convolver.run(convolution, input: inputView(input) { processed[$0] ?? scratch.planes[$0] },
                                       output: planes)
             case .processor:
                 break
@@ -105,12 +153,21 @@ struct Executor {
         }
     }
 
-    private func inputView(_ slot: StagePlanner.Slot, scratch: WorkerScratch, processed: [Int: PlaneSet]) -> InputView {
+    private func inputView(_ slot: StagePlanner.Slot, planes: (Int) -> PlaneSet) -> InputView {
         switch slot.source {
         case .buffer(let buffer):
             return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter)
         case .stage(let index):
-            return InputView(planes: processed[index] ?? scratch.planes[index], edge: slot.edge, filter: slot.filter)
+            return InputView(planes: planes(index), edge: slot.edge, filter: slot.filter)
+        }
+    }
+
+    /// Full-width strips of about `tileSize²` pixels.
+    private func stripUnits(_ rect: PixelRect) -> [PixelRect] {
+        let tile = max(8, context.options.tileSize)
+        let height = max(1, min(rect.height, tile * tile / max(rect.width, 1)))
+        return stride(from: rect.y, to: rect.maxY, by: height).map {
+            PixelRect(x: rect.x, y: $0, width: rect.width, height: min(height, rect.maxY - $0))
         }
     }
 
@@ -124,19 +181,12 @@ struct Executor {
                 return program.instructions.contains { if case .sample = $0 { return true } else { return false } }
             }
         }
-        let unitWidth = needsTiles ? tile : rect.width
-        let unitHeight = needsTiles ? tile : max(1, min(rect.height, tile * tile / max(rect.width, 1)))
+        guard needsTiles else { return stripUnits(rect) }
         var units: [PixelRect] = []
-        var y = rect.y
-        while y < rect.maxY {
-            let h = min(unitHeight, rect.maxY - y)
-            var x = rect.x
-            while x < rect.maxX {
-                let w = min(unitWidth, rect.maxX - x)
-                units.append(PixelRect(x: x, y: y, width: w, height: h))
-                x += w
+        for y in stride(from: rect.y, to: rect.maxY, by: tile) {
+            for x in stride(from: rect.x, to: rect.maxX, by: tile) {
+                units.append(PixelRect(x: x, y: y, width: min(tile, rect.maxX - x), height: min(tile, rect.maxY - y)))
             }
-            y += h
         }
         return units
     }
@@ -154,6 +204,17 @@ final class WorkerScratch {
     }
 
     deinit { halfScratch.deallocate() }
+}
+
+/// The whole-image intermediates of the unfused baseline, filled stage by stage.
+final class WholeImages: @unchecked Sendable {
+    private var planes: [Int: PlaneSet]
+    init(_ initial: [Int: PlaneSet]) { planes = initial }
+    /// Written between parallel passes only, read during them.
+    subscript(index: Int) -> PlaneSet? {
+        get { planes[index] }
+        set { planes[index] = newValue }
+    }
 }
 
 /// Hands out work-unit indices to workers.

@@ -119,11 +119,11 @@ public struct GraphDump: Codable, Sendable {
         func visit(_ program: ProgramEntry, _ depth: Int) {
             let indent = String(repeating: "  ", count: depth + 1)
             if printed.contains(program.id) {
-                lines.append("\(indent)program p\(program.id) (shared, shown above)")
+                lines.append("\(indent)\(program.kind) p\(program.id) (shared, shown above)")
                 return
             }
             printed.insert(program.id)
-            var line = "\(indent)program p\(program.id) = \(program.name) \(program.kind) rois=\(program.roi) fmt=\(program.format)"
+            var line = "\(indent)\(program.kind) p\(program.id) = \(program.name) rois=\(program.roi) fmt=\(program.format)"
             if withTiming, let t = program.timing {
                 line += String(format: " units=%d time=%.2fms %.0fMP/s bytes=%d", t.workUnits, t.milliseconds,
                                t.megapixelsPerSecond, t.intermediateBytes)

@@ -132,11 +132,12 @@ public struct ProgramBuilder: Sendable {
     /// Finishes the program: stores `result`, allocates registers and returns it with its uniforms.
     public mutating func finish(storing result: OperandQuad) -> (program: Program, uniforms: [Float], origins: [String]) {
         emit(.store(result))
-        let allocated = RegisterAllocator.allocate(instructions)
+        let live = DeadCodeElimination.run(instructions, origins: origins)
+        let allocated = RegisterAllocator.allocate(live.instructions)
         let program = Program(
             instructions: allocated.instructions, registerCount: allocated.registerCount,
             inputCount: inputCount, uniformCount: uniformValues.count)
-        return (program, uniformValues, origins)
+        return (program, uniformValues, live.origins)
     }
 }
 

@@ -71,7 +71,7 @@ public struct ColorMatrix: Hashable, Sendable {
         let names = ["r", "g", "b", "a"]
         return (0..<4).map { row in
             "[\(names[row]): " + (0..<4).map { formatFloat(element(row, $0)) }.joined(separator: " ")
-                + " +\(formatFloat(element(row, 4)))]"
+                + " \(element(row, 4) < 0 ? "" : "+")\(formatFloat(element(row, 4)))]"
         }.joined()
     }
 

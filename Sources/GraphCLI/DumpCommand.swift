@@ -1,0 +1,27 @@
+import ArgumentParser
+import GraphEngine
+
+/// `graph dump RECIPE.json`: prints the graph and program dumps without rendering.
+struct DumpCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump", abstract: "Print a recipe's graphs and programs (rendering only with --profile).")
+
+    @Argument(help: "The recipe JSON file.") var recipe: String
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a parameter: IMAGE.KEY=VALUE (VALUE is JSON).", valueName: "IMAGE.KEY=VALUE"))
+    var settings: [String] = []
+    @Option(help: "A comma list of initial, optimized, programs, timing.") var stage: String = "initial,optimized,programs"
+    @Option(help: "text, json or dot.") var format: OutputFormat = .text
+    @Option(help: "Worker threads.") var threads: Int?
+    @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
+    @Flag(help: "Render (without writing) and add per-program timings.") var profile = false
+
+    func run() throws {
+        try Graph.reportingErrors {
+            let stages = try RecipeSession.stages(stage, option: "--stage")
+            let session = try RecipeSession.prepare(RecipeSettings(
+                recipePath: recipe, overrides: settings, threads: threads, workingFormat: workingFormat,
+                allowOverwritingInputs: true))
+            try session.printDumps(stages: stages, format: format, profile: profile)
+        }
+    }
+}

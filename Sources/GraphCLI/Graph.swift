@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+
+/// `graph`: renders JSON filter-graph recipes, dumps their plans, lists filters, inspects images.
+@main
+struct Graph: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Render lazy filter-graph recipes (Core Image style) on the CPU.",
+        subcommands: [RunCommand.self, DumpCommand.self, FiltersCommand.self, InfoCommand.self])
+
+    /// Exit status for a bad recipe, a bad argument value, or a failed render.
+    static let failureStatus: Int32 = 2
+
+    /// Runs `body`, turning any error into one `graph: error: ...` line and exit status 2.
+    static func reportingErrors(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            Terminal.shared.err("graph: error: \(error)")
+            throw ExitCode(failureStatus)
+        }
+    }
+
+    /// Runs the command line `arguments` in-process (for tests): exit status and printed text.
+    static func runInProcess(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+        var status: Int32 = 0
+        let printed = Terminal.shared.capturing {
+            do {
+                var command = try Graph.parseAsRoot(arguments)
+                try command.run()
+            } catch {
+                status = Graph.exitCode(for: error).rawValue
+                if !(error is ExitCode) { Terminal.shared.err(Graph.fullMessage(for: error)) }
+            }
+        }
+        return (status, printed.out, printed.err)
+    }
+}
+
+/// `text`, `json` or `dot`.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, dot
+}

@@ -1,0 +1,76 @@
+import GraphEngine
+
+/// A decoded, validated recipe: named images forming a DAG, custom kernels, outputs and context
+/// options. Paths are absolute (resolved against the recipe file's folder).
+struct Recipe {
+    var options: RecipeOptions
+    var kernels: [String: RecipeKernel]
+    /// Image names in file order (for stable errors and dumps).
+    var imageOrder: [String]
+    var images: [String: RecipeImage]
+    var outputs: [RecipeOutput]
+
+    /// Every file the recipe reads (outputs must never overwrite them).
+    var inputFiles: [String] {
+        imageOrder.compactMap { name in
+            if case .file(let path)? = images[name]?.source { return path }
+            return nil
+        }
+    }
+}
+
+/// Context options a recipe may set (the command line overrides them).
+struct RecipeOptions: Equatable {
+    var workingFormat: WorkingFormat?
+    var threads: Int?
+    var tileSize: Int?
+    var fusion: Bool?
+    var maximumRenderPixels: Int?
+
+    func contextOptions() -> ContextOptions {
+        var options = ContextOptions()
+        if let workingFormat { options.workingFormat = workingFormat }
+        if let threads { options.threads = threads }
+        if let tileSize { options.tileSize = tileSize }
+        if let fusion { options.fusion = fusion }
+        if let maximumRenderPixels { options.maximumRenderPixels = maximumRenderPixels }
+        return options
+    }
+}
+
+/// A custom kernel, compiled when the recipe is loaded.
+struct RecipeKernel {
+    let kernel: Kernel
+    let path: String
+}
+
+/// One named image of a recipe.
+struct RecipeImage {
+    enum Source {
+        /// A PNG or JPEG file.
+        case file(String)
+        /// A catalogue filter (or generator) with raw JSON inputs, checked when built.
+        case filter(name: String, inputs: [(String, JSON)], key: String)
+        /// A custom kernel applied to arguments (image references, numbers or vectors), with an
+        /// optional output extent and, for warp and general kernels, the radius they read within.
+        case kernel(name: String, arguments: [JSON], extent: Rect?, roiRadius: Double?)
+        /// The image with its edges repeated to infinity (`clampedToExtent()`).
+        case clamp(String)
+    }
+
+    let source: Source
+    /// Optional crop applied to the result (makes generators and clamps renderable).
+    let crop: Rect?
+    /// The JSON path of this image (`images.name`).
+    let path: String
+}
+
+/// One file to write.
+struct RecipeOutput {
+    var image: String
+    var file: String
+    var format: OutputFileFormat
+    var quality: Int
+    var bitDepth: Int
+    let path: String
+}

@@ -1,0 +1,154 @@
+import GraphEngine
+import Kernels
+
+/// Builds the ``Image`` of every named recipe image, resolving references (detecting cycles),
+/// loading files and checking filter inputs against the catalogue.
+struct RecipeBuilder {
+    let recipe: Recipe
+    let registry: FilterRegistry
+    private var built: [String: Image] = [:]
+    private var visiting: [String] = []
+
+    init(recipe: Recipe, registry: FilterRegistry = .standard) {
+        self.recipe = recipe
+        self.registry = registry
+    }
+
+    /// Builds every image (so every error is found before anything renders).
+    mutating func buildAll() throws -> [String: Image] {
+        for name in recipe.imageOrder { _ = try image(named: name, from: "images.\(name)") }
+        return built
+    }
+
+    /// The images of the outputs, checked to be renderable (finite, non-empty extent).
+    mutating func outputImages() throws -> [Image] {
+        _ = try buildAll()
+        return try recipe.outputs.map { output in
+            guard let image = built[output.image] else { throw RecipeError("\(output.path).image", "unknown image \"\(output.image)\"") }
+            if image.extent.isInfinite {
+                throw RecipeError("\(output.path).image", "image \"\(output.image)\" has an infinite extent; crop it (add \"crop\": [x, y, width, height] to it, or use CICrop)")
+            }
+            if image.extent.isEmpty {
+                throw RecipeError("\(output.path).image", "image \"\(output.image)\" is empty (extent \(image.extent))")
+            }
+            return image
+        }
+    }
+
+    mutating func image(named name: String, from path: String) throws -> Image {
+        if let done = built[name] { return done }
+        guard let spec = recipe.images[name] else {
+            throw RecipeError(path, "unknown image \"\(name)\"\(suggestion(name, recipe.images.keys))")
+        }
+        if let start = visiting.firstIndex(of: name) {
+            throw RecipeError(path, "cycle: " + (visiting[start...] + [name]).joined(separator: " -> "))
+        }
+        visiting.append(name)
+        defer { visiting.removeLast() }
+        var result = try build(spec)
+        if let crop = spec.crop { result = result.cropped(to: crop) }
+        built[name] = result
+        return result
+    }
+
+    private mutating func build(_ spec: RecipeImage) throws -> Image {
+        switch spec.source {
+        case .file(let file):
+            do {
+                return try Image(contentsOf: file)
+            } catch {
+                throw RecipeError("\(spec.path).file", "\(error)")
+            }
+        case .clamp(let reference):
+            return try image(named: reference, from: "\(spec.path).clamp").clampedToExtent()
+        case .filter(let name, let inputs, let key):
+            return try buildFilter(name, inputs: inputs, path: spec.path, key: key)
+        case .kernel(let name, let arguments, let extent, let roiRadius):
+            guard let kernel = recipe.kernels[name]?.kernel else {
+                throw RecipeError("\(spec.path).kernel", "unknown kernel \"\(name)\"\(suggestion(name, recipe.kernels.keys))")
+            }
+            var values: [KernelArgument] = []
+            for (index, json) in arguments.enumerated() {
+                let path = "\(spec.path).arguments[\(index)]"
+                switch json {
+                case .number(let n): values.append(.number(n))
+                case .array(let items): values.append(.vector(try RecipeValues.numbers(items, path)))
+                case .object:
+                    values.append(.image(try image(named: try RecipeValues.imageReference(json, path), from: path)))
+                default:
+                    throw RecipeError(path, "expected an image reference {\"image\": \"name\"}, a number or an array of numbers, got \(json.compact)")
+                }
+            }
+            do {
+                return try Image.applying(kernel, arguments: values, extent: extent,
+                                          regionOfInterest: roiRadius.map { .radius($0) })
+            } catch {
+                throw RecipeError("\(spec.path).arguments", "\(error)")
+            }
+        }
+    }
+
+    private mutating func buildFilter(_ name: String, inputs: [(String, JSON)], path: String, key kindKey: String) throws -> Image {
+        let descriptor: FilterDescriptor
+        do {
+            descriptor = try registry.descriptor(named: name)
+        } catch {
+            throw RecipeError("\(path).\(kindKey)", "unknown filter \"\(name)\"\(suggestion(name, registry.filters.map(\.name)))")
+        }
+        var parameters: [String: FilterValue] = [:]
+        for (key, json) in inputs {
+            let inputPath = "\(path).inputs.\(key)"
+            guard let input = descriptor.input(key) else {
+                let keys = descriptor.inputs.map(\.key)
+                throw RecipeError(inputPath, "\(name) has no input \"\(key)\"\(suggestion(key, keys)); its inputs are \(keys.joined(separator: ", "))")
+            }
+            parameters[key] = try value(json, for: input, path: inputPath)
+        }
+        do {
+            return try registry.apply(name, parameters: parameters)
+        } catch let error as GraphError {
+            switch error {
+            case .invalidParameter(_, let key, let reason): throw RecipeError("\(path).inputs.\(key)", reason)
+            case .missingInput(_, let key): throw RecipeError("\(path).inputs.\(key)", "missing: \(name) needs an input image here")
+            case .unknownParameter(_, let key): throw RecipeError("\(path).inputs.\(key)", "\(name) has no input \"\(key)\"")
+            default: throw RecipeError(path, error.description)
+            }
+        }
+    }
+
+    /// Converts JSON to the filter value an input expects, with a clear message when it can't.
+    private mutating func value(_ json: JSON, for input: FilterInput, path: String) throws -> FilterValue {
+        func numbers(_ expected: String, count: Int?) throws -> [Double] {
+            guard case .array(let items) = json else { throw RecipeError(path, "expected \(expected), got \(json.compact)") }
+            if let count, items.count != count {
+                throw RecipeError(path, "expected \(expected), got \(items.count) number\(items.count == 1 ? "" : "s")")
+            }
+            return try RecipeValues.numbers(items, path)
+        }
+        switch input.type {
+        case .image:
+            let name = try RecipeValues.imageReference(json, path)
+            return .image(try image(named: name, from: path))
+        case .number:
+            guard case .number(let n) = json else { throw RecipeError(path, "expected a number, got \(json.compact)") }
+            return .number(n)
+        case .bool:
+            guard case .bool(let b) = json else { throw RecipeError(path, "expected true or false, got \(json.compact)") }
+            return .bool(b)
+        case .vector:
+            let count = input.count
+            return .vector(try numbers(count.map { "a vector of \($0) numbers" } ?? "a vector of numbers", count: count))
+        case .color:
+            if case .array(let items) = json, items.count == 3 {
+                return .vector(try RecipeValues.numbers(items, path) + [1])
+            }
+            return .vector(try numbers("a colour of 4 numbers [r, g, b, a] (or 3)", count: 4))
+        case .transform:
+            let v = try numbers("a transform of 6 numbers [a, b, c, d, tx, ty]", count: 6)
+            return .transform(AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))
+        case .rect:
+            let v = try numbers("a rectangle of 4 numbers [x, y, width, height]", count: 4)
+            return .vector(v)
+        }
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+import GraphEngine
+
+/// Turns recipe JSON into a ``Recipe``, checking structure, keys and simple value types. Filter
+/// inputs are checked later, against the catalogue, by ``RecipeBuilder``.
+struct RecipeDecoder {
+    /// The folder relative paths are resolved against.
+    let baseDirectory: String
+
+    static let topKeys: Set<String> = ["version", "description", "options", "kernels", "images", "outputs"]
+    static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels"]
+    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format"]
+
+    /// Reads, parses (with `--set` overrides) and decodes a recipe file.
+    static func load(path: String, overrides: [String] = []) throws -> Recipe {
+        let url = URL(fileURLWithPath: path)
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw RecipeError(path, "cannot read the recipe file")
+        }
+        let json: JSON
+        do {
+            json = try JSONParser.parse(text)
+        } catch {
+            throw RecipeError((path as NSString).lastPathComponent, "malformed JSON: \(error)")
+        }
+        let overridden = try RecipeOverrides.apply(overrides, to: json)
+        return try RecipeDecoder(baseDirectory: url.deletingLastPathComponent().path).decode(overridden)
+    }
+
+    func resolve(_ file: String) -> String {
+        file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
+    }
+
+    func decode(_ json: JSON) throws -> Recipe {
+        let top = try object(json, "recipe")
+        try checkKeys(top, allowed: Self.topKeys, path: "")
+        guard let version = json["version"] else { throw RecipeError("version", "missing; add \"version\": 1") }
+        guard case .number(1) = version else { throw RecipeError("version", "unsupported version \(version.compact); expected 1") }
+
+        let options = try decodeOptions(json["options"])
+        var kernels: [String: RecipeKernel] = [:]
+        if let kernelJSON = json["kernels"] {
+            for (name, spec) in try object(kernelJSON, "kernels") {
+                kernels[name] = try decodeKernel(spec, path: "kernels.\(name)")
+            }
+        }
+        guard let imagesJSON = json["images"] else { throw RecipeError("images", "missing; a recipe needs at least one image") }
+        var images: [String: RecipeImage] = [:]
+        var order: [String] = []
+        for (name, spec) in try object(imagesJSON, "images") {
+            images[name] = try decodeImage(spec, path: "images.\(name)")
+            order.append(name)
+        }
+        guard let outputsJSON = json["outputs"] else { throw RecipeError("outputs", "missing; a recipe needs at least one output") }
+        guard case .array(let outputItems) = outputsJSON else {
+            throw RecipeError("outputs", "expected an array, got \(outputsJSON.kindDescription)")
+        }
+        if outputItems.isEmpty { throw RecipeError("outputs", "expected at least one output") }
+        var outputs: [RecipeOutput] = []
+        for (index, item) in outputItems.enumerated() {
+            let output = try decodeOutput(item, path: "outputs[\(index)]")
+            guard images[output.image] != nil else {
+                throw RecipeError("\(output.path).image", "unknown image \"\(output.image)\"\(suggestion(output.image, images.keys))")
+            }
+            if let earlier = outputs.first(where: { Context.isSameFile($0.file, asAnyOf: [output.file]) }) {
+                throw RecipeError("\(output.path).file", "the same file is written by \(earlier.path)")
+            }
+            outputs.append(output)
+        }
+        return Recipe(options: options, kernels: kernels, imageOrder: order, images: images, outputs: outputs)
+    }
+
+    // MARK: Parts
+
+    func decodeOptions(_ json: JSON?) throws -> RecipeOptions {
+        var options = RecipeOptions()
+        guard let json else { return options }
+        let members = try object(json, "options")
+        try checkKeys(members, allowed: Self.optionKeys, path: "options")
+        if let value = json["workingFormat"] {
+            guard case .string(let text) = value, let format = WorkingFormat(rawValue: text) else {
+                throw RecipeError("options.workingFormat", "expected one of RGBA8, RGBAh, RGBAf, got \(value.compact)")
+            }
+            options.workingFormat = format
+        }
+        if let value = json["threads"] { options.threads = try integer(value, "options.threads", in: 1...1024) }
+        if let value = json["tileSize"] { options.tileSize = try integer(value, "options.tileSize", in: 16...65536) }
+        if let value = json["maximumRenderPixels"] {
+            options.maximumRenderPixels = try integer(value, "options.maximumRenderPixels", in: 1...(1 << 40))
+        }
+        if let value = json["fusion"] {
+            guard case .bool(let flag) = value else { throw RecipeError("options.fusion", "expected true or false, got \(value.compact)") }
+            options.fusion = flag
+        }
+        return options
+    }
+
+    func decodeKernel(_ json: JSON, path: String) throws -> RecipeKernel {
+        let members = try object(json, path)
+        try checkKeys(members, allowed: ["source", "file"], path: path)
+        let source: String
+        let sourcePath: String
+        switch (json["source"], json["file"]) {
+        case (.string(let text)?, nil):
+            source = text
+            sourcePath = "\(path).source"
+        case (nil, .string(let file)?):
+            sourcePath = "\(path).file"
+            do {
+                source = try String(contentsOf: URL(fileURLWithPath: resolve(file)), encoding: .utf8)
+            } catch {
+                throw RecipeError(sourcePath, "cannot read kernel file '\(file)'")
+            }
+        case (nil, nil):
+            throw RecipeError(path, "expected \"source\" (kernel text) or \"file\" (a .cikernel path)")
+        case (.some, .some):
+            throw RecipeError(path, "give either \"source\" or \"file\", not both")
+        default:
+            throw RecipeError(path, "\"source\" and \"file\" must be strings")
+        }
+        do {
+            return RecipeKernel(kernel: try Kernel(source: source), path: sourcePath)
+        } catch {
+            throw RecipeError(sourcePath, "kernel does not compile: \(error)")
+        }
+    }
+
+    func decodeImage(_ json: JSON, path: String) throws -> RecipeImage {
+        let members = try object(json, path)
+        let kinds = ["file", "filter", "generator", "kernel", "clamp"].filter { json[$0] != nil }
+        guard kinds.count == 1, let kind = kinds.first else {
+            throw RecipeError(path, kinds.isEmpty
+                ? "expected one of \"file\", \"filter\", \"generator\", \"kernel\" or \"clamp\""
+                : "give only one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        let allowed: Set<String>
+        switch kind {
+        case "filter", "generator": allowed = [kind, "inputs", "crop"]
+        case "kernel": allowed = ["kernel", "arguments", "extent", "roi", "crop"]
+        default: allowed = [kind, "crop"]
+        }
+        try checkKeys(members, allowed: allowed, path: path)
+        let crop = try json["crop"].map { try rect($0, "\(path).crop") }
+        let source: RecipeImage.Source
+        switch kind {
+        case "file":
+            source = .file(resolve(try string(json["file"], "\(path).file")))
+        case "filter", "generator":
+            let name = try string(json[kind], "\(path).\(kind)")
+            var inputs: [(String, JSON)] = []
+            if let inputJSON = json["inputs"] { inputs = try object(inputJSON, "\(path).inputs") }
+            source = .filter(name: name, inputs: inputs, key: kind)
+        case "kernel":
+            let name = try string(json["kernel"], "\(path).kernel")
+            var arguments: [JSON] = []
+            if let argumentJSON = json["arguments"] {
+                guard case .array(let items) = argumentJSON else {
+                    throw RecipeError("\(path).arguments", "expected an array, got \(argumentJSON.kindDescription)")
+                }
+                arguments = items
+            }
+            let extent = try json["extent"].map { try rect($0, "\(path).extent") }
+            var roiRadius: Double?
+            if let roi = json["roi"] {
+                guard case .number(let radius) = roi, radius >= 0, radius.isFinite else {
+                    throw RecipeError("\(path).roi", "expected a radius in pixels (a number >= 0), got \(roi.compact)")
+                }
+                roiRadius = radius
+            }
+            source = .kernel(name: name, arguments: arguments, extent: extent, roiRadius: roiRadius)
+        default:
+            source = .clamp(try imageReference(json["clamp"], "\(path).clamp"))
+        }
+        return RecipeImage(source: source, crop: crop, path: path)
+    }
+
+    func decodeOutput(_ json: JSON, path: String) throws -> RecipeOutput {
+        let members = try object(json, path)
+        try checkKeys(members, allowed: Self.outputKeys, path: path)
+        let image: String
+        if case .object? = json["image"] {
+            image = try imageReference(json["image"], "\(path).image")
+        } else {
+            image = try string(json["image"], "\(path).image")
+        }
+        let file = try string(json["file"], "\(path).file")
+        let format: OutputFileFormat
+        if let formatJSON = json["format"] {
+            guard case .string(let text) = formatJSON,
+                  let parsed = OutputFileFormat(rawValue: text.lowercased() == "jpg" ? "jpeg" : text.lowercased()) else {
+                throw RecipeError("\(path).format", "expected \"png\" or \"jpeg\", got \(formatJSON.compact)")
+            }
+            format = parsed
+        } else {
+            guard let parsed = OutputFileFormat(path: file) else {
+                let ext = (file as NSString).pathExtension
+                throw RecipeError("\(path).file", "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(file)'; use .png, .jpg or .jpeg")
+            }
+            format = parsed
+        }
+        let quality = try json["quality"].map { try integer($0, "\(path).quality", in: 1...100) } ?? 90
+        let bitDepth = try json["bitDepth"].map { try integer($0, "\(path).bitDepth", in: 8...16) } ?? 8
+        guard bitDepth == 8 || bitDepth == 16 else { throw RecipeError("\(path).bitDepth", "expected 8 or 16, got \(bitDepth)") }
+        if format == .jpeg && bitDepth == 16 { throw RecipeError("\(path).bitDepth", "JPEG output is 8-bit only") }
+        return RecipeOutput(image: image, file: resolve(file), format: format, quality: quality, bitDepth: bitDepth, path: path)
+    }
+
+    // MARK: Helpers
+
+    func object(_ json: JSON, _ path: String) throws -> [(String, JSON)] {
+        guard case .object(let members) = json else {
+            throw RecipeError(path, "expected an object, got \(json.kindDescription)")
+        }
+        return members
+    }
+
+    func checkKeys(_ members: [(String, JSON)], allowed: Set<String>, path: String) throws {
+        for (key, _) in members where !allowed.contains(key) {
+            let known = allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            throw RecipeError(path.isEmpty ? key : "\(path).\(key)", "unknown key\(suggestion(key, allowed)); expected one of \(known)")
+        }
+    }
+
+    func string(_ json: JSON?, _ path: String) throws -> String {
+        guard let json else { throw RecipeError(path, "missing") }
+        guard case .string(let text) = json else { throw RecipeError(path, "expected a string, got \(json.compact)") }
+        return text
+    }
+
+    func integer(_ json: JSON, _ path: String, in range: ClosedRange<Int>) throws -> Int {
+        guard case .number(let n) = json, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+            throw RecipeError(path, "expected an integer in \(range.lowerBound)...\(range.upperBound), got \(json.compact)")
+        }
+        return Int(n)
+    }
+
+    func rect(_ json: JSON, _ path: String) throws -> Rect {
+        guard case .array(let items) = json, items.count == 4 else {
+            throw RecipeError(path, "expected a rectangle [x, y, width, height], got \(json.compact)")
+        }
+        let numbers = try RecipeValues.numbers(items, path)
+        guard numbers[2] >= 0, numbers[3] >= 0 else { throw RecipeError(path, "width and height must not be negative") }
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    func imageReference(_ json: JSON?, _ path: String) throws -> String {
+        guard let json else { throw RecipeError(path, "missing") }
+        return try RecipeValues.imageReference(json, path)
+    }
+}
+
+/// `, did you mean "x"?` when a close name exists.
+func suggestion<S: Sequence>(_ name: String, _ candidates: S) -> String where S.Element == String {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var row = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, cb) in b.enumerated() {
+                let substitution: Int = previous[j] + (ca == cb ? 0 : 1)
+                let deletion: Int = previous[j + 1] + 1
+                let insertion: Int = row[j] + 1
+                row[j + 1] = Swift.min(deletion, insertion, substitution)
+            }
+            previous = row
+        }
+        return previous[b.count]
+    }
+    let lower = Array(name.lowercased())
+    var best: (name: String, distance: Int)?
+    for candidate in candidates.sorted() {
+        let d = distance(lower, Array(candidate.lowercased()))
+        if best == nil || d < (best?.distance ?? Int.max) { best = (candidate, d) }
+    }
+    guard let best, best.distance <= Swift.max(2, name.count / 3) else { return "" }
+    return " (did you mean \"\(best.name)\"?)"
+}
+
+/// Checks on recipe values shared by the decoder and the builder.
+enum RecipeValues {
+    static func numbers(_ items: [JSON], _ path: String) throws -> [Double] {
+        try items.enumerated().map { index, item in
+            guard case .number(let n) = item else {
+                throw RecipeError("\(path)[\(index)]", "expected a number, got \(item.compact)")
+            }
+            return n
+        }
+    }
+
+    /// The name in `{"image": "name"}`.
+    static func imageReference(_ json: JSON, _ path: String) throws -> String {
+        guard case .object(let members) = json, members.count == 1, case .string(let name)? = json["image"] else {
+            throw RecipeError(path, "expected an image reference {\"image\": \"name\"}, got \(json.compact)")
+        }
+        return name
+    }
+}

@@ -1,0 +1,36 @@
+/// `--set IMAGE.KEY=VALUE`: overrides a parameter so a recipe works as a template.
+///
+/// For filter and generator images KEY is an input key (`inputAngle`); for other images it is the
+/// image's own key (`file`, `crop`, `arguments`). VALUE is JSON (`0.5`, `[1,0,0,1]`,
+/// `{"image":"src"}`); anything that isn't valid JSON is taken as a string.
+enum RecipeOverrides {
+    static func apply(_ settings: [String], to recipe: JSON) throws -> JSON {
+        var result = recipe
+        for setting in settings {
+            guard let equals = setting.firstIndex(of: "="), let dot = setting[..<equals].firstIndex(of: ".") else {
+                throw RecipeError("--set \(setting)", "expected IMAGE.KEY=VALUE")
+            }
+            let name = String(setting[..<dot])
+            let key = String(setting[setting.index(after: dot)..<equals])
+            let text = String(setting[setting.index(after: equals)...])
+            guard !name.isEmpty, !key.isEmpty else { throw RecipeError("--set \(setting)", "expected IMAGE.KEY=VALUE") }
+            let value = (try? JSONParser.parse(text)) ?? .string(text)
+            guard case .object? = result["images"], let image = result["images"]?[name] else {
+                let names: [String]
+                if case .object(let members)? = result["images"] { names = members.map(\.0) } else { names = [] }
+                throw RecipeError("--set \(setting)", "no image named \"\(name)\" in the recipe\(suggestion(name, names))")
+            }
+            let updated: JSON
+            if image["filter"] != nil || image["generator"] != nil {
+                let inputs = image["inputs"] ?? .object([])
+                updated = image.setting("inputs", to: inputs.setting(key, to: value))
+            } else {
+                updated = image.setting(key, to: value)
+            }
+            if let images = result["images"] {
+                result = result.setting("images", to: images.setting(name, to: updated))
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GraphEngine
+
+/// Options shared by `run` and `dump`: the recipe, overrides and context settings.
+struct RecipeSettings {
+    var recipePath: String
+    var overrides: [String] = []
+    var output: String?
+    var threads: Int?
+    var workingFormat: String?
+    var allowOverwritingInputs = false
+}
+
+/// A loaded recipe with its context and the (checked, renderable) image of every output.
+struct RecipeSession {
+    let recipe: Recipe
+    let context: Context
+    let images: [Image]
+
+    /// Loads, overrides, decodes and builds everything; nothing is rendered or written.
+    static func prepare(_ settings: RecipeSettings) throws -> RecipeSession {
+        var recipe = try RecipeDecoder.load(path: settings.recipePath, overrides: settings.overrides)
+        if let threads = settings.threads {
+            guard (1...1024).contains(threads) else { throw RecipeError("--threads", "expected 1...1024, got \(threads)") }
+            recipe.options.threads = threads
+        }
+        if let text = settings.workingFormat {
+            guard let format = WorkingFormat(rawValue: text) else {
+                throw RecipeError("--working-format", "expected RGBA8, RGBAh or RGBAf, got \"\(text)\"")
+            }
+            recipe.options.workingFormat = format
+        }
+        if let output = settings.output {
+            guard recipe.outputs.count == 1 else {
+                throw RecipeError("--output", "the recipe has \(recipe.outputs.count) outputs; -o works only with one")
+            }
+            guard let format = OutputFileFormat(path: output) else {
+                throw RecipeError("--output", "unknown output format in '\(output)'; use .png, .jpg or .jpeg")
+            }
+            recipe.outputs[0].file = URL(fileURLWithPath: output).standardizedFileURL.path
+            recipe.outputs[0].format = format
+            if format == .jpeg { recipe.outputs[0].bitDepth = 8 }
+        }
+        if !settings.allowOverwritingInputs {
+            for output in recipe.outputs where Context.isSameFile(output.file, asAnyOf: recipe.inputFiles) {
+                throw RecipeError("\(output.path).file",
+                                  "refusing to overwrite '\(output.file)', an input of this recipe (use --allow-overwriting-inputs)")
+            }
+        }
+        var builder = RecipeBuilder(recipe: recipe)
+        let images = try builder.outputImages()
+        return RecipeSession(recipe: recipe, context: Context(options: recipe.options.contextOptions()), images: images)
+    }
+
+    /// Parses a comma list of dump stages.
+    static func stages(_ list: String, option: String) throws -> Set<DumpStage> {
+        var stages = Set<DumpStage>()
+        for item in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+            guard let stage = DumpStage(rawValue: item) else {
+                throw RecipeError(option, "unknown stage \"\(item)\"; expected initial, optimized, programs or timing")
+            }
+            stages.insert(stage)
+        }
+        if stages.isEmpty { throw RecipeError(option, "expected at least one stage") }
+        return stages
+    }
+
+    /// Prints the dumps of every output (rendering when timings are wanted).
+    func printDumps(stages: Set<DumpStage>, format: OutputFormat, profile: Bool) throws {
+        var jsonDumps: [String] = []
+        for (output, image) in zip(recipe.outputs, images) {
+            let dump = profile || stages.contains(.timing)
+                ? try context.dumpWithProfile(image, format: output.bitDepth == 16 ? .rgba16 : .rgba8)
+                : try context.dump(image)
+            var shown = stages
+            if profile { shown.insert(.timing) }
+            switch format {
+            case .text:
+                if recipe.outputs.count > 1 { Terminal.shared.out("# \(output.path) \(output.image) -> \(output.file)") }
+                Terminal.shared.out(dump.text(stages: shown))
+            case .dot:
+                if recipe.outputs.count > 1 { Terminal.shared.out("// \(output.path) \(output.image) -> \(output.file)") }
+                Terminal.shared.out(dump.dot())
+            case .json:
+                jsonDumps.append(dump.json())
+            }
+        }
+        if format == .json {
+            Terminal.shared.out(jsonDumps.count == 1 ? jsonDumps[0] : "[\n" + jsonDumps.joined(separator: ",\n") + "\n]")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GraphCodecs
+import GraphEngine
+
+/// `graph run RECIPE.json`: renders every output and writes it atomically.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run", abstract: "Render a recipe and write its outputs.")
+
+    @Argument(help: "The recipe JSON file.") var recipe: String
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a parameter: IMAGE.KEY=VALUE (VALUE is JSON).", valueName: "IMAGE.KEY=VALUE"))
+    var settings: [String] = []
+    @Option(name: [.short, .long], help: "Write the recipe's single output here instead.") var output: String?
+    @Option(help: "Worker threads.") var threads: Int?
+    @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
+    @Option(help: "Print dumps: a comma list of initial, optimized, programs, timing.") var dump: String?
+    @Option(name: .customLong("dump-format"), help: "Dump format: text, json or dot.") var dumpFormat: OutputFormat = .text
+    @Flag(help: "Print per-program timings of the render.") var profile = false
+    @Flag(name: .customLong("allow-overwriting-inputs"), help: "Allow an output to replace an input file.")
+    var allowOverwritingInputs = false
+
+    func run() throws {
+        try Graph.reportingErrors {
+            let session = try RecipeSession.prepare(RecipeSettings(
+                recipePath: recipe, overrides: settings, output: output, threads: threads, workingFormat: workingFormat,
+                allowOverwritingInputs: allowOverwritingInputs))
+            let stages = try dump.map { try RecipeSession.stages($0, option: "--dump") }
+            // Encode everything first, so a failure in any output writes no file at all.
+            var encoded: [(RecipeOutput, [UInt8], Image, Double)] = []
+            for (output, image) in zip(session.recipe.outputs, session.images) {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let bytes: [UInt8]
+                do {
+                    bytes = try session.context.encodedData(image, format: output.format, quality: output.quality,
+                                                            bitDepth: output.bitDepth)
+                } catch {
+                    throw RecipeError(output.path, "\(error)")
+                }
+                let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+                encoded.append((output, bytes, image, milliseconds))
+            }
+            for (output, bytes, image, milliseconds) in encoded {
+                do {
+                    let folder = (output.file as NSString).deletingLastPathComponent
+                    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+                        do {
+                            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                        } catch {
+                            throw RecipeError("\(output.path).file", "cannot create the folder '\(folder)'")
+                        }
+                    }
+                    try ImageFile.writeAtomically(bytes, to: output.file)
+                } catch let error as RecipeError {
+                    throw error
+                } catch {
+                    throw RecipeError("\(output.path).file", "\(error)")
+                }
+                let size = PixelSize(image.extent)
+                let format = output.format == .png ? "PNG" : "JPEG"
+                Terminal.shared.out("\(output.file) \(size.width)x\(size.height) \(format) " + String(format: "%.1f ms", milliseconds))
+            }
+            if stages != nil || profile {
+                try session.printDumps(stages: stages ?? [], format: dumpFormat, profile: profile)
+            }
+        }
+    }
+}
+
+/// The pixel size a finite extent renders to.
+struct PixelSize {
+    let width: Int
+    let height: Int
+    init(_ extent: Rect) {
+        let r = extent.integral
+        width = r.isInfinite || r.isEmpty ? 0 : Int(r.width)
+        height = r.isInfinite || r.isEmpty ? 0 : Int(r.height)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Where commands print: stdout and stderr normally, a capture in tests.
+final class Terminal: @unchecked Sendable {
+    static let shared = Terminal()
+    private let lock = NSLock()
+    private var capture: (out: String, err: String)?
+
+    /// Prints a line to standard output.
+    func out(_ line: String) {
+        lock.lock(); defer { lock.unlock() }
+        if capture != nil { capture?.out += line + "\n"; return }
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Prints a line to standard error.
+    func err(_ line: String) {
+        lock.lock(); defer { lock.unlock() }
+        if capture != nil { capture?.err += line + "\n"; return }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Runs `body` with output captured; returns what was printed.
+    func capturing(_ body: () -> Void) -> (out: String, err: String) {
+        lock.lock(); capture = ("", ""); lock.unlock()
+        body()
+        lock.lock(); defer { capture = nil; lock.unlock() }
+        return capture ?? ("", "")
+    }
+}

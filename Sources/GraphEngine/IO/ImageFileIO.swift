@@ -1,0 +1,156 @@
+import Foundation
+import GraphCodecs
+
+/// The file formats a ``Context`` can write.
+public enum OutputFileFormat: String, Sendable, CaseIterable {
+    case png, jpeg
+
+    /// The format implied by a path's extension (`.png`, `.jpg`, `.jpeg`), or nil.
+    public init?(path: String) {
+        let ext = (path as NSString).pathExtension.lowercased()
+        switch ext {
+        case "png": self = .png
+        case "jpg", "jpeg": self = .jpeg
+        default: return nil
+        }
+    }
+}
+
+extension Image {
+    /// Decodes a PNG or JPEG file into a buffer-backed image (EXIF orientation applied).
+    ///
+    /// 8-bit files become RGBA8/RGB8/L8/LA8 buffers, 16-bit PNGs the 16-bit formats. PNG alpha is
+    /// straight; JPEG is opaque.
+    public init(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
+        let decoded = try ImageFile.decode(path: path, options: options)
+        self.init(buffer: try ImageBuffer(decoded: decoded))
+    }
+}
+
+extension ImageBuffer {
+    /// A buffer holding decoded pixels in the matching pixel format.
+    public convenience init(decoded: DecodedImage) throws {
+        let sixteen = decoded.bitDepth == 16
+        let format: PixelFormat
+        switch decoded.channels {
+        case 1: format = sixteen ? .gray16 : .gray8
+        case 2: format = sixteen ? .grayAlpha16 : .grayAlpha8
+        case 3: format = sixteen ? .rgb16 : .rgb8
+        case 4: format = sixteen ? .rgba16 : .rgba8
+        default:
+            throw GraphError.renderFailed("unsupported decoded image with \(decoded.channels) channels")
+        }
+        try self.init(width: decoded.width, height: decoded.height, format: format,
+                      alphaMode: decoded.hasAlpha ? .straight : .opaque, bytes: decoded.bytes)
+    }
+}
+
+extension Context {
+    /// Renders `image` (its whole, finite extent) and encodes it as PNG or JPEG.
+    ///
+    /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque. JPEG: 8-bit RGB
+    /// (alpha dropped; the premultiplied colour is the image over black).
+    public func encodedData(_ image: Image, format: OutputFileFormat, quality: Int = 90, bitDepth: Int = 8) throws
+        -> [UInt8]
+    {
+        guard bitDepth == 8 || bitDepth == 16 else {
+            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "must be 8 or 16, got \(bitDepth)")
+        }
+        if format == .jpeg && bitDepth != 8 {
+            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "JPEG supports only 8 bits")
+        }
+        guard (1...100).contains(quality) else {
+            throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
+        }
+        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8)
+        let width = buffer.width, height = buffer.height
+        let pixels = width * height
+        switch format {
+        case .jpeg:
+            let source = buffer.bytes
+            var rgb = [UInt8](repeating: 0, count: pixels * 3)
+            for i in 0..<pixels {
+                rgb[i * 3] = source[i * 4]; rgb[i * 3 + 1] = source[i * 4 + 1]; rgb[i * 3 + 2] = source[i * 4 + 2]
+            }
+            return try JPEGCodec.encode(width: width, height: height, channels: 3, bytes: rgb, quality: quality)
+        case .png:
+            if bitDepth == 8 {
+                var samples = buffer.bytes
+                let opaque = Context.unpremultiply8(&samples, pixels: pixels)
+                if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: 1) }
+                return try PNGCodec.encode(width: width, height: height, channels: opaque ? 3 : 4, bitDepth: 8,
+                                           bytes: samples)
+            }
+            var samples = buffer.bytes
+            let opaque = Context.unpremultiply16(&samples, pixels: pixels)
+            if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: 2) }
+            return try PNGCodec.encode(width: width, height: height, channels: opaque ? 3 : 4, bitDepth: 16,
+                                       bytes: samples)
+        }
+    }
+
+    /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed
+    /// render or encode leaves no file. The format comes from the extension unless given.
+    /// Paths in `protectedPaths` (the render's inputs) are never overwritten.
+    public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil, quality: Int = 90,
+                      bitDepth: Int = 8, protectedPaths: [String] = []) throws {
+        guard let resolved = format ?? OutputFileFormat(path: path) else {
+            throw GraphError.invalidParameter(filter: "output", key: "file",
+                                              reason: "unknown image format for '\(path)' (use .png, .jpg or .jpeg)")
+        }
+        if Context.isSameFile(path, asAnyOf: protectedPaths) {
+            throw GraphError.renderFailed("refusing to overwrite '\(path)': it is an input of this render")
+        }
+        let bytes = try encodedData(image, format: resolved, quality: quality, bitDepth: bitDepth)
+        try ImageFile.writeAtomically(bytes, to: path)
+    }
+
+    /// Whether `path` names the same file as any of `others` (after resolving symlinks).
+    public static func isSameFile(_ path: String, asAnyOf others: [String]) -> Bool {
+        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        return others.contains { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path == target }
+    }
+
+    /// Premultiplied RGBA8 to straight, in place; returns whether every pixel is opaque.
+    static func unpremultiply8(_ samples: inout [UInt8], pixels: Int) -> Bool {
+        var opaque = true
+        for i in 0..<pixels {
+            let a = Int(samples[i * 4 + 3])
+            if a == 255 { continue }
+            opaque = false
+            for c in 0..<3 {
+                let value = a == 0 ? 0 : min(255, (Int(samples[i * 4 + c]) * 255 + a / 2) / a)
+                samples[i * 4 + c] = UInt8(value)
+            }
+        }
+        return opaque
+    }
+
+    /// Premultiplied native-endian RGBA16 to straight, in place; returns whether all are opaque.
+    static func unpremultiply16(_ samples: inout [UInt8], pixels: Int) -> Bool {
+        var opaque = true
+        samples.withUnsafeMutableBytes { raw in
+            let words = raw.bindMemory(to: UInt16.self)
+            for i in 0..<pixels {
+                let a = Int(words[i * 4 + 3])
+                if a == 65535 { continue }
+                opaque = false
+                for c in 0..<3 {
+                    let value = a == 0 ? 0 : min(65535, (Int(words[i * 4 + c]) * 65535 + a / 2) / a)
+                    words[i * 4 + c] = UInt16(value)
+                }
+            }
+        }
+        return opaque
+    }
+
+    /// RGBA samples to RGB.
+    static func dropAlpha(_ samples: [UInt8], pixels: Int, bytesPerSample: Int) -> [UInt8] {
+        let inPixel = 4 * bytesPerSample, outPixel = 3 * bytesPerSample
+        var out = [UInt8](repeating: 0, count: pixels * outPixel)
+        for i in 0..<pixels {
+            for b in 0..<outPixel { out[i * outPixel + b] = samples[i * inPixel + b] }
+        }
+        return out
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GraphEngine
+import XCTest
+@testable import GraphCLI
+
+/// `graph run`, `dump`, `filters` and `info` on good input.
+final class RunCommandTests: XCTestCase {
+    private let hueRecipe = #"""
+    {"version": 1,
+     "images": {"src": {"file": "in.png"},
+                "out": {"filter": "CIHueAdjust", "inputs": {"inputImage": {"image": "src"}, "inputAngle": 0.5}}},
+     "outputs": [{"image": "out", "file": "out.png"}]}
+    """#
+
+    func testRunWritesOutputAndSummary() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeRecipe(hueRecipe, in: folder)
+        let result = Graph.runInProcess(["run", path, "--set", "out.inputAngle=1.5", "--threads", "2", "--working-format", "RGBAf"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("out.png 8x6 PNG"), result.out)
+        let written = try Image(contentsOf: folder.appendingPathComponent("out.png").path)
+        XCTAssertEqual(written.extent, Rect(x: 0, y: 0, width: 8, height: 6))
+    }
+
+    func testOutputOptionRedirects() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeRecipe(hueRecipe, in: folder)
+        let target = folder.appendingPathComponent("sub/redirected.jpg").path
+        let result = Graph.runInProcess(["run", path, "-o", target])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: target))
+        XCTAssertFalse(exists(folder, "out.png"))
+    }
+
+    func testSetOverridesAnImageFile() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let other = Image(color: [0, 0, 1, 1]).cropped(to: Rect(x: 0, y: 0, width: 3, height: 2))
+        try Context().write(other, to: folder.appendingPathComponent("other.png").path)
+        let path = try writeRecipe(hueRecipe, in: folder)
+        let result = Graph.runInProcess(["run", path, "--set", "src.file=other.png"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("out.png 3x2 PNG"), result.out)
+    }
+
+    func testRunWithDumpAndProfile() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeRecipe(hueRecipe, in: folder)
+        let result = Graph.runInProcess(["run", path, "--dump", "initial,programs", "--profile"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("initial graph render"), result.out)
+        XCTAssertTrue(result.out.contains("timing: total="), result.out)
+    }
+
+    func testDumpFormats() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeRecipe(hueRecipe, in: folder)
+        let text = Graph.runInProcess(["dump", path])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.out.contains("optimized graph render"), text.out)
+        XCTAssertFalse(exists(folder, "out.png"), "dump must not write")
+        let json = Graph.runInProcess(["dump", path, "--format", "json"])
+        XCTAssertEqual(json.status, 0, json.err)
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json.out.utf8)))
+        let dot = Graph.runInProcess(["dump", path, "--format", "dot", "--profile"])
+        XCTAssertTrue(dot.out.hasPrefix("digraph programs {"), dot.out)
+        let bad = Graph.runInProcess(["dump", path, "--stage", "initial,nope"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.err.contains(#"--stage: unknown stage "nope""#), bad.err)
+    }
+
+    func testFilters() throws {
+        let all = Graph.runInProcess(["filters"])
+        XCTAssertEqual(all.status, 0)
+        XCTAssertTrue(all.out.contains("CISepiaTone"))
+        XCTAssertTrue(all.out.contains("CICategoryColorAdjustment"))
+        let one = Graph.runInProcess(["filters", "CIColorControls"])
+        XCTAssertTrue(one.out.contains("inputSaturation  number  default 1  range 0...inf  slider 0...2"), one.out)
+        let json = Graph.runInProcess(["filters", "CIColorMatrix", "--format", "json"])
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json.out.utf8)))
+        XCTAssertTrue(json.out.contains("\"inputRVector\""), json.out)
+        let unknown = Graph.runInProcess(["filters", "CISepiaTon"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.err.contains(#"did you mean "CISepiaTone"?"#), unknown.err)
+    }
+
+    func testInfo() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("in.png").path
+        let text = Graph.runInProcess(["info", file])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.out.contains("format: PNG"), text.out)
+        XCTAssertTrue(text.out.contains("size: 8x6"), text.out)
+        let json = Graph.runInProcess(["info", file, "--format", "json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["width"] as? Int, 8)
+        let missing = Graph.runInProcess(["info", folder.appendingPathComponent("none.png").path])
+        XCTAssertEqual(missing.status, 2)
+    }
+}
