@@ -13,6 +13,8 @@ struct DumpCommand: ParsableCommand {
     @Option(help: "text, json or dot.") var format: OutputFormat = .text
     @Option(help: "Worker threads.") var threads: Int?
     @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
+    @Flag(name: .customLong("no-color-management"), help: "No working colour space: skip every colour conversion.")
+    var noColorManagement = false
     @Flag(help: "Render (without writing) and add per-program timings.") var profile = false
 
     func run() throws {
@@ -20,6 +22,7 @@ struct DumpCommand: ParsableCommand {
             let stages = try RecipeSession.stages(stage, option: "--stage")
             let session = try RecipeSession.prepare(RecipeSettings(
                 recipePath: recipe, overrides: settings, threads: threads, workingFormat: workingFormat,
+                noColorManagement: noColorManagement,
                 allowOverwritingInputs: true))
             try session.printDumps(stages: stages, format: format, profile: profile)
         }

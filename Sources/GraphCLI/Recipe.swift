@@ -26,6 +26,8 @@ struct RecipeOptions: Equatable {
     var tileSize: Int?
     var fusion: Bool?
     var maximumRenderPixels: Int?
+    /// false: no working colour space, no conversions (Core Image's nil working colour space).
+    var colorManagement: Bool?
 
     func contextOptions() -> ContextOptions {
         var options = ContextOptions()
@@ -34,6 +36,10 @@ struct RecipeOptions: Equatable {
         if let tileSize { options.tileSize = tileSize }
         if let fusion { options.fusion = fusion }
         if let maximumRenderPixels { options.maximumRenderPixels = maximumRenderPixels }
+        if colorManagement == false {
+            options.workingColorSpace = nil
+            options.outputColorSpace = nil
+        }
         return options
     }
 }

@@ -8,7 +8,8 @@ struct RecipeDecoder {
     let baseDirectory: String
 
     static let topKeys: Set<String> = ["version", "description", "options", "kernels", "images", "outputs"]
-    static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels"]
+    static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels",
+                                          "colorManagement"]
     static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format"]
 
     /// Reads, parses (with `--set` overrides) and decodes a recipe file.
@@ -90,6 +91,12 @@ struct RecipeDecoder {
         if let value = json["tileSize"] { options.tileSize = try integer(value, "options.tileSize", in: 16...65536) }
         if let value = json["maximumRenderPixels"] {
             options.maximumRenderPixels = try integer(value, "options.maximumRenderPixels", in: 1...(1 << 40))
+        }
+        if let value = json["colorManagement"] {
+            guard case .bool(let flag) = value else {
+                throw RecipeError("options.colorManagement", "expected true or false, got \(value.compact)")
+            }
+            options.colorManagement = flag
         }
         if let value = json["fusion"] {
             guard case .bool(let flag) = value else { throw RecipeError("options.fusion", "expected true or false, got \(value.compact)") }

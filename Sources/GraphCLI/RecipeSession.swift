@@ -8,6 +8,7 @@ struct RecipeSettings {
     var output: String?
     var threads: Int?
     var workingFormat: String?
+    var noColorManagement = false
     var allowOverwritingInputs = false
 }
 
@@ -30,6 +31,7 @@ struct RecipeSession {
             }
             recipe.options.workingFormat = format
         }
+        if settings.noColorManagement { recipe.options.colorManagement = false }
         if let output = settings.output {
             guard recipe.outputs.count == 1 else {
                 throw RecipeError("--output", "the recipe has \(recipe.outputs.count) outputs; -o works only with one")

@@ -15,6 +15,8 @@ struct RunCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Write the recipe's single output here instead.") var output: String?
     @Option(help: "Worker threads.") var threads: Int?
     @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
+    @Flag(name: .customLong("no-color-management"), help: "No working colour space: skip every colour conversion.")
+    var noColorManagement = false
     @Option(help: "Print dumps: a comma list of initial, optimized, programs, timing.") var dump: String?
     @Option(name: .customLong("dump-format"), help: "Dump format: text, json or dot.") var dumpFormat: OutputFormat = .text
     @Flag(help: "Print per-program timings of the render.") var profile = false
@@ -25,6 +27,7 @@ struct RunCommand: ParsableCommand {
         try Graph.reportingErrors {
             let session = try RecipeSession.prepare(RecipeSettings(
                 recipePath: recipe, overrides: settings, output: output, threads: threads, workingFormat: workingFormat,
+                noColorManagement: noColorManagement,
                 allowOverwritingInputs: allowOverwritingInputs))
             let stages = try dump.map { try RecipeSession.stages($0, option: "--dump") }
             // Encode everything first, so a failure in any output writes no file at all.

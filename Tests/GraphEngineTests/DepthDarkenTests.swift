@@ -10,11 +10,13 @@ final class DepthDarkenTests: XCTestCase {
         let photo = try makeTestBuffer(width: 16, height: 12, seed: 21)
         var depthBytes: [UInt8] = []
         for row in 0..<12 { for x in 0..<16 { let v = UInt8((x * 16 + row * 5) % 256); depthBytes += [v, v, v, 255] } }
-        let depth = try ImageBuffer(width: 16, height: 12, format: .rgba8, alphaMode: .opaque, bytes: depthBytes)
+        let depth = try ImageBuffer(width: 16, height: 12, format: .rgba8, alphaMode: .opaque, colorSpace: nil, bytes: depthBytes)
         let power = 2.2
         let image = try Image.applying(kernel, arguments: [.image(Image(buffer: photo)), .image(Image(buffer: depth)), .number(power)])
+        // The kernel's own arithmetic, without colour management.
         var options = ContextOptions()
         options.workingFormat = .rgbaf
+        options.workingColorSpace = nil
         let out = try Context(options: options).render(image, format: .rgbaf)
         for row in 0..<12 {
             for x in 0..<16 {

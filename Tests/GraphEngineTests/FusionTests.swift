@@ -11,12 +11,19 @@ final class FusionTests: XCTestCase {
 
     func testSepiaHueContrastIsOneProgramWithOneMatrixInstruction() throws {
         let image = try colorChain(Image(buffer: makeTestBuffer(width: 64, height: 48, seed: 1)))
+        var off = ContextOptions()
+        off.workingColorSpace = nil
+        for options in [ContextOptions(), off] {
+            let dump = try Context(options: options).dump(image)
+            XCTAssertEqual(dump.programs.count, 1, dump.text())
+            let matrices = dump.programs[0].instructions.filter { $0.contains("= matrix") }
+            XCTAssertEqual(matrices.count, 1, dump.text())
+            // The opaque source needs no unpremultiply: load (decoding sRGB by table when colour
+            // managed), matrix, (three sRGB encodes), store.
+            let expected = options.workingColorSpace == nil ? 3 : 6
+            XCTAssertEqual(dump.programs[0].instructions.count, expected, dump.text())
+        }
         let dump = try Context().dump(image)
-        XCTAssertEqual(dump.programs.count, 1, dump.text())
-        let matrices = dump.programs[0].instructions.filter { $0.contains("= matrix") }
-        XCTAssertEqual(matrices.count, 1, dump.text())
-        // The opaque source needs no unpremultiply: load, matrix, store.
-        XCTAssertEqual(dump.programs[0].instructions.count, 3, dump.text())
         XCTAssertTrue(dump.programs[0].name.contains("CISepiaTone,CIHueAdjust,CIColorControls"), dump.programs[0].name)
         XCTAssertTrue(dump.passes.contains { $0.pass == "fold-color-matrices" && $0.changes.count == 2 })
     }

@@ -67,7 +67,7 @@ final class FilterRegistryTests: XCTestCase {
         var floats: [Float] = []
         for v: Float in [0.25, .nan, 3.5, -1, 0.5, .nan] { floats += [v, 0, 0, 1] }
         let bytes = floats.withUnsafeBytes { Array($0) }
-        let depth = Image(buffer: try ImageBuffer(width: 3, height: 2, format: .rgbaf, bytes: bytes))
+        let depth = Image(buffer: try ImageBuffer(width: 3, height: 2, format: .rgbaf, colorSpace: nil, bytes: bytes))
         let result = try depth.applyingFilter("CIAreaMinMaxRed")
         let pixel = try Context().render(result, format: .rgbaf).pixel(x: 0, row: 0)
         XCTAssertEqual(pixel[0], -1)

@@ -53,7 +53,7 @@ public final class Context: @unchecked Sendable {
     /// Renders `rect` (default: the image's extent) into a new buffer.
     public func render(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8) throws -> ImageBuffer {
         let area = try renderRect(image, rect)
-        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format)
+        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format, colorSpace: outputSpace)
         _ = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes, format: format)
         return buffer
     }
@@ -63,10 +63,15 @@ public final class Context: @unchecked Sendable {
         -> (buffer: ImageBuffer, profile: RenderProfile)
     {
         let area = try renderRect(image, rect)
-        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format)
+        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format, colorSpace: outputSpace)
         let profile = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes,
                                  format: format)
         return (buffer, profile)
+    }
+
+    /// What rendered pixels are in: the output space, or the working space when there is none.
+    var outputSpace: ColorSpace? {
+        options.workingColorSpace == nil ? nil : (options.outputColorSpace ?? options.workingColorSpace)
     }
 
     private func renderRect(_ image: Image, _ rect: Rect?) throws -> PixelRect {
@@ -86,7 +91,9 @@ public final class Context: @unchecked Sendable {
 
     /// Plans a render: the optimized graph and its stages.
     func plan(_ image: Image, rect: PixelRect) throws -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])]) {
-        let optimized = options.fusion ? Optimizer.optimize(image.node) : (image.node, [])
+        let managed = ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
+                                                        output: options.outputColorSpace)
+        let optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
         let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion)
         return (optimized.0, planner, optimized.1)
     }

@@ -4,6 +4,12 @@ import Foundation
 public struct ContextOptions: Sendable, Hashable {
     /// How intermediates are stored. Default half float, as in Core Image.
     public var workingFormat: WorkingFormat = .rgbah
+    /// The colour space filters work in: extended-range linear sRGB by default. nil turns colour
+    /// management off: no conversion anywhere (faster; pixels are processed as stored).
+    public var workingColorSpace: ColorSpace? = .linearSRGB
+    /// The colour space renders are converted to (and files are tagged with). nil leaves the
+    /// working-space values as they are (for data such as depth maps).
+    public var outputColorSpace: ColorSpace? = .sRGB
     /// Worker threads; default all cores.
     public var threads: Int = ContextOptions.processorCount
     /// Edge of a square tile in pixels, for graphs with area operations (point-only graphs run in

@@ -156,7 +156,7 @@ struct Executor {
     private func inputView(_ slot: StagePlanner.Slot, planes: (Int) -> PlaneSet) -> InputView {
         switch slot.source {
         case .buffer(let buffer):
-            return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter)
+            return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter, decodeSRGB: slot.decodeSRGB)
         case .stage(let index):
             return InputView(planes: planes(index), edge: slot.edge, filter: slot.filter)
         }

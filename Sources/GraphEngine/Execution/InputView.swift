@@ -12,15 +12,19 @@ struct InputView {
     let valid: PixelRect
     let edge: EdgeMode
     let filter: SamplingFilter
+    /// Decode the sRGB transfer function while reading (buffers only; see ``StagePlanner/Slot``).
+    let decodeSRGB: Bool
 
     init(planes: PlaneSet, edge: EdgeMode, filter: SamplingFilter) {
+        decodeSRGB = false
         storage = .planes(planes)
         valid = planes.rect
         self.edge = edge
         self.filter = filter
     }
 
-    init(buffer: ImageBuffer, edge: EdgeMode, filter: SamplingFilter) {
+    init(buffer: ImageBuffer, edge: EdgeMode, filter: SamplingFilter, decodeSRGB: Bool = false) {
+        self.decodeSRGB = decodeSRGB
         storage = .buffer(buffer)
         valid = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         self.edge = edge
@@ -82,8 +86,9 @@ struct InputView {
         case .buffer(let buffer):
             let memoryRow = buffer.height - 1 - row
             let base = UnsafeRawPointer(buffer.storage + memoryRow * buffer.rowBytes)
-            BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, column: column,
-                                    count: count, into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
+            BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB,
+                                    column: column, count: count,
+                                    into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
         }
     }
 
@@ -98,7 +103,7 @@ struct InputView {
         case .buffer(let buffer):
             let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - row) * buffer.rowBytes
                 + column * buffer.format.bytesPerPixel)
-            return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode)
+            return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB)
         }
     }
 
@@ -156,9 +161,14 @@ public enum EdgeMode: String, Hashable, Sendable {
 
 /// Row conversion from interleaved buffers of every ``PixelFormat`` into premultiplied planar Float32.
 enum BufferDeinterleave {
-    static func read(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, column: Int, count: Int,
-                     into out: InputView.Channels) {
+    static func read(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeSRGB: Bool, column: Int,
+                     count: Int, into out: InputView.Channels) {
         let (r, g, b, a) = out
+        if decodeSRGB && format.component == .uint8 {
+            return TransferTables.decode8.withUnsafeBufferPointer { table in
+                readDecoding8(row, format: format, alpha: alpha, table: table, column: column, count: count, into: out)
+            }
+        }
         let scale: Float = 1 / 255
         switch format {
         case .rgba8:
@@ -186,9 +196,48 @@ enum BufferDeinterleave {
         default:
             let bytesPerPixel = format.bytesPerPixel
             for i in 0..<count {
-                let pixel = PixelIO.readPixel(row + (column + i) * bytesPerPixel, format: format, alpha: .premultiplied)
+                let pixel = PixelIO.readPixel(row + (column + i) * bytesPerPixel, format: format, alpha: .premultiplied,
+                                              decodeSRGB: decodeSRGB)
                 r[i] = pixel.0; g[i] = pixel.1; b[i] = pixel.2; a[i] = pixel.3
             }
+        }
+        if alpha == .straight && format.hasAlpha {
+            for i in 0..<count {
+                r[i] *= a[i]; g[i] *= a[i]; b[i] *= a[i]
+            }
+        }
+    }
+
+    /// 8-bit rows decoded through the exact 256-entry sRGB table, then premultiplied.
+    private static func readDecoding8(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode,
+                                      table: UnsafeBufferPointer<Float>, column: Int, count: Int,
+                                      into out: InputView.Channels) {
+        let (r, g, b, a) = out
+        let channels = format.channels
+        let p = row.assumingMemoryBound(to: UInt8.self) + column * channels
+        switch channels {
+        case 4:
+            for i in 0..<count {
+                r[i] = table[Int(p[4 * i])]; g[i] = table[Int(p[4 * i + 1])]; b[i] = table[Int(p[4 * i + 2])]
+                a[i] = Float(p[4 * i + 3]) * (1 / 255)
+            }
+        case 3:
+            for i in 0..<count {
+                r[i] = table[Int(p[3 * i])]; g[i] = table[Int(p[3 * i + 1])]; b[i] = table[Int(p[3 * i + 2])]
+            }
+            a.update(repeating: 1, count: count)
+        case 2:
+            for i in 0..<count {
+                r[i] = table[Int(p[2 * i])]
+                a[i] = Float(p[2 * i + 1]) * (1 / 255)
+            }
+            g.update(from: r, count: count)
+            b.update(from: r, count: count)
+        default:
+            for i in 0..<count { r[i] = table[Int(p[i])] }
+            g.update(from: r, count: count)
+            b.update(from: r, count: count)
+            a.update(repeating: 1, count: count)
         }
         if alpha == .straight && format.hasAlpha {
             for i in 0..<count {

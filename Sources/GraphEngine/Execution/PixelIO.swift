@@ -38,9 +38,10 @@ enum PixelIO {
         }
     }
 
-    /// Reads one pixel of an interleaved buffer as premultiplied RGBA.
+    /// Reads one pixel of an interleaved buffer as premultiplied RGBA, decoding the sRGB transfer
+    /// first when asked (on unpremultiplied colour).
     @inline(__always)
-    static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode)
+    static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeSRGB: Bool = false)
         -> (Float, Float, Float, Float)
     {
         let component = format.component
@@ -61,6 +62,9 @@ enum PixelIO {
             g = readSample(base, index: 1, component: component)
             b = readSample(base, index: 2, component: component)
             a = readSample(base, index: 3, component: component)
+        }
+        if decodeSRGB {
+            r = ScalarMath.srgbToLinear(r); g = ScalarMath.srgbToLinear(g); b = ScalarMath.srgbToLinear(b)
         }
         if alpha == .straight { r *= a; g *= a; b *= a }
         return (r, g, b, a)

@@ -17,19 +17,49 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 }
 
 extension Image {
-    /// Decodes a PNG or JPEG file into a buffer-backed image (EXIF orientation applied).
-    ///
-    /// 8-bit files become RGBA8/RGB8/L8/LA8 buffers, 16-bit PNGs the 16-bit formats. PNG alpha is
-    /// straight; JPEG is opaque.
+    /// Decodes a PNG or JPEG file into a buffer-backed image (EXIF orientation applied), tagged with
+    /// the colour space of its ICC profile (see ``ImageBuffer/init(decoded:)``).
     public init(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
+        self = try Image.decoding(path: path, options: options).image
+    }
+
+    /// Decodes a file and returns the image with its metadata and the warnings of decoding and
+    /// colour tagging (for example an unrecognised ICC profile treated as sRGB).
+    public static func decoding(path: String, options: DecodeOptions = DecodeOptions()) throws
+        -> (image: Image, metadata: ImageMetadata, warnings: [String])
+    {
         let decoded = try ImageFile.decode(path: path, options: options)
-        self.init(buffer: try ImageBuffer(decoded: decoded))
+        let (space, note) = ImageBuffer.colorSpace(of: decoded.metadata)
+        let buffer = try ImageBuffer(decoded: decoded, colorSpace: space)
+        return (Image(buffer: buffer), decoded.metadata, decoded.warnings + (note.map { ["\(path): \($0)"] } ?? []))
+    }
+
+    /// Decodes a file as data (a mask, a depth map, a LUT): no colour space, never converted.
+    public init(dataContentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
+        let decoded = try ImageFile.decode(path: path, options: options)
+        self.init(buffer: try ImageBuffer(decoded: decoded, colorSpace: nil))
     }
 }
 
 extension ImageBuffer {
+    /// The colour space an embedded ICC profile describes: sRGB and Display P3 are recognised from
+    /// their primaries and curves; no profile means sRGB; anything else is treated as sRGB, with a
+    /// note saying so.
+    public static func colorSpace(of metadata: ImageMetadata) -> (ColorSpace, String?) {
+        guard let bytes = metadata.iccProfile else { return (.sRGB, nil) }
+        guard let profile = try? ICCProfile(bytes: bytes) else {
+            return (.sRGB, "unreadable ICC profile; treating the image as sRGB")
+        }
+        switch profile.kind {
+        case .sRGB, .grey: return (.sRGB, nil)
+        case .displayP3: return (.displayP3, nil)
+        case .linearSRGB: return (.linearSRGB, nil)
+        case .other: return (.sRGB, "ICC profile \"\(profile.description)\" is not sRGB or Display P3; treating the image as sRGB")
+        }
+    }
+
     /// A buffer holding decoded pixels in the matching pixel format.
-    public convenience init(decoded: DecodedImage) throws {
+    public convenience init(decoded: DecodedImage, colorSpace: ColorSpace? = .sRGB) throws {
         let sixteen = decoded.bitDepth == 16
         let format: PixelFormat
         switch decoded.channels {
@@ -41,7 +71,7 @@ extension ImageBuffer {
             throw GraphError.renderFailed("unsupported decoded image with \(decoded.channels) channels")
         }
         try self.init(width: decoded.width, height: decoded.height, format: format,
-                      alphaMode: decoded.hasAlpha ? .straight : .opaque, bytes: decoded.bytes)
+                      alphaMode: decoded.hasAlpha ? .straight : .opaque, colorSpace: colorSpace, bytes: decoded.bytes)
     }
 }
 
@@ -62,31 +92,23 @@ extension Context {
         guard (1...100).contains(quality) else {
             throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
         }
-        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8)
-        let width = buffer.width, height = buffer.height
-        let pixels = width * height
-        switch format {
-        case .jpeg:
-            let source = buffer.bytes
-            var rgb = [UInt8](repeating: 0, count: pixels * 3)
-            for i in 0..<pixels {
-                rgb[i * 3] = source[i * 4]; rgb[i * 3 + 1] = source[i * 4 + 1]; rgb[i * 3 + 2] = source[i * 4 + 2]
+        let profile = outputSpace.flatMap(Context.iccProfile(for:))
+        if format == .jpeg {
+            // Rendered straight to RGB: JPEG has no alpha (premultiplied colour is the image over black).
+            let buffer = try render(image, format: .rgb8)
+            return try buffer.withUnsafeBytes { raw in
+                try JPEGCodec.encode(width: buffer.width, height: buffer.height, channels: 3, bytes: Array(raw),
+                                     quality: quality, iccProfile: profile)
             }
-            return try JPEGCodec.encode(width: width, height: height, channels: 3, bytes: rgb, quality: quality)
-        case .png:
-            if bitDepth == 8 {
-                var samples = buffer.bytes
-                let opaque = Context.unpremultiply8(&samples, pixels: pixels)
-                if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: 1) }
-                return try PNGCodec.encode(width: width, height: height, channels: opaque ? 3 : 4, bitDepth: 8,
-                                           bytes: samples)
-            }
-            var samples = buffer.bytes
-            let opaque = Context.unpremultiply16(&samples, pixels: pixels)
-            if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: 2) }
-            return try PNGCodec.encode(width: width, height: height, channels: opaque ? 3 : 4, bitDepth: 16,
-                                       bytes: samples)
         }
+        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8)
+        let pixels = buffer.width * buffer.height
+        var samples = buffer.bytes
+        let opaque = bitDepth == 8 ? Context.unpremultiply8(&samples, pixels: pixels)
+            : Context.unpremultiply16(&samples, pixels: pixels)
+        if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8) }
+        return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4,
+                                   bitDepth: bitDepth, bytes: samples, iccProfile: profile)
     }
 
     /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed
@@ -103,6 +125,16 @@ extension Context {
         }
         let bytes = try encodedData(image, format: resolved, quality: quality, bitDepth: bitDepth)
         try ImageFile.writeAtomically(bytes, to: path)
+    }
+
+    /// The ICC profile that tags an output in `space` (nil for spaces without a built-in profile).
+    static func iccProfile(for space: ColorSpace) -> [UInt8]? {
+        switch space {
+        case .sRGB: return ICCProfile.sRGBBytes
+        case .displayP3: return ICCProfile.displayP3Bytes
+        case .linearSRGB: return ICCProfile.linearSRGBBytes
+        default: return nil
+        }
     }
 
     /// Whether `path` names the same file as any of `others` (after resolving symlinks).

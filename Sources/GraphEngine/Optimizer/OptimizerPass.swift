@@ -25,6 +25,7 @@ struct GraphRewriter {
 enum Optimizer {
     static let passes: [any OptimizerPass] = [
         DeduplicateSubgraphs(),
+        CancelColorConversions(),
         RemoveIdentities(),
         FoldColorMatrices(),
         FoldAffineTransforms(),

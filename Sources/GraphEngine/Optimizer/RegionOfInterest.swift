@@ -47,7 +47,7 @@ enum RegionOfInterest {
     static func inputRegion(_ node: Node, _ index: Int, _ rect: Rect) -> Rect {
         switch node.kind {
         case .buffer: return .empty
-        case .color, .matrix: return rect
+        case .color, .matrix, .colorConversion: return rect
         case .crop(let crop): return rect.intersection(crop)
         case .clamp:
             // The edge pixels nearest to the rectangle.

@@ -31,10 +31,14 @@ struct StagePlanner {
         let filter: SamplingFilter
         /// The node the slot reads (for region-of-interest propagation and dumps).
         let node: Node
+        /// Decode the sRGB transfer function while loading (8-bit buffers: a 256-entry table).
+        var decodeSRGB = false
         static func == (l: Slot, r: Slot) -> Bool {
-            l.source == r.source && l.edge == r.edge && l.filter == r.filter
+            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decodeSRGB == r.decodeSRGB
         }
-        func hash(into hasher: inout Hasher) { hasher.combine(source); hasher.combine(edge); hasher.combine(filter) }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decodeSRGB)
+        }
     }
 
     enum Work {
@@ -180,8 +184,9 @@ struct StageLowering {
         return slots.count - 1
     }
 
-    private mutating func load(_ node: Node, edge: EdgeMode) throws -> OperandQuad {
-        let slot = try planner.slot(for: node, edge: edge, filter: .linear)
+    private mutating func load(_ node: Node, edge: EdgeMode, decodeSRGB: Bool = false) throws -> OperandQuad {
+        var slot = try planner.slot(for: node, edge: edge, filter: .linear)
+        slot.decodeSRGB = decodeSRGB
         builder.currentOrigin = "#\(node.serial) \(node.shortName)"
         let index = slotIndex(slot)
         names[ObjectIdentifier(node)] = "in\(index)"
@@ -216,6 +221,9 @@ struct StageLowering {
                 let straight = builder.unpremultiply(input)
                 value = builder.premultiply(builder.colorMatrix(matrix.uniformValues, straight))
             }
+        case .colorConversion(let conversion):
+            value = try lowerConversion(conversion, node: node)
+            inputNames = [names[ObjectIdentifier(node.inputs[0])] ?? ""]
         case .crop(let rect):
             value = try lower(node.inputs[0])
             inputNames = [names[ObjectIdentifier(node.inputs[0])] ?? ""]
@@ -263,6 +271,37 @@ struct StageLowering {
         return masked
     }
 
+    /// Decode `from`'s transfer, change primaries, encode `to`'s transfer, on unpremultiplied colour.
+    /// An 8-bit buffer with opaque or straight alpha is decoded by a table while it loads.
+    private mutating func lowerConversion(_ conversion: ColorConversion, node: Node) throws -> OperandQuad {
+        let input = node.inputs[0]
+        var decoded = false
+        var value: OperandQuad
+        if conversion.from.transfer == .sRGB, case .buffer(let buffer) = input.kind, buffer.format.component == .uint8,
+           buffer.alphaMode != .premultiplied {
+            value = try load(input, edge: .zero, decodeSRGB: true)
+            decoded = true
+        } else {
+            value = try lower(input)
+        }
+        builder.currentOrigin = "#\(node.serial) \(conversion.shortName)"
+        let opaque = Opacity.isOpaque(input)
+        var c = opaque ? value : builder.unpremultiply(value)
+        if conversion.from.transfer == .sRGB && !decoded {
+            c = OperandQuad(builder.unary(.srgbToLinear, c.r), builder.unary(.srgbToLinear, c.g),
+                            builder.unary(.srgbToLinear, c.b), c.a)
+        }
+        if let m = conversion.primariesMatrix {
+            let matrix = ColorMatrix(rgb: m, sourceName: conversion.shortName)
+            c = builder.colorMatrix(matrix.uniformValues, c)
+        }
+        if conversion.to.transfer == .sRGB {
+            c = OperandQuad(builder.unary(.linearToSRGB, c.r), builder.unary(.linearToSRGB, c.g),
+                            builder.unary(.linearToSRGB, c.b), c.a)
+        }
+        return opaque ? c : builder.premultiply(c)
+    }
+
     /// The slot through which a sampling node reads `input` (a clamp becomes the slot's edge mode).
     private mutating func sampledSlot(_ input: Node, filter: SamplingFilter) throws -> (Int, String) {
         var source = input, edge = EdgeMode.zero
@@ -300,7 +339,7 @@ enum Opacity {
         switch node.kind {
         case .buffer(let buffer): return buffer.alphaMode == .opaque
         case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
-        case .crop: return isOpaque(node.inputs[0])
+        case .crop, .colorConversion: return isOpaque(node.inputs[0])
         default: return false
         }
     }

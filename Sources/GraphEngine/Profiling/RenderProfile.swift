@@ -39,7 +39,9 @@ extension Context {
         let area = PixelRect(wanted)
         let (root, plan, log) = try self.plan(image, rect: area)
         let plannedPlan = profile?.plan ?? plan
-        let initialRegions = RegionOfInterest.propagate(root: image.node, rect: area)
+        let initialRoot = ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
+                                                            output: options.outputColorSpace)
+        let initialRegions = RegionOfInterest.propagate(root: initialRoot, rect: area)
         let optimizedRegions = RegionOfInterest.propagate(root: root, rect: area)
 
         func entries(_ root: Node, _ regions: [ObjectIdentifier: PixelRect]) -> [GraphDump.NodeEntry] {
@@ -84,7 +86,7 @@ extension Context {
         let stats = programCacheStatistics
         return GraphDump(
             roi: area.description, workingFormat: options.workingFormat.rawValue,
-            initial: entries(image.node, initialRegions), optimized: entries(root, optimizedRegions),
+            initial: entries(initialRoot, initialRegions), optimized: entries(root, optimizedRegions),
             passes: log.map { GraphDump.PassEntry(pass: $0.pass, changes: $0.changes) },
             programs: programs, totalMilliseconds: profile.map { Double($0.totalNanoseconds) / 1e6 },
             programCache: ["hits": stats.hits, "misses": stats.misses, "entries": stats.entries])

@@ -34,7 +34,15 @@ enum SpanLoops {
         case .sqrt: map1(d, a, n) { $0.squareRoot() }
         case .inverseSqrt: map1(d, a, n) { 1 / $0.squareRoot() }
         case .logicalNot: map1(d, a, n) { $0 == 0 ? 1 : 0 }
-        case .exp, .exp2, .log, .log2, .sin, .cos, .tan, .asin, .acos, .atan, .srgbToLinear, .linearToSRGB:
+        case .srgbToLinear:
+            TransferTables.decode.withUnsafeBufferPointer { table in
+                if let base = table.baseAddress { TransferTables.apply(base, exact: ScalarMath.srgbToLinear, d, a, n) }
+            }
+        case .linearToSRGB:
+            TransferTables.encode.withUnsafeBufferPointer { table in
+                if let base = table.baseAddress { TransferTables.apply(base, exact: ScalarMath.linearToSRGB, d, a, n) }
+            }
+        case .exp, .exp2, .log, .log2, .sin, .cos, .tan, .asin, .acos, .atan:
             for i in 0..<n { d[i] = ScalarMath.unary(op, a[i]) }
         }
     }

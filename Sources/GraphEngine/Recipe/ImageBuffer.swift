@@ -9,10 +9,13 @@ public final class ImageBuffer: @unchecked Sendable {
     public let format: PixelFormat
     public let alphaMode: AlphaMode
     public let rowBytes: Int
+    /// The colour space of the pixels, or nil for data (depth, masks, LUTs) that is never converted.
+    public let colorSpace: ColorSpace?
     let storage: UnsafeMutableRawPointer
 
     /// A zero-filled buffer. Fails for non-positive or absurd sizes.
-    public init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied) throws(GraphError) {
+    public init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
+                colorSpace: ColorSpace? = .sRGB) throws(GraphError) {
         guard width > 0, height > 0 else {
             throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
         }
@@ -26,6 +29,7 @@ public final class ImageBuffer: @unchecked Sendable {
         self.format = format
         self.alphaMode = format.hasAlpha ? alphaMode : .opaque
         self.rowBytes = rowBytes
+        self.colorSpace = colorSpace
         self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
         self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
     }
@@ -33,8 +37,8 @@ public final class ImageBuffer: @unchecked Sendable {
     /// A buffer holding a copy of `bytes` (tightly packed rows, top row first; 16-bit and float
     /// samples in native byte order).
     public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                            bytes: [UInt8]) throws(GraphError) {
-        try self.init(width: width, height: height, format: format, alphaMode: alphaMode)
+                            colorSpace: ColorSpace? = .sRGB, bytes: [UInt8]) throws(GraphError) {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace)
         guard bytes.count == rowBytes * height else {
             throw GraphError.invalidSize(
                 "expected \(rowBytes * height) bytes for \(width)x\(height) \(format.rawValue), got \(bytes.count)")
@@ -46,8 +50,8 @@ public final class ImageBuffer: @unchecked Sendable {
 
     /// A buffer filled by `body`, which gets the storage (top row first) and its row stride.
     public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                            fill body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
-        try self.init(width: width, height: height, format: format, alphaMode: alphaMode)
+                            colorSpace: ColorSpace? = .sRGB, fill body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace)
         try body(storage, rowBytes)
     }
 

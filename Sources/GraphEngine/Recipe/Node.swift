@@ -26,6 +26,9 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case clamp
         /// Swift code over whole buffers.
         case processor(any ImageProcessor)
+        /// A colour-space conversion, inserted at sources and at the output when the context has a
+        /// working colour space.
+        case colorConversion(ColorConversion)
     }
 
     public let kind: Kind
@@ -60,7 +63,9 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
     /// A short label for dumps: `CIHueAdjust angle=0.5`, `affine [1 0 0 1 10 0]`.
     public var label: String {
         switch kind {
-        case .buffer(let buffer): return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue)"
+        case .buffer(let buffer):
+            return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue) "
+                + (buffer.colorSpace.map { "\"\($0.name)\"" } ?? "data")
         case .color(let op): return "colorkernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
         case .matrix(let matrix): return "colormatrix \(matrix.sourceNames.joined(separator: "+")) \(matrix.summary)"
         case .affine(let transform, let filter): return "affine \(transform)" + (filter == .nearest ? " nearest" : "")
@@ -70,6 +75,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .crop(let rect): return "crop \(rect)"
         case .clamp: return "clamptoextent"
         case .processor(let op): return "processor \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
+        case .colorConversion(let conversion): return "colormatch \(conversion.label)"
         }
     }
 
@@ -87,6 +93,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .crop: return "crop"
         case .clamp: return "clamp"
         case .processor(let op): return op.name
+        case .colorConversion(let conversion): return conversion.shortName
         }
     }
 
@@ -112,6 +119,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .crop(let r): hasher.combine(7); hasher.combine(r)
         case .clamp: hasher.combine(8)
         case .processor(let op): hashOperation(op, 9, into: &hasher)
+        case .colorConversion(let c): hasher.combine(10); hasher.combine(c)
         }
     }
 
@@ -132,6 +140,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case (.crop(let x), .crop(let y)): return x == y
         case (.clamp, .clamp): return true
         case (.processor(let x), .processor(let y)): return sameOperation(x, y)
+        case (.colorConversion(let x), .colorConversion(let y)): return x == y
         default: return false
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A deliberately simple evaluator of the *unoptimized* recipe: node by node, pixel by pixel, every
 /// value kept in Float32 (matrices and convolutions in Double), no fusion, no folding, no tiles, no
 /// half-float storage. It is the oracle for differential tests of the optimizer and executor.
@@ -13,8 +15,15 @@ public final class ReferenceEvaluator {
 
     public init() {}
 
-    /// Renders `rect` of `image` as premultiplied RGBA Float32, rows bottom-up.
-    public func render(_ image: Image, rect: Rect) throws -> [SIMD4<Float>] {
+    /// Renders `rect` of `image` as premultiplied RGBA Float32, rows bottom-up, with the colour
+    /// conversions a context with `options` inserts.
+    public func render(_ image: Image, rect: Rect, options: ContextOptions = ContextOptions()) throws -> [SIMD4<Float>] {
+        let root = Image(node: ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
+                                                                 output: options.outputColorSpace))
+        return try renderWithoutColorManagement(root, rect: rect)
+    }
+
+    private func renderWithoutColorManagement(_ image: Image, rect: Rect) throws -> [SIMD4<Float>] {
         let area = PixelRect(rect)
         var result: [SIMD4<Float>] = []
         result.reserveCapacity(area.pixelCount)
@@ -59,6 +68,8 @@ public final class ReferenceEvaluator {
             return SIMD4(Float(out[0] * out[3]), Float(out[1] * out[3]), Float(out[2] * out[3]), Float(out[3]))
         case .crop:
             return try value(node.inputs[0], x, y)
+        case .colorConversion(let conversion):
+            return convert(try value(node.inputs[0], x, y), conversion)
         case .clamp:
             let e = node.inputs[0].extent.integral
             guard !e.isEmpty else { return .zero }
@@ -82,6 +93,26 @@ public final class ReferenceEvaluator {
         case .color, .warp, .general:
             return try runAlone(node, x, y)
         }
+    }
+
+    /// A colour conversion in Double with the exact transfer formulas.
+    private func convert(_ s: SIMD4<Float>, _ conversion: ColorConversion) -> SIMD4<Float> {
+        let a = Double(s[3])
+        var c = (0..<3).map { a > 0 ? Double(s[$0]) / a : Double(s[$0]) }
+        func decode(_ y: Double) -> Double {
+            let m = abs(y)
+            let v = m <= 0.04045 ? m / 12.92 : pow((m + 0.055) / 1.055, 2.4)
+            return y < 0 ? -v : v
+        }
+        func encode(_ x: Double) -> Double {
+            let m = abs(x)
+            let v = m <= 0.0031308 ? m * 12.92 : 1.055 * pow(m, 1 / 2.4) - 0.055
+            return x < 0 ? -v : v
+        }
+        if conversion.from.transfer == .sRGB { c = c.map(decode) }
+        if let m = conversion.primariesMatrix { c = ColorSpace.apply(m, c) }
+        if conversion.to.transfer == .sRGB { c = c.map(encode) }
+        return SIMD4(Float(c[0] * a), Float(c[1] * a), Float(c[2] * a), Float(a))
     }
 
     /// Bilinear (or nearest) sampling at a working-space point, written independently of InputView.

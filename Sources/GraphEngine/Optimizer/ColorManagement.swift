@@ -1,0 +1,48 @@
+/// Insertion of colour conversions (Core Image's "colormatch" nodes): every tagged source is
+/// converted into the working space, and the result into the output space. Data images (no
+/// colour space: depth, masks) are never converted, and a result computed only from data (and
+/// from generators, whose colours are given in the working space) is data too: it gets no output
+/// conversion. With no working space nothing is inserted.
+///
+/// This runs before the optimizer, so the *initial* graph of a dump shows the conversions, as
+/// CI_PRINT_TREE does; `CancelColorConversions` then removes the pairs that undo each other.
+enum ColorManagement {
+    static func insertConversions(_ root: Node, working: ColorSpace?, output: ColorSpace?) -> Node {
+        guard let working else { return root }
+        var rewriter = GraphRewriter()
+        var hasColorSource = false
+        let converted = rewriter.rewrite(root) { node in
+            guard case .buffer(let buffer) = node.kind, let space = buffer.colorSpace else { return node }
+            hasColorSource = true
+            if space == working { return node }
+            return Node(.colorConversion(ColorConversion(from: space, to: working)), inputs: [node], extent: node.extent)
+        }
+        guard hasColorSource, let output, output != working else { return converted }
+        return Node(.colorConversion(ColorConversion(from: working, to: output)), inputs: [converted], extent: converted.extent)
+    }
+}
+
+/// Cancels and merges colour conversions: a conversion of a conversion becomes one conversion
+/// (`A→B→C` is `A→C`), and one that ends where it started disappears (an unfiltered sRGB image
+/// rendered to sRGB does no colour work at all).
+struct CancelColorConversions: OptimizerPass {
+    var name: String { "cancel-color-conversions" }
+
+    func run(_ root: Node, log: inout [String]) -> Node {
+        var rewriter = GraphRewriter()
+        return rewriter.rewrite(root) { node in
+            guard case .colorConversion(let outer) = node.kind, let input = node.inputs.first else { return node }
+            if case .colorConversion(let inner) = input.kind, let source = input.inputs.first {
+                let merged = ColorConversion(from: inner.from, to: outer.to)
+                if merged.isIdentity {
+                    log.append("cancelled \(inner.shortName) followed by \(outer.shortName)")
+                    return source
+                }
+                log.append("merged \(inner.shortName) and \(outer.shortName) into \(merged.shortName)")
+                return Node(.colorConversion(merged), inputs: [source], extent: node.extent)
+            }
+            if outer.isIdentity { return input }
+            return node
+        }
+    }
+}
