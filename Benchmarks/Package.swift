@@ -10,6 +10,7 @@ let package = Package(
     name: "GraphEngineBenchmarks",
     dependencies: [.package(path: "..")],
     targets: [
+        .executableTarget(name: "codec-bench", dependencies: [.product(name: "GraphCodecs", package: engine)]),
         .executableTarget(
             name: "engine-bench",
             dependencies: [

@@ -1,8 +1,12 @@
 /* libjpeg-turbo wrappers: setjmp/longjmp error handling, silent warning collection,
  * a scan-count limit against pathological progressive files, and row-by-row I/O
  * straight into the caller's buffer. */
+#define _GNU_SOURCE /* sync_file_range */
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <jerror.h>
 #include "shims_internal.h"
@@ -120,23 +124,43 @@ int ccs_jpeg_dec_start(ccs_jpeg_dec *dec) {
     return 0;
 }
 
-int ccs_jpeg_dec_read_all(ccs_jpeg_dec *dec, unsigned char *base, size_t stride) {
-    if (setjmp(dec->err.jump)) return -1;
+int ccs_jpeg_dec_read_rows(ccs_jpeg_dec *dec, unsigned char *base, size_t stride,
+                           unsigned int max_rows, unsigned int *rows_read) {
+    /* volatile: read after a longjmp */
+    volatile unsigned int done = 0;
+    *rows_read = 0;
+    if (setjmp(dec->err.jump)) {
+        *rows_read = done;
+        return -1;
+    }
     struct jpeg_decompress_struct *cinfo = &dec->cinfo;
-    while (cinfo->output_scanline < cinfo->output_height) {
-        JSAMPROW rows[8];
-        JDIMENSION first = cinfo->output_scanline;
+    unsigned int left = cinfo->output_height - cinfo->output_scanline;
+    unsigned int wanted = max_rows < left ? max_rows : left;
+    while (done < wanted) {
+        JSAMPROW rows[16];
         JDIMENSION count = 0;
-        while (count < 8 && first + count < cinfo->output_height) {
-            rows[count] = base + (size_t)(first + count) * stride;
+        while (count < 16 && done + count < wanted) {
+            rows[count] = base + (size_t)(done + count) * stride;
             count++;
         }
-        if (jpeg_read_scanlines(cinfo, rows, count) == 0) {
+        JDIMENSION got = jpeg_read_scanlines(cinfo, rows, count);
+        if (got == 0) {
             ccs_report_set_error(dec->err.report, "libjpeg returned no scanlines", 0);
+            *rows_read = done;
             return -1;
         }
+        done += got;
     }
+    *rows_read = done;
     return 0;
+}
+
+int ccs_jpeg_dec_read_all(ccs_jpeg_dec *dec, unsigned char *base, size_t stride) {
+    struct jpeg_decompress_struct *cinfo = &dec->cinfo;
+    unsigned int got = 0;
+    unsigned int first = cinfo->output_scanline;
+    return ccs_jpeg_dec_read_rows(dec, base + (size_t)first * stride, stride,
+                                  cinfo->output_height - first, &got);
 }
 
 int ccs_jpeg_dec_finish(ccs_jpeg_dec *dec) {
@@ -147,69 +171,237 @@ int ccs_jpeg_dec_finish(ccs_jpeg_dec *dec) {
 
 /* ---- encoding ---- */
 
-typedef struct ccs_jpeg_enc_state {
+/* Memory destination growing by realloc (jpeg_mem_dest copies on every growth). */
+typedef struct ccs_mem_dest {
+    struct jpeg_destination_mgr pub;
+    unsigned char *buffer;
+    size_t capacity;
+    size_t size; /* set by term_destination */
+} ccs_mem_dest;
+
+static void ccs_mem_init(j_compress_ptr cinfo) {
+    ccs_mem_dest *d = (ccs_mem_dest *)cinfo->dest;
+    d->pub.next_output_byte = d->buffer;
+    d->pub.free_in_buffer = d->capacity;
+}
+
+static boolean ccs_mem_empty(j_compress_ptr cinfo) {
+    ccs_mem_dest *d = (ccs_mem_dest *)cinfo->dest;
+    size_t old = d->capacity;
+    size_t grown = old < ((size_t)1 << 20) ? old * 4 : old * 2;
+    unsigned char *bigger = realloc(d->buffer, grown);
+    if (bigger == NULL) ERREXIT1(cinfo, JERR_OUT_OF_MEMORY, 10);
+    d->buffer = bigger;
+    d->capacity = grown;
+    d->pub.next_output_byte = bigger + old;
+    d->pub.free_in_buffer = grown - old;
+    return TRUE;
+}
+
+static void ccs_mem_term(j_compress_ptr cinfo) {
+    ccs_mem_dest *d = (ccs_mem_dest *)cinfo->dest;
+    d->size = d->capacity - d->pub.free_in_buffer;
+}
+
+/* File-descriptor destination: 256 KiB buffer flushed with write(2); every 1 MiB written
+ * starts the kernel's writeback early (sync_file_range), so that a final fsync has little
+ * left to wait for. A write error is reported as JERR_FILE_WRITE with errno saved. */
+#define CCS_FD_BUFFER (256 * 1024)
+#define CCS_FD_SYNC_STEP (1024 * 1024)
+
+typedef struct ccs_fd_dest {
+    struct jpeg_destination_mgr pub;
+    int fd;
+    unsigned char *buffer;
+    size_t written, synced;
+    int saved_errno;
+} ccs_fd_dest;
+
+static void ccs_fd_flush(j_compress_ptr cinfo, ccs_fd_dest *d, size_t count) {
+    size_t done = 0;
+    while (done < count) {
+        ssize_t n = write(d->fd, d->buffer + done, count - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            d->saved_errno = errno;
+            ERREXIT(cinfo, JERR_FILE_WRITE);
+        }
+        done += (size_t)n;
+    }
+    d->written += count;
+#ifdef SYNC_FILE_RANGE_WRITE
+    if (d->written - d->synced >= CCS_FD_SYNC_STEP) {
+        (void)sync_file_range(d->fd, (off_t)d->synced, (off_t)(d->written - d->synced), SYNC_FILE_RANGE_WRITE);
+        d->synced = d->written;
+    }
+#endif
+}
+
+static void ccs_fd_init(j_compress_ptr cinfo) {
+    ccs_fd_dest *d = (ccs_fd_dest *)cinfo->dest;
+    d->pub.next_output_byte = d->buffer;
+    d->pub.free_in_buffer = CCS_FD_BUFFER;
+}
+
+static boolean ccs_fd_empty(j_compress_ptr cinfo) {
+    ccs_fd_dest *d = (ccs_fd_dest *)cinfo->dest;
+    ccs_fd_flush(cinfo, d, CCS_FD_BUFFER);
+    d->pub.next_output_byte = d->buffer;
+    d->pub.free_in_buffer = CCS_FD_BUFFER;
+    return TRUE;
+}
+
+static void ccs_fd_term(j_compress_ptr cinfo) {
+    ccs_fd_dest *d = (ccs_fd_dest *)cinfo->dest;
+    ccs_fd_flush(cinfo, d, CCS_FD_BUFFER - d->pub.free_in_buffer);
+}
+
+struct ccs_jpeg_enc {
     struct jpeg_compress_struct cinfo;
     ccs_jpeg_err err;
-    unsigned char *buffer;
-    unsigned long size;
-} ccs_jpeg_enc_state;
+    ccs_mem_dest dest;
+    ccs_fd_dest fd_dest;
+    int to_fd;
+    int created; /* jpeg_create_compress ran */
+};
+
+void ccs_jpeg_enc_destroy(ccs_jpeg_enc *enc) {
+    if (enc == NULL) return;
+    if (enc->created) jpeg_destroy_compress(&enc->cinfo);
+    free(enc->dest.buffer);
+    free(enc->fd_dest.buffer);
+    free(enc);
+}
+
+static ccs_jpeg_enc *ccs_jpeg_enc_setup(const ccs_jpeg_enc_params *p, size_t initial_capacity,
+                                        int fd, ccs_report *report) {
+    ccs_jpeg_enc *enc = calloc(1, sizeof(ccs_jpeg_enc));
+    if (enc == NULL) {
+        ccs_report_set_error(report, "Out of memory creating the JPEG encoder", 0);
+        return NULL;
+    }
+    enc->to_fd = fd >= 0;
+    enc->fd_dest.fd = fd;
+    if (enc->to_fd) {
+        enc->fd_dest.buffer = malloc(CCS_FD_BUFFER);
+    } else {
+        enc->dest.capacity = initial_capacity > 0 ? initial_capacity : 65536;
+        enc->dest.buffer = malloc(enc->dest.capacity);
+    }
+    if (enc->to_fd ? enc->fd_dest.buffer == NULL : enc->dest.buffer == NULL) {
+        ccs_report_set_error(report, "Out of memory allocating the JPEG output buffer", 0);
+        free(enc);
+        return NULL;
+    }
+    enc->cinfo.err = &enc->err.pub;
+    ccs_jpeg_install_errors(&enc->err, report);
+    if (setjmp(enc->err.jump)) {
+        ccs_jpeg_enc_destroy(enc);
+        return NULL;
+    }
+    jpeg_create_compress(&enc->cinfo);
+    enc->created = 1;
+    if (enc->to_fd) {
+        enc->fd_dest.pub.init_destination = ccs_fd_init;
+        enc->fd_dest.pub.empty_output_buffer = ccs_fd_empty;
+        enc->fd_dest.pub.term_destination = ccs_fd_term;
+        enc->cinfo.dest = &enc->fd_dest.pub;
+    } else {
+        enc->dest.pub.init_destination = ccs_mem_init;
+        enc->dest.pub.empty_output_buffer = ccs_mem_empty;
+        enc->dest.pub.term_destination = ccs_mem_term;
+        enc->cinfo.dest = &enc->dest.pub;
+    }
+    struct jpeg_compress_struct *c = &enc->cinfo;
+    c->image_width = p->width;
+    c->image_height = p->height;
+    c->input_components = p->components;
+    c->in_color_space = (J_COLOR_SPACE)p->in_color_space;
+    jpeg_set_defaults(c);
+    jpeg_set_quality(c, p->quality, TRUE);
+    c->write_JFIF_header = p->write_jfif ? TRUE : FALSE;
+    if (c->num_components >= 3) {
+        c->comp_info[0].h_samp_factor = p->luma_h_samp;
+        c->comp_info[0].v_samp_factor = p->luma_v_samp;
+        for (int i = 1; i < c->num_components; i++) {
+            c->comp_info[i].h_samp_factor = 1;
+            c->comp_info[i].v_samp_factor = 1;
+        }
+    }
+    if (p->progressive) jpeg_simple_progression(c);
+    c->optimize_coding = p->optimize_coding ? TRUE : FALSE;
+    c->dct_method = (J_DCT_METHOD)p->dct_method;
+    jpeg_start_compress(c, TRUE);
+    for (int i = 0; i < p->marker_count; i++) {
+        jpeg_write_marker(c, p->markers[i].code, p->markers[i].data, p->markers[i].size);
+    }
+    return enc;
+}
+
+ccs_jpeg_enc *ccs_jpeg_enc_create(const ccs_jpeg_enc_params *params, size_t initial_capacity,
+                                  ccs_report *report) {
+    return ccs_jpeg_enc_setup(params, initial_capacity, -1, report);
+}
+
+ccs_jpeg_enc *ccs_jpeg_enc_create_fd(const ccs_jpeg_enc_params *params, int fd, ccs_report *report) {
+    if (fd < 0) {
+        ccs_report_set_error(report, "invalid file descriptor", 0);
+        return NULL;
+    }
+    return ccs_jpeg_enc_setup(params, 0, fd, report);
+}
+
+int ccs_jpeg_enc_io_errno(const ccs_jpeg_enc *enc) { return enc->fd_dest.saved_errno; }
+
+int ccs_jpeg_enc_write_rows(ccs_jpeg_enc *enc, const unsigned char *base, size_t stride,
+                            unsigned int count) {
+    if (setjmp(enc->err.jump)) return -1;
+    struct jpeg_compress_struct *c = &enc->cinfo;
+    unsigned int done = 0;
+    while (done < count) {
+        JSAMPROW rows[16];
+        JDIMENSION n = 0;
+        while (n < 16 && done + n < count) {
+            rows[n] = (JSAMPROW)(base + (size_t)(done + n) * stride);
+            n++;
+        }
+        JDIMENSION written = jpeg_write_scanlines(c, rows, n);
+        if (written == 0) {
+            ccs_report_set_error(enc->err.report, "libjpeg accepted no scanlines (too many rows?)", 0);
+            return -1;
+        }
+        done += written;
+    }
+    return 0;
+}
+
+unsigned int ccs_jpeg_enc_next_row(const ccs_jpeg_enc *enc) { return enc->cinfo.next_scanline; }
+
+int ccs_jpeg_enc_finish(ccs_jpeg_enc *enc, unsigned char **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = 0;
+    if (setjmp(enc->err.jump)) return -1;
+    jpeg_finish_compress(&enc->cinfo);
+    if (enc->to_fd) {
+        *out_size = enc->fd_dest.written;
+        return 0;
+    }
+    *out = enc->dest.buffer;
+    *out_size = enc->dest.size;
+    enc->dest.buffer = NULL;
+    return 0;
+}
 
 int ccs_jpeg_encode(const ccs_jpeg_enc_params *p, unsigned char **out, unsigned long *out_size,
                     ccs_report *report) {
     *out = NULL;
     *out_size = 0;
-    ccs_jpeg_enc_state *st = calloc(1, sizeof(ccs_jpeg_enc_state));
-    if (st == NULL) {
-        ccs_report_set_error(report, "Out of memory creating the JPEG encoder", 0);
-        return -1;
-    }
-    st->cinfo.err = &st->err.pub;
-    ccs_jpeg_install_errors(&st->err, report);
-    if (setjmp(st->err.jump)) {
-        jpeg_destroy_compress(&st->cinfo);
-        free(st->buffer);
-        free(st);
-        return -1;
-    }
-    jpeg_create_compress(&st->cinfo);
-    jpeg_mem_dest(&st->cinfo, &st->buffer, &st->size);
-    st->cinfo.image_width = p->width;
-    st->cinfo.image_height = p->height;
-    st->cinfo.input_components = p->components;
-    st->cinfo.in_color_space = (J_COLOR_SPACE)p->in_color_space;
-    jpeg_set_defaults(&st->cinfo);
-    jpeg_set_quality(&st->cinfo, p->quality, TRUE);
-    st->cinfo.write_JFIF_header = p->write_jfif ? TRUE : FALSE;
-    if (st->cinfo.num_components >= 3) {
-        st->cinfo.comp_info[0].h_samp_factor = p->luma_h_samp;
-        st->cinfo.comp_info[0].v_samp_factor = p->luma_v_samp;
-        for (int c = 1; c < st->cinfo.num_components; c++) {
-            st->cinfo.comp_info[c].h_samp_factor = 1;
-            st->cinfo.comp_info[c].v_samp_factor = 1;
-        }
-    }
-    if (p->progressive) jpeg_simple_progression(&st->cinfo);
-    st->cinfo.optimize_coding = p->optimize_coding ? TRUE : FALSE;
-    st->cinfo.dct_method = (J_DCT_METHOD)p->dct_method;
-    jpeg_start_compress(&st->cinfo, TRUE);
-    for (int i = 0; i < p->marker_count; i++) {
-        jpeg_write_marker(&st->cinfo, p->markers[i].code, p->markers[i].data, p->markers[i].size);
-    }
-    while (st->cinfo.next_scanline < st->cinfo.image_height) {
-        JSAMPROW rows[16];
-        JDIMENSION first = st->cinfo.next_scanline;
-        JDIMENSION count = 0;
-        while (count < 16 && first + count < st->cinfo.image_height) {
-            rows[count] = (JSAMPROW)(p->pixels + (size_t)(first + count) * p->stride);
-            count++;
-        }
-        jpeg_write_scanlines(&st->cinfo, rows, count);
-    }
-    jpeg_finish_compress(&st->cinfo);
-    *out = st->buffer;
-    *out_size = st->size;
-    st->buffer = NULL;
-    jpeg_destroy_compress(&st->cinfo);
-    free(st);
-    return 0;
+    ccs_jpeg_enc *enc = ccs_jpeg_enc_create(p, 0, report);
+    if (enc == NULL) return -1;
+    size_t size = 0;
+    int status = ccs_jpeg_enc_write_rows(enc, p->pixels, p->stride, p->height);
+    if (status == 0) status = ccs_jpeg_enc_finish(enc, out, &size);
+    ccs_jpeg_enc_destroy(enc);
+    *out_size = (unsigned long)size;
+    return status;
 }

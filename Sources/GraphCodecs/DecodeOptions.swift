@@ -5,7 +5,9 @@ public struct DecodeOptions: Sendable, Equatable {
     public var maxPixelCount: Int
     /// libjpeg scaled DCT decoding: 1, 2, 4 or 8 (output is ceil(size / n)). PNG ignores it.
     public var jpegScaleDenominator: Int
-    /// Rotate/flip the pixels upright according to the EXIF orientation tag.
+    /// Rotate/flip the pixels upright according to the EXIF orientation tag. Whole-image
+    /// decoders only: `JPEGRowDecoder` (and `JPEGTranscoder`) deliver rows in file order and
+    /// report the tag in `metadata.exifOrientation`, since rotating needs the whole image.
     public var applyOrientation: Bool
     /// Produce 4-channel RGBA (alpha 255 when the image has none) for colour and grey
     /// images, so the engine can read uniform 4-channel rows. 16-bit PNGs stay 16-bit.

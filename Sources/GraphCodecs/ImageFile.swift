@@ -22,17 +22,38 @@ public enum ImageFile {
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             throw CodecError(.io, "not a regular file", path: path)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(status.st_size))
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ioError("read failed", path: path)
+        // Read straight into an array of the stat'ed size (no staging copy); a file that
+        // grows meanwhile is read on in chunks, one that shrinks is cut to what was read.
+        let expected = max(0, Int(status.st_size))
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+            initialized = 0
+            while initialized < expected {
+                let count = posixRead(fd, buffer.baseAddress! + initialized, expected - initialized)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if count == 0 { break }
+                initialized += count
             }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
+        }
+        if failure != 0 {
+            errno = failure
+            throw ioError("read failed", path: path)
+        }
+        if bytes.count == expected {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError("read failed", path: path)
+                }
+                if count == 0 { break }
+                bytes += chunk[0..<count]
+            }
         }
         return bytes
     }
@@ -88,6 +109,26 @@ public enum ImageFile {
     /// With `allowOverwriting == false` an existing target is an error (checked atomically
     /// with link(2), so a concurrent writer cannot be clobbered either).
     public static func writeAtomically(_ bytes: [UInt8], to path: String, allowOverwriting: Bool = true) throws(CodecError) {
+        try writeAtomically(to: path, allowOverwriting: allowOverwriting) { fd throws(CodecError) in
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw ioError("write failed", path: path)
+                }
+                written += count
+            }
+        }
+    }
+
+    /// The same for content produced by `body`, which writes it to the temporary file's
+    /// descriptor (e.g. a streaming encoder): only when `body` returns normally is the file
+    /// fsync'ed and renamed over `path`; if it throws, the temporary file is removed and the
+    /// error (with the path attached) is rethrown. `body` must not close the descriptor.
+    public static func writeAtomically(
+        to path: String, allowOverwriting: Bool = true, _ body: (Int32) throws(CodecError) -> Void
+    ) throws(CodecError) {
         let directory: String
         let name: String
         if let slash = path.lastIndex(of: "/") {
@@ -111,14 +152,10 @@ public enum ImageFile {
             if fd >= 0 { close(fd) }
             if !committed { unlink(temporary) }
         }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ioError("write failed", path: path)
-            }
-            written += count
+        do {
+            try body(fd)
+        } catch {
+            throw error.path == nil ? error.at(path: path) : error
         }
         guard fsync(fd) == 0 else { throw ioError("fsync failed", path: path) }
         let closed = close(fd)

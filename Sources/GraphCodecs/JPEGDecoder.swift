@@ -13,21 +13,45 @@ import CLibJPEG
 /// - "Premature end of JPEG file" is a libjpeg warning (it pads with grey); here it is an
 ///   error, so a truncated file never yields a partly grey image.
 public enum JPEGCodec {
-    /// Decodes a whole JPEG file held in memory.
+    /// Decodes a whole JPEG file held in memory: a loop over `JPEGRowDecoder` reading every
+    /// row straight into the final buffer, then the EXIF orientation applied when asked.
     public static func decode(_ data: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
-        guard !data.isEmpty else { throw CodecError(.truncated, "empty file (0 bytes)", format: .jpeg) }
-        guard data.count >= 2, data[0] == 0xFF, data[1] == 0xD8 else {
-            throw CodecError(.unrecognizedFormat, "not a JPEG file: no SOI marker (FF D8) at the start", format: .jpeg)
-        }
-        guard [1, 2, 4, 8].contains(options.jpegScaleDenominator) else {
-            throw CodecError(.invalidArgument, "jpegScaleDenominator must be 1, 2, 4 or 8, got \(options.jpegScaleDenominator)", format: .jpeg)
-        }
-        let scan = JPEGMarkers.scanHeader(data)
-        if let frame = scan.frame { try checkSupported(frame) }
         let result: Result<DecodedImage, CodecError> = data.withUnsafeBufferPointer { buffer in
-            Result { () throws(CodecError) -> DecodedImage in try decode(buffer, scanned: scan.segments, options: options) }
+            Result { () throws(CodecError) -> DecodedImage in
+                try decode(JPEGRowDecoder(data, unownedBuffer: buffer, options: options), options: options)
+            }
         }
         return try result.get()
+    }
+
+    private static func decode(_ decoder: JPEGRowDecoder, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        var (width, height) = (decoder.width, decoder.height)
+        let rowBytes = decoder.rowBytes
+        let total = rowBytes * height
+        var failure: CodecError?
+        var bytes = [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            initialized = 0
+            guard let base = out.baseAddress else { return }
+            do throws(CodecError) {
+                _ = try decoder.readRows(into: base, rowBytes: rowBytes, maxRows: height)
+                initialized = total
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        if !decoder.isFinished {
+            throw CodecError(.corrupt, "no pixel memory for a \(width)x\(height) image", format: .jpeg, segment: "scan data")
+        }
+        var metadata = decoder.metadata
+        if options.applyOrientation, metadata.exifOrientation != 1 {
+            (bytes, width, height) = Orientation.apply(
+                metadata.exifOrientation, bytes: bytes, width: width, height: height, pixelBytes: decoder.channels)
+            metadata.orientationApplied = true
+        }
+        return DecodedImage(
+            width: width, height: height, channels: decoder.channels, bitDepth: 8, bytes: bytes,
+            metadata: metadata, warnings: decoder.warnings)
     }
 
     /// Refuses what libjpeg-turbo's 8-bit API cannot decode, with a precise message.
@@ -44,81 +68,8 @@ public enum JPEGCodec {
         }
     }
 
-    private static func decode(
-        _ buffer: UnsafeBufferPointer<UInt8>, scanned: [JPEGSegment], options: DecodeOptions
-    ) throws(CodecError) -> DecodedImage {
-        let report = LibraryReport()
-        guard let base = buffer.baseAddress,
-            let dec = ccs_jpeg_dec_create(base, buffer.count, report.pointer, Int32(options.maxJPEGScans))
-        else { throw failure(report, stage: "decoder setup") }
-        defer { ccs_jpeg_dec_destroy(dec) }
-        guard let cinfo = ccs_jpeg_dec_cinfo(dec) else { throw failure(report, stage: "decoder setup") }
-        guard ccs_jpeg_dec_read_header(dec) == 0 else { throw failure(report, stage: "header") }
-
-        let width = Int(cinfo.pointee.image_width), height = Int(cinfo.pointee.image_height)
-        try options.checkSize(width: width, height: height, format: .jpeg)
-
-        var warnings: [String] = []
-        var metadata = headerMetadata(cinfo)
-        JPEGMarkers.apply(segments: savedMarkers(cinfo, scanned: scanned), to: &metadata, warnings: &warnings)
-
-        let rgba = options.outputRGBA
-        let source = cinfo.pointee.jpeg_color_space
-        let cmyk = source == JCS_CMYK || source == JCS_YCCK
-        let outSpace: J_COLOR_SPACE
-        switch source {
-        case JCS_GRAYSCALE: outSpace = rgba ? JCS_EXT_RGBA : JCS_GRAYSCALE
-        case JCS_YCbCr, JCS_RGB: outSpace = rgba ? JCS_EXT_RGBA : JCS_EXT_RGB
-        case JCS_CMYK, JCS_YCCK: outSpace = JCS_CMYK
-        default:
-            throw CodecError(
-                .unsupported, "JPEG with \(cinfo.pointee.num_components) components in an unknown colour space",
-                format: .jpeg, segment: "SOF")
-        }
-        cinfo.pointee.out_color_space = outSpace
-        cinfo.pointee.scale_num = 1
-        cinfo.pointee.scale_denom = UInt32(options.jpegScaleDenominator)
-        cinfo.pointee.dct_method = JDCT_ISLOW
-        guard ccs_jpeg_dec_calc_output(dec) == 0 else { throw failure(report, stage: "output setup") }
-        guard ccs_jpeg_dec_start(dec) == 0 else { throw failure(report, stage: "start of decompression") }
-
-        var outWidth = Int(cinfo.pointee.output_width), outHeight = Int(cinfo.pointee.output_height)
-        let components = Int(cinfo.pointee.output_components)
-        let rowBytes = outWidth * components
-        let total = rowBytes * outHeight
-        var failed = false
-        var bytes = [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
-            initialized = 0
-            guard let base = out.baseAddress else { failed = total > 0; return }
-            if ccs_jpeg_dec_read_all(dec, base, rowBytes) != 0 || ccs_jpeg_dec_finish(dec) != 0 {
-                failed = true
-                return
-            }
-            initialized = total
-        }
-        if failed { throw failure(report, stage: "scan data") }
-        if report.prematureEnd {
-            throw CodecError(
-                .truncated, "the JPEG data ends before the image is complete (truncated file)",
-                format: .jpeg, segment: "scan data", libraryMessage: "Premature end of JPEG file")
-        }
-        var channels = components
-        if cmyk {
-            bytes = convertCMYK(bytes, inverted: cinfo.pointee.saw_Adobe_marker != 0, rgba: rgba)
-            channels = rgba ? 4 : 3
-        }
-        if options.applyOrientation, metadata.exifOrientation != 1 {
-            (bytes, outWidth, outHeight) = Orientation.apply(
-                metadata.exifOrientation, bytes: bytes, width: outWidth, height: outHeight, pixelBytes: channels)
-            metadata.orientationApplied = true
-        }
-        return DecodedImage(
-            width: outWidth, height: outHeight, channels: channels, bitDepth: 8, bytes: bytes,
-            metadata: metadata, warnings: report.warnings + warnings)
-    }
-
     /// Frame-level metadata libjpeg parsed from the header.
-    private static func headerMetadata(_ cinfo: UnsafeMutablePointer<jpeg_decompress_struct>) -> ImageMetadata {
+    static func headerMetadata(_ cinfo: UnsafeMutablePointer<jpeg_decompress_struct>) -> ImageMetadata {
         var metadata = ImageMetadata(format: .jpeg)
         let c = cinfo.pointee
         metadata.fileBitDepth = Int(c.data_precision)
@@ -149,7 +100,7 @@ public enum JPEGCodec {
 
     /// libjpeg's saved APPn/COM markers, with file offsets taken from the Swift header walk
     /// when the two agree (same order, code and length).
-    private static func savedMarkers(
+    static func savedMarkers(
         _ cinfo: UnsafeMutablePointer<jpeg_decompress_struct>, scanned: [JPEGSegment]
     ) -> [JPEGSegment] {
         var segments: [JPEGSegment] = []
@@ -168,24 +119,20 @@ public enum JPEGCodec {
         return segments
     }
 
-    /// CMYK → RGB (or RGBA), in place, front to back.
-    private static func convertCMYK(_ cmyk: [UInt8], inverted: Bool, rgba: Bool) -> [UInt8] {
-        var out = cmyk
-        let pixels = cmyk.count / 4
+    /// One row of CMYK → RGB (or RGBA). Adobe CMYK is stored inverted: R = C·K/255, else
+    /// R = (255−C)(255−K)/255, rounded as libjpeg-turbo's cmyk_to_rgb.
+    static func convertCMYK(
+        _ cmyk: UnsafePointer<UInt8>, to out: UnsafeMutablePointer<UInt8>, pixels: Int, inverted: Bool, rgba: Bool
+    ) {
         let step = rgba ? 4 : 3
-        out.withUnsafeMutableBufferPointer { p in
-            for i in 0..<pixels {
-                var c = Int(p[i * 4]), m = Int(p[i * 4 + 1]), y = Int(p[i * 4 + 2]), k = Int(p[i * 4 + 3])
-                if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
-                // round(c * k / 255), as libjpeg-turbo's cmyk_to_rgb.
-                p[i * step] = UInt8((c * k * 2 + 255) / 510)
-                p[i * step + 1] = UInt8((m * k * 2 + 255) / 510)
-                p[i * step + 2] = UInt8((y * k * 2 + 255) / 510)
-                if rgba { p[i * step + 3] = 255 }
-            }
+        for i in 0..<pixels {
+            var c = Int(cmyk[i * 4]), m = Int(cmyk[i * 4 + 1]), y = Int(cmyk[i * 4 + 2]), k = Int(cmyk[i * 4 + 3])
+            if !inverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+            out[i * step] = UInt8((c * k * 2 + 255) / 510)
+            out[i * step + 1] = UInt8((m * k * 2 + 255) / 510)
+            out[i * step + 2] = UInt8((y * k * 2 + 255) / 510)
+            if rgba { out[i * step + 3] = 255 }
         }
-        if !rgba { out.removeLast(out.count - pixels * 3) }
-        return out
     }
 
     /// A CodecError from libjpeg's message, classified.

@@ -66,6 +66,10 @@ int ccs_jpeg_dec_calc_output(ccs_jpeg_dec *dec);
 int ccs_jpeg_dec_start(ccs_jpeg_dec *dec);
 /** Reads all remaining scanlines straight into `base` (row y at base + y * stride). */
 int ccs_jpeg_dec_read_all(ccs_jpeg_dec *dec, unsigned char *base, size_t stride);
+/** Reads the next min(max_rows, rows left) scanlines into `base` (row i at base + i * stride),
+ *  top-down. *rows_read receives how many were stored (also on error). 0 / -1. */
+int ccs_jpeg_dec_read_rows(ccs_jpeg_dec *dec, unsigned char *base, size_t stride,
+                           unsigned int max_rows, unsigned int *rows_read);
 /** jpeg_finish_decompress. */
 int ccs_jpeg_dec_finish(ccs_jpeg_dec *dec);
 
@@ -93,9 +97,34 @@ typedef struct ccs_jpeg_enc_params {
     int marker_count;
 } ccs_jpeg_enc_params;
 
-/** Encodes into a malloc'd buffer (*out, free with ccs_free). 0 on success, -1 on error. */
+/** Encodes into a malloc'd buffer (*out, free with ccs_free). 0 on success, -1 on error.
+ *  (A loop over the streaming encoder below.) */
 int ccs_jpeg_encode(const ccs_jpeg_enc_params *params, unsigned char **out,
                     unsigned long *out_size, ccs_report *report);
+
+/** Streaming (row-band) compressor writing into a growing malloc'd memory buffer. */
+typedef struct ccs_jpeg_enc ccs_jpeg_enc;
+
+/** Sets up the compressor from `params` (`pixels` and `stride` are ignored), calls
+ *  jpeg_start_compress and writes the markers. `initial_capacity` sizes the output buffer
+ *  (it grows by realloc; 0 = 64 KiB). NULL on failure (the message is in `report`). */
+ccs_jpeg_enc *ccs_jpeg_enc_create(const ccs_jpeg_enc_params *params, size_t initial_capacity,
+                                  ccs_report *report);
+/** The same, streaming the file to `fd` (written at its current offset; not closed) through
+ *  a 256 KiB buffer, with early writeback (sync_file_range) every MiB on Linux. */
+ccs_jpeg_enc *ccs_jpeg_enc_create_fd(const ccs_jpeg_enc_params *params, int fd, ccs_report *report);
+/** errno of a failed write(2) to the file descriptor (0 when none). */
+int ccs_jpeg_enc_io_errno(const ccs_jpeg_enc *enc);
+/** jpeg_write_scanlines for `count` rows (row i at base + i * stride). 0 / -1. */
+int ccs_jpeg_enc_write_rows(ccs_jpeg_enc *enc, const unsigned char *base, size_t stride,
+                            unsigned int count);
+/** Rows written so far (cinfo.next_scanline). */
+unsigned int ccs_jpeg_enc_next_row(const ccs_jpeg_enc *enc);
+/** jpeg_finish_compress; on success hands over the buffer (*out, free with ccs_free), or for
+ *  a file-descriptor encoder sets *out = NULL and *out_size = bytes written. */
+int ccs_jpeg_enc_finish(ccs_jpeg_enc *enc, unsigned char **out, size_t *out_size);
+/** Frees the compressor (and the output buffer unless it was handed over). NULL is fine. */
+void ccs_jpeg_enc_destroy(ccs_jpeg_enc *enc);
 
 /* ---- PNG decoding --------------------------------------------------------------------- */
 

@@ -1,0 +1,139 @@
+/// JPEG → JPEG re-encoding with decode and encode overlapped on two threads.
+///
+/// A dedicated thread runs `JPEGRowDecoder` into a bounded ring of row bands (`bandCount`
+/// bands of `bandRows` rows); the calling thread feeds the filled bands to `JPEGRowEncoder`.
+/// On two cores the wall time is about the slower of the two halves instead of their sum.
+/// The pixels are the ones `JPEGCodec.decode` gives (without orientation) and the output is
+/// byte-identical to `JPEGCodec.encode` of them with the same settings, whatever the band
+/// size. An error on either side cancels the ring: both threads stop at the next band and
+/// the first error is thrown (never a hang, never a partial file).
+public enum JPEGTranscoder {
+    /// Re-encodes `bytes` (a JPEG file).
+    ///
+    /// - `keepMetadata`: carry the ICC profile, EXIF (orientation tag included: the pixels are
+    ///   not rotated, so viewers still show it upright), the main XMP packet and the first
+    ///   comment. Extended XMP and other APPn segments are dropped.
+    /// - `decodeOptions`: limits and scaled decoding (`jpegScaleDenominator`);
+    ///   `outputRGBA` and `applyOrientation` are ignored. CMYK is converted to RGB.
+    /// - `bandRows` × `bandCount` rows of memory sit between the threads; the image is never
+    ///   held whole. With one band or less of image, no thread is started.
+    /// - `transcode(_:toFile:...)` streams the output into the file instead of memory.
+    public static func transcode(
+        _ bytes: [UInt8], quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false,
+        optimizeHuffman: Bool = false, keepMetadata: Bool = true, decodeOptions: DecodeOptions = DecodeOptions(),
+        bandRows: Int = 32, bandCount: Int = 4
+    ) throws(CodecError) -> [UInt8] {
+        try run(
+            bytes, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
+            keepMetadata: keepMetadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
+            destination: .memory(bytes.count + 65536)
+        ).bytes
+    }
+
+    /// The same, streaming the output into `path` atomically while it is encoded (temporary
+    /// file beside it, fsync, rename: see `ImageFile.writeAtomically(to:body:)`); no output
+    /// buffer is held. Returns the size of the file written. On error the target is untouched.
+    @discardableResult
+    public static func transcode(
+        _ bytes: [UInt8], toFile path: String, allowOverwriting: Bool = true, quality: Int = 90,
+        subsampling: JPEGSubsampling = .s420, progressive: Bool = false, optimizeHuffman: Bool = false,
+        keepMetadata: Bool = true, decodeOptions: DecodeOptions = DecodeOptions(), bandRows: Int = 32, bandCount: Int = 4
+    ) throws(CodecError) -> Int {
+        var size = 0
+        try ImageFile.writeAtomically(to: path, allowOverwriting: allowOverwriting) { fd throws(CodecError) in
+            size = try run(
+                bytes, quality: quality, subsampling: subsampling, progressive: progressive,
+                optimizeHuffman: optimizeHuffman, keepMetadata: keepMetadata, decodeOptions: decodeOptions,
+                bandRows: bandRows, bandCount: bandCount, destination: .fileDescriptor(fd)
+            ).count
+        }
+        return size
+    }
+
+    /// The shared body: the bytes (memory destination) or `[]` (file), and the output size.
+    private static func run(
+        _ bytes: [UInt8], quality: Int, subsampling: JPEGSubsampling, progressive: Bool, optimizeHuffman: Bool,
+        keepMetadata: Bool, decodeOptions: DecodeOptions, bandRows: Int, bandCount: Int,
+        destination: JPEGRowEncoder.Destination
+    ) throws(CodecError) -> (bytes: [UInt8], count: Int) {
+        guard bandRows >= 1, bandCount >= 1 else {
+            throw CodecError(.invalidArgument, "bandRows and bandCount must be at least 1 (got \(bandRows), \(bandCount))", format: .jpeg)
+        }
+        let result: Result<(bytes: [UInt8], count: Int), CodecError> = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(CodecError) -> (bytes: [UInt8], count: Int) in
+                var options = decodeOptions
+                options.outputRGBA = false
+                let decoder = try JPEGRowDecoder(bytes, unownedBuffer: buffer, options: options)
+                let metadata = decoder.metadata
+                let encoder = try JPEGRowEncoder(
+                    width: decoder.width, height: decoder.height, channels: decoder.channels, quality: quality,
+                    subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
+                    iccProfile: keepMetadata ? metadata.iccProfile : nil, xmp: keepMetadata ? metadata.xmp : nil,
+                    exif: keepMetadata ? metadata.exif : nil, comment: keepMetadata ? metadata.comments.first : nil,
+                    destination: destination)
+                try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount)
+                let output = try encoder.finish()
+                return (output, encoder.outputByteCount)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Moves every row from `decoder` to `encoder` (same size and channels), overlapped on
+    /// two threads through a ring of bands; single-threaded when one band holds the image.
+    /// The decoder must not be touched by the caller until this returns.
+    static func pump(_ decoder: JPEGRowDecoder, into encoder: JPEGRowEncoder, bandRows: Int, bandCount: Int) throws(CodecError) {
+        let rowBytes = decoder.rowBytes
+        let rowsLeft = decoder.height - decoder.nextRow
+        if rowsLeft <= bandRows || bandCount < 2 {
+            let band = UnsafeMutableRawPointer.allocate(byteCount: max(1, min(bandRows, rowsLeft) * rowBytes), alignment: 64)
+            defer { band.deallocate() }
+            while true {
+                let rows = try decoder.readRows(into: band, rowBytes: rowBytes, maxRows: bandRows)
+                if rows == 0 { return }
+                try encoder.writeRows(band, rowBytes: rowBytes, count: rows)
+            }
+        }
+
+        let ring = BandRing(count: bandCount, bandBytes: bandRows * rowBytes)
+        let producer = UncheckedBox(decoder)
+        guard
+            let thread = JoinableThread({
+                let decoder = producer.value
+                while let slot = ring.acquireFree() {
+                    do throws(CodecError) {
+                        let rows = try decoder.readRows(into: ring.band(slot), rowBytes: rowBytes, maxRows: bandRows)
+                        ring.commit(rows: rows, error: nil)
+                        if rows == 0 { return }
+                    } catch {
+                        ring.commit(rows: 0, error: error)
+                        return
+                    }
+                }
+            })
+        else {
+            throw CodecError(.io, "cannot start the decoder thread", format: .jpeg)
+        }
+        var failure: CodecError?
+        while let (slot, rows, error) = ring.acquireFilled() {
+            if let error { failure = error; break }
+            if rows == 0 { break }
+            do throws(CodecError) {
+                try encoder.writeRows(ring.band(slot), rowBytes: rowBytes, count: rows)
+            } catch {
+                failure = error
+                break
+            }
+            ring.release()
+        }
+        ring.cancel()
+        thread.join()
+        if let failure { throw failure }
+    }
+}
+
+/// Hands a non-Sendable object to exactly one other thread (the sender stops using it).
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
