@@ -157,6 +157,8 @@ struct Executor {
         switch slot.source {
         case .buffer(let buffer):
             return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter, decodeSRGB: slot.decodeSRGB)
+        case .yuv(let frame):
+            return InputView(yuv: frame)
         case .stage(let index):
             return InputView(planes: planes(index), edge: slot.edge, filter: slot.filter)
         }

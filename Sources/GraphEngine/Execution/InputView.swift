@@ -4,6 +4,7 @@ struct InputView {
     enum Storage {
         case planes(PlaneSet)
         case buffer(ImageBuffer)
+        case yuv(YUVFrame)
     }
 
     let storage: Storage
@@ -29,6 +30,14 @@ struct InputView {
         valid = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         self.edge = edge
         self.filter = filter
+    }
+
+    init(yuv frame: YUVFrame) {
+        storage = .yuv(frame)
+        valid = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        edge = .zero
+        filter = .linear
+        decodeSRGB = false
     }
 
     typealias Channels = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
@@ -89,6 +98,9 @@ struct InputView {
             BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB,
                                     column: column, count: count,
                                     into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
+        case .yuv(let frame):
+            YUVReader.read(frame, row: row, column: column, count: count,
+                           into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
         }
     }
 
@@ -104,6 +116,12 @@ struct InputView {
             let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - row) * buffer.rowBytes
                 + column * buffer.format.bytesPerPixel)
             return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB)
+        case .yuv(let frame):
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: 4) { pixel in
+                guard let p = pixel.baseAddress else { return (0, 0, 0, 1) }
+                YUVReader.read(frame, row: row, column: column, count: 1, into: (p, p + 1, p + 2, p + 3))
+                return (p[0], p[1], p[2], p[3])
+            }
         }
     }
 

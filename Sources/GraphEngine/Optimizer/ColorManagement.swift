@@ -12,7 +12,13 @@ enum ColorManagement {
         var rewriter = GraphRewriter()
         var hasColorSource = false
         let converted = rewriter.rewrite(root) { node in
-            guard case .buffer(let buffer) = node.kind, let space = buffer.colorSpace else { return node }
+            let tagged: ColorSpace?
+            switch node.kind {
+            case .buffer(let buffer): tagged = buffer.colorSpace
+            case .yuv(let frame): tagged = frame.colorSpace
+            default: return node
+            }
+            guard let space = tagged else { return node }
             hasColorSource = true
             if space == working { return node }
             return Node(.colorConversion(ColorConversion(from: space, to: working)), inputs: [node], extent: node.extent)

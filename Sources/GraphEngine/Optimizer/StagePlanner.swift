@@ -12,10 +12,13 @@ struct StagePlanner {
         enum Source: Hashable {
             case stage(Int)
             case buffer(ImageBuffer)
+            /// The raw (Y, Cb, Cr, 1) samples of a frame, chroma upsampled.
+            case yuv(YUVFrame)
             static func == (l: Source, r: Source) -> Bool {
                 switch (l, r) {
                 case (.stage(let a), .stage(let b)): return a == b
                 case (.buffer(let a), .buffer(let b)): return a === b
+                case (.yuv(let a), .yuv(let b)): return a === b
                 default: return false
                 }
             }
@@ -23,6 +26,7 @@ struct StagePlanner {
                 switch self {
                 case .stage(let i): hasher.combine(0); hasher.combine(i)
                 case .buffer(let b): hasher.combine(1); hasher.combine(ObjectIdentifier(b))
+                case .yuv(let f): hasher.combine(2); hasher.combine(ObjectIdentifier(f))
                 }
             }
         }
@@ -203,6 +207,11 @@ struct StageLowering {
         switch node.kind {
         case .buffer, .convolution, .processor:
             return try load(node, edge: .zero)
+        case .yuv(let frame):
+            // Y, Cb, Cr read with chroma upsampled, then one matrix to R'G'B'.
+            builder.currentOrigin = "#\(node.serial) \(node.shortName)"
+            let index = slotIndex(StagePlanner.Slot(source: .yuv(frame), edge: .zero, filter: .linear, node: node))
+            value = builder.colorMatrix(frame.rgbMatrix.uniformValues, builder.load(input: index))
         case .color(let op):
             let inputs = try node.inputs.map { try lower($0) }
             inputNames = node.inputs.map { names[ObjectIdentifier($0)] ?? $0.shortName }
@@ -338,6 +347,7 @@ enum Opacity {
     static func isOpaque(_ node: Node) -> Bool {
         switch node.kind {
         case .buffer(let buffer): return buffer.alphaMode == .opaque
+        case .yuv: return true
         case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
         case .crop, .colorConversion: return isOpaque(node.inputs[0])
         default: return false

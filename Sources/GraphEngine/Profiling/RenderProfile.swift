@@ -96,6 +96,7 @@ extension Context {
         switch source {
         case .stage(let index): return "program \(index)"
         case .buffer(let buffer): return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue)"
+        case .yuv(let frame): return frame.label
         }
     }
 }

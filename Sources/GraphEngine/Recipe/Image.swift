@@ -21,6 +21,13 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
                              extent: Rect(x: 0, y: 0, width: Double(buffer.width), height: Double(buffer.height))))
     }
 
+    /// An image of a YCbCr 4:2:0 frame, extent `[0 0 width height]`; converted to RGB inside the
+    /// first program that reads it.
+    public init(yuv frame: YUVFrame) {
+        self.init(node: Node(.yuv(frame), inputs: [],
+                             extent: Rect(x: 0, y: 0, width: Double(frame.width), height: Double(frame.height))))
+    }
+
     /// An infinite image of one colour, given as unpremultiplied RGBA in the working space.
     public init(color: [Double]) {
         self.init(node: Node(.color(ConstantColor(rgba: color)), inputs: [Node](), extent: .infinite))

@@ -66,6 +66,8 @@ public final class ReferenceEvaluator {
                 for j in 0..<4 { out[i] += matrix.element(i, j) * straight[j] }
             }
             return SIMD4(Float(out[0] * out[3]), Float(out[1] * out[3]), Float(out[2] * out[3]), Float(out[3]))
+        case .yuv(let frame):
+            return yuvPixel(frame, x, y)
         case .crop:
             return try value(node.inputs[0], x, y)
         case .colorConversion(let conversion):
@@ -93,6 +95,36 @@ public final class ReferenceEvaluator {
         case .color, .warp, .general:
             return try runAlone(node, x, y)
         }
+    }
+
+    /// YCbCr to R'G'B' in Double, with chroma upsampled bilinearly at the frame's siting.
+    private func yuvPixel(_ f: YUVFrame, _ x: Int, _ y: Int) -> SIMD4<Float> {
+        let row = f.height - 1 - y
+        func byte(_ offset: Int) -> Double { Double(f.bytes[offset]) }
+        let luma = byte(f.lumaOffset + row * f.lumaStride + x)
+        let cx = Double(x) / 2 - (f.siting == .center ? 0.25 : 0), cy = Double(row) / 2 - 0.25
+        func chroma(_ plane: Int) -> Double {
+            let step = f.layout == .biPlanar ? 2 : 1
+            let base = plane == 0 ? f.chromaOffsets.0 : f.chromaOffsets.1
+            func at(_ i: Int, _ j: Int) -> Double {
+                let ci = min(max(i, 0), f.chromaWidth - 1), cj = min(max(j, 0), f.chromaHeight - 1)
+                return byte(base + cj * f.chromaStride + ci * step)
+            }
+            let i = Int(cx.rounded(.down)), j = Int(cy.rounded(.down))
+            let tx = cx - cx.rounded(.down), ty = cy - cy.rounded(.down)
+            let top = at(i, j) * (1 - tx) + at(i + 1, j) * tx
+            let bottom = at(i, j + 1) * (1 - tx) + at(i + 1, j + 1) * tx
+            return top * (1 - ty) + bottom * ty
+        }
+        let (kr, kb) = f.matrix.coefficients
+        let kg = 1 - kr - kb
+        let yp = f.range == .video ? (luma - 16) / 219 : luma / 255
+        let pb = (chroma(0) - 128) / (f.range == .video ? 224 : 255)
+        let pr = (chroma(1) - 128) / (f.range == .video ? 224 : 255)
+        let r = yp + 2 * (1 - kr) * pr
+        let g = yp - 2 * kb * (1 - kb) / kg * pb - 2 * kr * (1 - kr) / kg * pr
+        let b = yp + 2 * (1 - kb) * pb
+        return SIMD4(Float(r), Float(g), Float(b), 1)
     }
 
     /// A colour conversion in Double with the exact transfer formulas.
