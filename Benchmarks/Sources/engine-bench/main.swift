@@ -5,7 +5,9 @@ import Kernels
 
 // In-memory engine benchmark: 6000x4000 RGBA8 in and out. Every task runs optimised (fused
 // programs) and with every node materialised (fusion off) in the same process, so the ratio is
-// meaningful on a shared, noisy machine. Usage: engine-bench [--quick] [--threads N]
+// meaningful on a shared, noisy machine. Then colour management on vs off, and T6: 1080p NV12 to
+// RGBA8 frames per second.
+// Usage: engine-bench [--quick] [--threads N] [--nv12 FILE (1920x1080 BT.709 video range)]
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -79,9 +81,10 @@ do {
 
     let blur = try source.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(10)]).cropped(to: source.extent)
 
+    let onlyT6 = arguments.contains("--t6-only")
     print("engine-bench: \(width)x\(height) RGBA8 in memory, \(threads) threads, best of \(repeats)")
     print("task                               fused s   MP/s   materialised s   MP/s   fused speed-up")
-    for (name, image) in [("(a) sepia -> hue -> contrast", colorChain), ("(b) six custom colour kernels", kernelChain),
+    for (name, image) in onlyT6 ? [] : [("(a) sepia -> hue -> contrast", colorChain), ("(b) six custom colour kernels", kernelChain),
                           ("(c) Gaussian blur sigma 10", blur)] {
         let a = try measure(fused, image, into: target)
         let b = try measure(unfused, image, into: target)
@@ -89,6 +92,45 @@ do {
     }
     let stats = fused.programCacheStatistics
     print("program cache: \(stats.hits) hits, \(stats.misses) misses")
+
+    // Colour management: the same chain with and without a working colour space.
+    var offOptions = fusedOptions
+    offOptions.workingColorSpace = nil
+    if !onlyT6 {
+    let managed = try measure(fused, colorChain, into: target)
+    let unmanaged = try measure(Context(options: offOptions), colorChain, into: target)
+    print(String(format: "(a) colour managed %.3f s (%.0f MP/s), colour management off %.3f s (%.0f MP/s): off is %.2fx faster",
+                 managed, megapixels / managed, unmanaged, megapixels / unmanaged, managed / unmanaged))
+    }
+
+    // T6: NV12 1920x1080 BT.709 video range to RGBA8, frames per second in process.
+    let frameWidth = 1920, frameHeight = 1080
+    let frameBytes: [UInt8]
+    if let index = arguments.firstIndex(of: "--nv12"), index + 1 < arguments.count,
+       let data = FileManager.default.contents(atPath: arguments[index + 1]) {
+        frameBytes = [UInt8](data)
+    } else {
+        frameBytes = (0..<(frameWidth * frameHeight * 3 / 2)).map { UInt8(truncatingIfNeeded: ($0 * 7) ^ ($0 >> 11)) }
+    }
+    let frames = try (0..<8).map { _ in
+        try YUVFrame(bytes: Array(frameBytes), width: frameWidth, height: frameHeight, layout: .biPlanar,
+                     matrix: .bt709, range: .video)
+    }
+    let rgba = UnsafeMutableRawPointer.allocate(byteCount: frameWidth * frameHeight * 4, alignment: 64)
+    defer { rgba.deallocate() }
+    let frameRect = Rect(x: 0, y: 0, width: Double(frameWidth), height: Double(frameHeight))
+    let count = quick ? 60 : 300
+    var bestFPS = 0.0
+    for _ in 0..<3 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for i in 0..<count {
+            try fused.render(Image(yuv: frames[i % frames.count]), to: rgba, rowBytes: frameWidth * 4, rect: frameRect, format: .rgba8)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        bestFPS = max(bestFPS, Double(count) / seconds)
+    }
+    print(String(format: "T6 NV12 1920x1080 BT.709 video -> RGBA8: %.0f frames/s (%.0f MP/s), best of 3 x %d frames",
+                 bestFPS, bestFPS * Double(frameWidth * frameHeight) / 1e6, count))
 } catch {
     FileHandle.standardError.write("engine-bench: \(error)\n".data(using: .utf8) ?? Data())
     exit(1)

@@ -31,12 +31,13 @@ struct BufferSink: OutputSink, @unchecked Sendable {
         let (r, g, b, a) = c
         switch format {
         case .rgba8:
-            let p = (row + column * 4).assumingMemoryBound(to: UInt8.self)
+            // One 32-bit store per pixel (bytes R, G, B, A in memory order) so the loop vectorises.
+            // (Unaligned stores are allowed: callers' rows need not be 4-byte aligned.)
+            let p = row + column * 4
             for i in 0..<count {
-                p[4 * i] = PixelIO.unorm8(r[i])
-                p[4 * i + 1] = PixelIO.unorm8(g[i])
-                p[4 * i + 2] = PixelIO.unorm8(b[i])
-                p[4 * i + 3] = PixelIO.unorm8(a[i])
+                let packed = UInt32(PixelIO.unorm8(r[i])) | UInt32(PixelIO.unorm8(g[i])) << 8
+                    | UInt32(PixelIO.unorm8(b[i])) << 16 | UInt32(PixelIO.unorm8(a[i])) << 24
+                p.storeBytes(of: packed.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
             }
         case .rgb8:
             let p = (row + column * 3).assumingMemoryBound(to: UInt8.self)

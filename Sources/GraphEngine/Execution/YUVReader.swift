@@ -2,40 +2,93 @@
 /// the frame's siting. The conversion to RGB is a colour-matrix instruction after the load.
 ///
 /// Chroma positions in luma units: vertically centred between rows (`cy = r/2 − 0.25`);
-/// horizontally `cx = x/2 − 0.25` (centred) or `cx = x/2` (left, co-sited). Edges clamp.
+/// horizontally `cx = x/2 − 0.25` (centred) or `cx = x/2` (left, co-sited). Edges clamp. So for a
+/// pair of luma columns `2k, 2k+1` the chroma weights are fixed: left `(c[k]; ½c[k] + ½c[k+1])`,
+/// centred `(¼c[k−1] + ¾c[k]; ¾c[k] + ¼c[k+1])`. Each span first interpolates the chroma rows
+/// vertically into a small stack buffer, then expands pairs.
 enum YUVReader {
     static func read(_ frame: YUVFrame, row y: Int, column x0: Int, count: Int, into out: InputView.Channels) {
+        guard count > 0 else { return }
         let (yOut, cbOut, crOut, aOut) = out
         let scale: Float = 1 / 255
         let memoryRow = frame.height - 1 - y
-        // Vertical chroma position and weight.
         let chromaHeight = frame.chromaHeight, chromaWidth = frame.chromaWidth
         let cy = Float(memoryRow) * 0.5 - 0.25
         let cyFloor = cy.rounded(.down)
         let ty = cy - cyFloor
         let row0 = min(max(Int(cyFloor), 0), chromaHeight - 1), row1 = min(max(Int(cyFloor) + 1, 0), chromaHeight - 1)
-        let horizontalOffset: Float = frame.siting == .center ? -0.25 : 0
-        let interleaved = frame.layout == .biPlanar
-        let step = interleaved ? 2 : 1
+        let step = frame.layout == .biPlanar ? 2 : 1
+        let centred = frame.siting == .center
+        // Chroma columns k - 1 ... k + 1 for every luma column of the span.
+        let kFirst = (x0 >> 1) - 1, kLast = ((x0 + count - 1) >> 1) + 1
+        let chromaCount = kLast - kFirst + 1
+
         frame.bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             let luma = base + frame.lumaOffset + memoryRow * frame.lumaStride + x0
             for i in 0..<count { yOut[i] = Float(luma[i]) * scale }
-            let cb0 = base + frame.chromaOffsets.0 + row0 * frame.chromaStride
-            let cb1 = base + frame.chromaOffsets.0 + row1 * frame.chromaStride
-            let cr0 = base + frame.chromaOffsets.1 + row0 * frame.chromaStride
-            let cr1 = base + frame.chromaOffsets.1 + row1 * frame.chromaStride
-            let wy0 = (1 - ty) * scale, wy1 = ty * scale
-            for i in 0..<count {
-                let cx = Float(x0 + i) * 0.5 + horizontalOffset
-                let cxFloor = cx.rounded(.down)
-                let tx = cx - cxFloor
-                let j = Int(cxFloor)
-                let j0 = min(max(j, 0), chromaWidth - 1) * step, j1 = min(max(j + 1, 0), chromaWidth - 1) * step
-                let b0 = Float(cb0[j0]) * wy0 + Float(cb1[j0]) * wy1, b1 = Float(cb0[j1]) * wy0 + Float(cb1[j1]) * wy1
-                let r0 = Float(cr0[j0]) * wy0 + Float(cr1[j0]) * wy1, r1 = Float(cr0[j1]) * wy0 + Float(cr1[j1]) * wy1
-                cbOut[i] = b0 + (b1 - b0) * tx
-                crOut[i] = r0 + (r1 - r0) * tx
+            let w0 = (1 - ty) * scale, w1 = ty * scale
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * chromaCount) { temporary in
+                guard let cb = temporary.baseAddress else { return }
+                let cr = cb + chromaCount
+                // Columns before 0 and past the last chroma column repeat the edge; the rest are read
+                // directly (wrapping arithmetic: the bounds are established above).
+                let interiorStart = min(max(-kFirst, 0), chromaCount)
+                let interiorEnd = max(min(chromaWidth - kFirst, chromaCount), interiorStart)
+                func interpolateRows(_ plane: Int, into destination: UnsafeMutablePointer<Float>) {
+                    let top = base + plane + row0 * frame.chromaStride, bottom = base + plane + row1 * frame.chromaStride
+                    let first = Float(top[0]) * w0 + Float(bottom[0]) * w1
+                    let lastColumn = (chromaWidth - 1) &* step
+                    let last = Float(top[lastColumn]) * w0 + Float(bottom[lastColumn]) * w1
+                    for index in 0..<interiorStart { destination[index] = first }
+                    let t = top + kFirst &* step, b = bottom + kFirst &* step
+                    if step == 2 {
+                        for index in interiorStart..<interiorEnd {
+                            destination[index] = Float(t[index &* 2]) * w0 + Float(b[index &* 2]) * w1
+                        }
+                    } else {
+                        for index in interiorStart..<interiorEnd {
+                            destination[index] = Float(t[index]) * w0 + Float(b[index]) * w1
+                        }
+                    }
+                    for index in interiorEnd..<chromaCount { destination[index] = last }
+                }
+                interpolateRows(frame.chromaOffsets.0, into: cb)
+                interpolateRows(frame.chromaOffsets.1, into: cr)
+                var i = 0
+                // A span starting on an odd column: its first pixel is the second of a pair.
+                if x0 & 1 == 1 {
+                    let k = (x0 >> 1) - kFirst
+                    cbOut[0] = centred ? 0.75 * cb[k] + 0.25 * cb[k + 1] : 0.5 * (cb[k] + cb[k + 1])
+                    crOut[0] = centred ? 0.75 * cr[k] + 0.25 * cr[k + 1] : 0.5 * (cr[k] + cr[k + 1])
+                    i = 1
+                }
+                let pairs = (count - i) / 2
+                let k0 = ((x0 + i) >> 1) - kFirst
+                if centred {
+                    let cbPair = cbOut + i, crPair = crOut + i, cbK = cb + k0, crK = cr + k0
+                    for p in 0..<pairs {
+                        cbPair[p &* 2] = 0.25 * cbK[p &- 1] + 0.75 * cbK[p]
+                        cbPair[p &* 2 &+ 1] = 0.75 * cbK[p] + 0.25 * cbK[p &+ 1]
+                        crPair[p &* 2] = 0.25 * crK[p &- 1] + 0.75 * crK[p]
+                        crPair[p &* 2 &+ 1] = 0.75 * crK[p] + 0.25 * crK[p &+ 1]
+                    }
+                } else {
+                    let cbPair = cbOut + i, crPair = crOut + i, cbK = cb + k0, crK = cr + k0
+                    for p in 0..<pairs {
+                        cbPair[p &* 2] = cbK[p]
+                        cbPair[p &* 2 &+ 1] = 0.5 * (cbK[p] + cbK[p &+ 1])
+                        crPair[p &* 2] = crK[p]
+                        crPair[p &* 2 &+ 1] = 0.5 * (crK[p] + crK[p &+ 1])
+                    }
+                }
+                i += 2 * pairs
+                // A trailing first-of-pair pixel.
+                if i < count {
+                    let k = ((x0 + i) >> 1) - kFirst
+                    cbOut[i] = centred ? 0.25 * cb[k - 1] + 0.75 * cb[k] : cb[k]
+                    crOut[i] = centred ? 0.25 * cr[k - 1] + 0.75 * cr[k] : cr[k]
+                }
             }
         }
         aOut.update(repeating: 1, count: count)

@@ -37,6 +37,13 @@ public struct RegisterQuad: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "(r\(r) r\(g) r\(b) r\(a))" }
 }
 
+/// Three registers holding the R, G and B channels of a span.
+public struct RegisterTriple: Hashable, Sendable, CustomStringConvertible {
+    public var r: Int, g: Int, b: Int
+    public init(_ r: Int, _ g: Int, _ b: Int) { self.r = r; self.g = g; self.b = b }
+    public var description: String { "(r\(r) r\(g) r\(b))" }
+}
+
 /// Four operands, one per channel (a pixel value that may be partly constant).
 public struct OperandQuad: Hashable, Sendable, CustomStringConvertible {
     public var r: Operand, g: Operand, b: Operand, a: Operand
@@ -109,6 +116,9 @@ public enum Instruction: Hashable, Sendable {
     /// A 4×5 colour matrix on unclamped values: `out[i] = Σ_j m[i][j]·in[j] + m[i][4]`,
     /// with the 20 coefficients in uniforms `uniformBase ..< uniformBase + 20`, row-major.
     case colorMatrix(destination: RegisterQuad, source: OperandQuad, uniformBase: Int)
+    /// The same for a matrix whose alpha row is `[0 0 0 1 0]`: only the three colour rows are
+    /// computed (alpha passes through as the source's alpha operand).
+    case colorMatrixRGB(destination: RegisterTriple, source: OperandQuad, uniformBase: Int)
     /// Writes the program's result.
     case store(OperandQuad)
 
@@ -120,6 +130,8 @@ public enum Instruction: Hashable, Sendable {
             return [d]
         case .load(_, let quad), .sample(_, _, _, let quad), .colorMatrix(let quad, _, _):
             return quad.registers
+        case .colorMatrixRGB(let triple, _, _):
+            return [triple.r, triple.g, triple.b]
         case .store:
             return []
         }
@@ -133,7 +145,7 @@ public enum Instruction: Hashable, Sendable {
         case .ternary(_, _, let a, let b, let c): return [a, b, c]
         case .destinationX, .destinationY, .load: return []
         case .sample(_, let x, let y, _): return [x, y]
-        case .colorMatrix(_, let source, _): return source.operands
+        case .colorMatrix(_, let source, _), .colorMatrixRGB(_, let source, _): return source.operands
         case .store(let quad): return quad.operands
         }
     }
@@ -156,6 +168,8 @@ public enum Instruction: Hashable, Sendable {
         case .load(let input, let q): return .load(input: input, destination: quad(q))
         case .sample(let input, let x, let y, let q): return .sample(input: input, x: op(x), y: op(y), destination: quad(q))
         case .colorMatrix(let d, let s, let base): return .colorMatrix(destination: quad(d), source: ops(s), uniformBase: base)
+        case .colorMatrixRGB(let d, let s, let base):
+            return .colorMatrixRGB(destination: RegisterTriple(map(d.r), map(d.g), map(d.b)), source: ops(s), uniformBase: base)
         case .store(let q): return .store(ops(q))
         }
     }

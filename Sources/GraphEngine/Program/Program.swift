@@ -38,6 +38,7 @@ extension Instruction {
         case .load(let input, let q): return "\(q) = load in\(input)"
         case .sample(let input, let x, let y, let q): return "\(q) = sample in\(input) at (\(x), \(y))"
         case .colorMatrix(let d, let s, let base): return "\(d) = matrix u\(base)..u\(base + 19) \(s)"
+        case .colorMatrixRGB(let d, let s, let base): return "\(d) = matrix.rgb u\(base)..u\(base + 14) \(s)"
         case .store(let q): return "store \(q)"
         }
     }

@@ -123,6 +123,13 @@ public struct ProgramBuilder: Sendable {
     /// Applies a 4×5 row-major colour matrix held in 20 new uniforms.
     public mutating func colorMatrix(_ matrix: [Float], _ source: OperandQuad) -> OperandQuad {
         precondition(matrix.count == 20, "a colour matrix has 20 coefficients")
+        if matrix[15] == 0 && matrix[16] == 0 && matrix[17] == 0 && matrix[18] == 1 && matrix[19] == 0 {
+            // Alpha passes through: three rows only (the matrix shape is part of the structure).
+            let base = uniforms(Array(matrix[0..<15]))
+            let triple = RegisterTriple(newRegister(), newRegister(), newRegister())
+            emit(.colorMatrixRGB(destination: triple, source: source, uniformBase: base))
+            return OperandQuad(.register(triple.r), .register(triple.g), .register(triple.b), source.a)
+        }
         let base = uniforms(matrix)
         let quad = newQuad()
         emit(.colorMatrix(destination: quad, source: source, uniformBase: base))

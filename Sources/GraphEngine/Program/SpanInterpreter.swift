@@ -21,6 +21,7 @@ struct SpanInterpreter {
             case load(input: Int, Int, Int, Int, Int)
             case sample(input: Int, x: Int, y: Int, Int, Int, Int, Int)
             case matrix(destination: (Int, Int, Int, Int), source: (Int, Int, Int, Int), uniformBase: Int)
+            case matrixRGB(destination: (Int, Int, Int), source: (Int, Int, Int, Int), uniformBase: Int)
             case store(Int, Int, Int, Int)
         }
         let ops: [Op]
@@ -56,6 +57,9 @@ struct SpanInterpreter {
                 case .colorMatrix(let d, let s, let b):
                     ops.append(.matrix(destination: (d.r, d.g, d.b, d.a), source: (reg(s.r), reg(s.g), reg(s.b), reg(s.a)),
                                        uniformBase: b))
+                case .colorMatrixRGB(let d, let s, let b):
+                    ops.append(.matrixRGB(destination: (d.r, d.g, d.b), source: (reg(s.r), reg(s.g), reg(s.b), reg(s.a)),
+                                          uniformBase: b))
                 case .store(let q): ops.append(.store(reg(q.r), reg(q.g), reg(q.b), reg(q.a)))
                 }
             }
@@ -145,6 +149,11 @@ struct SpanInterpreter {
         case .matrix(let d, let s, let base):
             SpanLoops.colorMatrix(
                 destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2), registers.register(d.3)),
+                source: (registers.register(s.0), registers.register(s.1), registers.register(s.2), registers.register(s.3)),
+                coefficients: uniforms.baseAddress.map { $0 + base }, count: n)
+        case .matrixRGB(let d, let s, let base):
+            SpanLoops.colorMatrixRGB(
+                destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2)),
                 source: (registers.register(s.0), registers.register(s.1), registers.register(s.2), registers.register(s.3)),
                 coefficients: uniforms.baseAddress.map { $0 + base }, count: n)
         case .store(let r, let g, let b, let a):

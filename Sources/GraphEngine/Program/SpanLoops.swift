@@ -84,6 +84,23 @@ enum SpanLoops {
         }
     }
 
+    /// The three colour rows of a colour matrix (alpha passes through).
+    static func colorMatrixRGB(destination d: (Span, Span, Span), source s: (Span, Span, Span, Span),
+                               coefficients: UnsafePointer<Float>?, count n: Int) {
+        guard let m = coefficients else { return }
+        let m00 = m[0], m01 = m[1], m02 = m[2], m03 = m[3], m04 = m[4]
+        let m10 = m[5], m11 = m[6], m12 = m[7], m13 = m[8], m14 = m[9]
+        let m20 = m[10], m21 = m[11], m22 = m[12], m23 = m[13], m24 = m[14]
+        let (sr, sg, sb, sa) = s
+        let (dr, dg, db) = d
+        for i in 0..<n {
+            let r = sr[i], g = sg[i], b = sb[i], a = sa[i]
+            dr[i] = m00 * r + m01 * g + m02 * b + m03 * a + m04
+            dg[i] = m10 * r + m11 * g + m12 * b + m13 * a + m14
+            db[i] = m20 * r + m21 * g + m22 * b + m23 * a + m24
+        }
+    }
+
     /// `out_i = Σ_j m[i][j]·in_j + m[i][4]`, reading all four inputs before writing (so the
     /// destination may alias the source).
     static func colorMatrix(destination d: (Span, Span, Span, Span), source s: (Span, Span, Span, Span),

@@ -191,6 +191,12 @@ public final class ReferenceEvaluator {
                 }
                 registers[d.r] = Float(out[0]); registers[d.g] = Float(out[1])
                 registers[d.b] = Float(out[2]); registers[d.a] = Float(out[3])
+            case .colorMatrixRGB(let d, let s, let base):
+                let input = [read(s.r), read(s.g), read(s.b), read(s.a)].map(Double.init)
+                let out = (0..<3).map { i in
+                    (0..<4).reduce(Double(uniforms[base + i * 5 + 4])) { $0 + Double(uniforms[base + i * 5 + $1]) * input[$1] }
+                }
+                registers[d.r] = Float(out[0]); registers[d.g] = Float(out[1]); registers[d.b] = Float(out[2])
             case .store(let q):
                 return SIMD4(read(q.r), read(q.g), read(q.b), read(q.a))
             }

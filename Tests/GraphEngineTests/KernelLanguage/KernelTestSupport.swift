@@ -46,6 +46,15 @@ struct PixelEvaluator {
                     out.append(sum)
                 }
                 (r[d.r], r[d.g], r[d.b], r[d.a]) = (out[0], out[1], out[2], out[3])
+            case .colorMatrixRGB(let d, let s, let base):
+                let input = s.operands.map(v)
+                var out: [Float] = []
+                for row in 0..<3 {
+                    var sum = uniforms[base + row * 5 + 4]
+                    for column in 0..<4 { sum += uniforms[base + row * 5 + column] * input[column] }
+                    out.append(sum)
+                }
+                (r[d.r], r[d.g], r[d.b]) = (out[0], out[1], out[2])
             case .store(let q): stored = q.operands.map(v)
             }
         }
