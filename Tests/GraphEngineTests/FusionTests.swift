@@ -19,13 +19,33 @@ final class FusionTests: XCTestCase {
             let matrices = dump.programs[0].instructions.filter { $0.contains("= matrix") }
             XCTAssertEqual(matrices.count, 1, dump.text())
             // The opaque source needs no unpremultiply: load (decoding sRGB by table when colour
-            // managed), matrix, (three sRGB encodes), store.
-            let expected = options.workingColorSpace == nil ? 3 : 6
-            XCTAssertEqual(dump.programs[0].instructions.count, expected, dump.text())
+            // managed), matrix, store (encoding sRGB while quantising to 8 bits).
+            XCTAssertEqual(dump.programs[0].instructions.count, 3, dump.text())
         }
+        // A float destination keeps the encode as instructions.
+        let float = try Context().dumpWithProfile(image, format: .rgbaf)
+        XCTAssertEqual(float.programs[0].instructions.filter { $0.contains("linearToSRGB") }.count, 3, float.text())
         let dump = try Context().dump(image)
         XCTAssertTrue(dump.programs[0].name.contains("CISepiaTone,CIHueAdjust,CIColorControls"), dump.programs[0].name)
         XCTAssertTrue(dump.passes.contains { $0.pass == "fold-color-matrices" && $0.changes.count == 2 })
+    }
+
+    /// The sRGB encode fused into 8-bit stores gives the same codes as the exact encode (at most one
+    /// code apart, at rounding boundaries), for opaque and translucent pixels.
+    func testEncodeFusedIntoTheEightBitStoreMatchesTheExactEncode() throws {
+        for alpha in [AlphaMode.opaque, .straight] {
+            let image = try colorChain(Image(buffer: makeTestBuffer(width: 96, height: 64, seed: 12, alpha: alpha)))
+            let fused = try Context().render(image, format: .rgba8)
+            let exact = try Context().render(image, format: .rgbaf)
+            var worst: Float = 0
+            for row in 0..<64 {
+                for x in 0..<96 {
+                    let f = fused.pixel(x: x, row: row), e = exact.pixel(x: x, row: row)
+                    for c in 0..<4 { worst = max(worst, abs((f[c] * 255).rounded() - (min(max(e[c], 0), 1) * 255).rounded())) }
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, 1, "\(alpha)")
+        }
     }
 
     func testFoldedChainMatchesTheReferenceEvaluator() throws {

@@ -90,11 +90,14 @@ public final class Context: @unchecked Sendable {
     }
 
     /// Plans a render: the optimized graph and its stages.
-    func plan(_ image: Image, rect: PixelRect) throws -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])]) {
+    func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil) throws
+        -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
+    {
         let managed = ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
                                                         output: options.outputColorSpace)
         let optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
-        let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion)
+        let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
+                                       destination: destination)
         return (optimized.0, planner, optimized.1)
     }
 
@@ -106,12 +109,15 @@ public final class Context: @unchecked Sendable {
             throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(area.width) \(format.rawValue) pixels")
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        let (root, plan, _) = try self.plan(image, rect: area)
+        let (root, plan, _) = try self.plan(image, rect: area, destination: format)
         let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         let timings = Executor.Timings(count: plan.stages.count)
         let base = SendablePointer(destination)
+        let encode = plan.encodesSRGBInStore
         try executor.run(rect: area, makeSink: { _, half in
-            BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: area, halfScratch: half)
+            var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: area, halfScratch: half)
+            sink.encodeSRGB = encode
+            return sink
         }, timings: timings)
         let total = DispatchTime.now().uptimeNanoseconds - start
         return RenderProfile(plan: plan, timings: timings, totalNanoseconds: total, rect: area)

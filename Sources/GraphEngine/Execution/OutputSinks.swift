@@ -24,11 +24,19 @@ struct BufferSink: OutputSink, @unchecked Sendable {
     let rect: PixelRect
     /// Scratch for half-float conversion, one span wide (owned by the worker).
     let halfScratch: UnsafeMutablePointer<UInt16>
+    /// The values are linear and the output is sRGB: encode while quantising to 8 bits (the last
+    /// step of the output colour conversion, fused into the store; see ``StagePlanner``).
+    var encodeSRGB = false
 
     func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
         let row = base + (rect.maxY - 1 - y) * rowBytes
         let column = x0 - rect.x
         let (r, g, b, a) = c
+        if encodeSRGB && format.component == .uint8 {
+            return TransferTables.encode8.withUnsafeBufferPointer { table in
+                storeEncoding(row + column * format.channels, count: count, c, table: table)
+            }
+        }
         switch format {
         case .rgba8:
             // One 32-bit store per pixel (bytes R, G, B, A in memory order) so the loop vectorises.
@@ -77,6 +85,37 @@ struct BufferSink: OutputSink, @unchecked Sendable {
             }
         case .grayh:
             graph_float_to_half(r, (row + column * 2).assumingMemoryBound(to: UInt16.self), count)
+        }
+    }
+
+    /// 8-bit stores of sRGB-encoded colour: opaque pixels through the code table; others are
+    /// unpremultiplied, encoded exactly and premultiplied again.
+    private func storeEncoding(_ p: UnsafeMutableRawPointer, count: Int, _ c: InputView.Channels,
+                               table: UnsafeBufferPointer<UInt8>) {
+        let (r, g, b, a) = c
+        let bytes = p.assumingMemoryBound(to: UInt8.self)
+        let channels = format.channels
+        @inline(__always) func code(_ value: Float, _ alpha: Float) -> UInt8 {
+            if alpha == 1 {
+                let clamped: Float = value > 0 ? (value < 1 ? value : 1) : 0
+                return table[Int(clamped * 65535 + 0.5)]
+            }
+            guard alpha > 0 else { return PixelIO.unorm8(value) }
+            return PixelIO.unorm8(ScalarMath.linearToSRGB(value / alpha) * alpha)
+        }
+        for i in 0..<count {
+            let alpha = a[i]
+            switch channels {
+            case 4:
+                bytes[4 * i] = code(r[i], alpha); bytes[4 * i + 1] = code(g[i], alpha)
+                bytes[4 * i + 2] = code(b[i], alpha); bytes[4 * i + 3] = PixelIO.unorm8(alpha)
+            case 3:
+                bytes[3 * i] = code(r[i], alpha); bytes[3 * i + 1] = code(g[i], alpha); bytes[3 * i + 2] = code(b[i], alpha)
+            case 2:
+                bytes[2 * i] = code(r[i], alpha); bytes[2 * i + 1] = PixelIO.unorm8(alpha)
+            default:
+                bytes[i] = code(r[i], alpha)
+            }
         }
     }
 

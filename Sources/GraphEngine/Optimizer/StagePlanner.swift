@@ -67,10 +67,19 @@ struct StagePlanner {
 
     /// Every node gets its own program (no concatenation): only to measure what fusion buys.
     private let materializeEverything: Bool
+    /// The root's output encode to sRGB is left to the 8-bit store (set when the root is such a
+    /// conversion and the destination is 8-bit; read it back to configure the sink).
+    private(set) var encodesSRGBInStore = false
+    let root: Node
 
-    /// Plans `root` rendered over `rect`.
-    init(root: Node, rect: PixelRect, materializeEverything: Bool = false) throws {
+    /// Plans `root` rendered over `rect` into `destination` (nil: planar Float32, no fused encode).
+    init(root: Node, rect: PixelRect, materializeEverything: Bool = false, destination: PixelFormat? = nil) throws {
         self.materializeEverything = materializeEverything
+        self.root = root
+        if let destination, destination.component == .uint8, case .colorConversion(let c) = root.kind,
+           c.to.transfer == .sRGB {
+            encodesSRGBInStore = true
+        }
         var counts: [ObjectIdentifier: Int] = [:]
         var seen = Set<ObjectIdentifier>()
         func count(_ node: Node) {
@@ -303,6 +312,11 @@ struct StageLowering {
         if let m = conversion.primariesMatrix {
             let matrix = ColorMatrix(rgb: m, sourceName: conversion.shortName)
             c = builder.colorMatrix(matrix.uniformValues, c)
+        }
+        if conversion.to.transfer == .sRGB && node === planner.root && planner.encodesSRGBInStore {
+            // The 8-bit store encodes (and unpremultiplies what it must) while quantising.
+            builder.currentOrigin = "#\(node.serial) \(conversion.shortName): sRGB encode fused into the 8-bit store"
+            return opaque ? c : builder.premultiply(c)
         }
         if conversion.to.transfer == .sRGB {
             c = OperandQuad(builder.unary(.linearToSRGB, c.r), builder.unary(.linearToSRGB, c.g),

@@ -37,7 +37,7 @@ extension Context {
             throw GraphError.invalidExtent("cannot plan an image with an infinite extent: crop it first")
         }
         let area = PixelRect(wanted)
-        let (root, plan, log) = try self.plan(image, rect: area)
+        let (root, plan, log) = try self.plan(image, rect: area, destination: outputFormat ?? .rgba8)
         let plannedPlan = profile?.plan ?? plan
         let initialRoot = ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
                                                             output: options.outputColorSpace)

@@ -17,6 +17,14 @@ enum TransferTables {
         return Float(y <= 0.04045 ? y / 12.92 : Foundation.pow((y + 0.055) / 1.055, 2.4))
     }
 
+    /// 8-bit sRGB codes of linear values `k / 65535` (the encode fused into 8-bit stores): within one
+    /// code of exact rounding, and exact except within 1/40 of a code of a rounding boundary.
+    static let encode8: [UInt8] = (0...65535).map { k -> UInt8 in
+        let x = Double(k) / 65535
+        let y = x <= 0.0031308 ? x * 12.92 : 1.055 * Foundation.pow(x, 1 / 2.4) - 0.055
+        return UInt8(min(max((y * 255).rounded(), 0), 255))
+    }
+
     /// Applies `table` (one of the above) to `n` values, sign-preserving.
     @inline(__always)
     static func apply(_ table: UnsafePointer<Float>, exact: (Float) -> Float,
