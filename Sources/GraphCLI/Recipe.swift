@@ -13,8 +13,11 @@ struct Recipe {
     /// Every file the recipe reads (outputs must never overwrite them).
     var inputFiles: [String] {
         imageOrder.compactMap { name in
-            if case .file(let path)? = images[name]?.source { return path }
-            return nil
+            switch images[name]?.source {
+            case .file(let path, _)?: return path
+            case .yuv(let spec)?: return spec.file
+            default: return nil
+            }
         }
     }
 }
@@ -53,8 +56,11 @@ struct RecipeKernel {
 /// One named image of a recipe.
 struct RecipeImage {
     enum Source {
-        /// A PNG or JPEG file.
-        case file(String)
+        /// A PNG or JPEG file, with an optional colour space that overrides its ICC profile
+        /// (`nil` inside means data: never colour-converted).
+        case file(String, colorSpace: ColorSpace??)
+        /// A raw YCbCr 4:2:0 frame file.
+        case yuv(RecipeYUV)
         /// A catalogue filter (or generator) with raw JSON inputs, checked when built.
         case filter(name: String, inputs: [(String, JSON)], key: String)
         /// A custom kernel applied to arguments (image references, numbers or vectors), with an
@@ -79,4 +85,14 @@ struct RecipeOutput {
     var quality: Int
     var bitDepth: Int
     let path: String
+}
+
+/// A raw 4:2:0 frame: file, size and how to read it.
+struct RecipeYUV {
+    let file: String
+    let width: Int, height: Int
+    let layout: YUVFrame.Layout
+    let matrix: YUVFrame.Matrix
+    let range: YUVFrame.Range
+    let siting: YUVFrame.ChromaSiting
 }

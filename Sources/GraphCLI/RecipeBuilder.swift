@@ -7,6 +7,8 @@ struct RecipeBuilder {
     let recipe: Recipe
     let registry: FilterRegistry
     private var built: [String: Image] = [:]
+    /// Decoder and colour-tagging warnings, for the command to print.
+    private(set) var warnings: [String] = []
     private var visiting: [String] = []
 
     init(recipe: Recipe, registry: FilterRegistry = .standard) {
@@ -53,11 +55,20 @@ struct RecipeBuilder {
 
     private mutating func build(_ spec: RecipeImage) throws -> Image {
         switch spec.source {
-        case .file(let file):
+        case .file(let file, let colorSpace):
             do {
-                return try Image(contentsOf: file)
+                let decoded = try Image.decoding(path: file, colorSpace: colorSpace)
+                warnings += decoded.warnings
+                return decoded.image
             } catch {
                 throw RecipeError("\(spec.path).file", "\(error)")
+            }
+        case .yuv(let yuv):
+            do {
+                return Image(yuv: try YUVFrame(contentsOfFile: yuv.file, width: yuv.width, height: yuv.height,
+                                               layout: yuv.layout, matrix: yuv.matrix, range: yuv.range, siting: yuv.siting))
+            } catch {
+                throw RecipeError("\(spec.path).yuv", "\(error)")
             }
         case .clamp(let reference):
             return try image(named: reference, from: "\(spec.path).clamp").clampedToExtent()

@@ -137,14 +137,16 @@ struct RecipeDecoder {
 
     func decodeImage(_ json: JSON, path: String) throws -> RecipeImage {
         let members = try object(json, path)
-        let kinds = ["file", "filter", "generator", "kernel", "clamp"].filter { json[$0] != nil }
+        let kinds = ["file", "yuv", "filter", "generator", "kernel", "clamp"].filter { json[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
             throw RecipeError(path, kinds.isEmpty
-                ? "expected one of \"file\", \"filter\", \"generator\", \"kernel\" or \"clamp\""
+                ? "expected one of \"file\", \"yuv\", \"filter\", \"generator\", \"kernel\" or \"clamp\""
                 : "give only one of \(kinds.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
         let allowed: Set<String>
         switch kind {
+        case "file": allowed = ["file", "colorSpace", "crop"]
+        case "yuv": allowed = ["yuv", "size", "layout", "matrix", "range", "siting", "crop"]
         case "filter", "generator": allowed = [kind, "inputs", "crop"]
         case "kernel": allowed = ["kernel", "arguments", "extent", "roi", "crop"]
         default: allowed = [kind, "crop"]
@@ -154,7 +156,36 @@ struct RecipeDecoder {
         let source: RecipeImage.Source
         switch kind {
         case "file":
-            source = .file(resolve(try string(json["file"], "\(path).file")))
+            var colorSpace: ColorSpace??
+            if let value = json["colorSpace"] {
+                let names: [String: ColorSpace?] = ["sRGB": .sRGB, "displayP3": .displayP3, "linearSRGB": .linearSRGB, "data": nil]
+                guard case .string(let text) = value, let space = names[text] else {
+                    throw RecipeError("\(path).colorSpace", "expected \"sRGB\", \"displayP3\", \"linearSRGB\" or \"data\", got \(value.compact)")
+                }
+                colorSpace = .some(space)
+            }
+            source = .file(resolve(try string(json["file"], "\(path).file")), colorSpace: colorSpace)
+        case "yuv":
+            func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ fallback: T) throws -> T where T.RawValue == String {
+                guard let value = json[key] else { return fallback }
+                guard case .string(let text) = value, let parsed = T(rawValue: text) else {
+                    let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                    throw RecipeError("\(path).\(key)", "expected one of \(names), got \(value.compact)")
+                }
+                return parsed
+            }
+            guard case .array(let sizeItems)? = json["size"], sizeItems.count == 2 else {
+                throw RecipeError("\(path).size", "expected [width, height] of the frame")
+            }
+            let size = try RecipeValues.numbers(sizeItems, "\(path).size")
+            guard size.allSatisfy({ $0 >= 1 && $0 <= 65536 && $0 == $0.rounded() }) else {
+                throw RecipeError("\(path).size", "expected whole numbers 1...65536, got \(json["size"]?.compact ?? "")")
+            }
+            source = .yuv(RecipeYUV(file: resolve(try string(json["yuv"], "\(path).yuv")), width: Int(size[0]),
+                                    height: Int(size[1]), layout: try choice("layout", YUVFrame.Layout.biPlanar),
+                                    matrix: try choice("matrix", YUVFrame.Matrix.bt709),
+                                    range: try choice("range", YUVFrame.Range.video),
+                                    siting: try choice("siting", YUVFrame.ChromaSiting.left)))
         case "filter", "generator":
             let name = try string(json[kind], "\(path).\(kind)")
             var inputs: [(String, JSON)] = []

@@ -51,6 +51,7 @@ struct RecipeSession {
         }
         var builder = RecipeBuilder(recipe: recipe)
         let images = try builder.outputImages()
+        for warning in builder.warnings { Terminal.shared.err("graph: warning: \(warning)") }
         return RecipeSession(recipe: recipe, context: Context(options: recipe.options.contextOptions()), images: images)
     }
 

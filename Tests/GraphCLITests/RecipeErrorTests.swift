@@ -159,4 +159,25 @@ final class RecipeErrorTests: XCTestCase {
         let text = #"{"version": 1, "kernels": {"bad": {"source": "kernel vec4 x(__sample s) { return s.rgb; }"}}, "images": {"out": {"file": "in.png"}}, "outputs": [{"image": "out", "file": "out.png"}]}"#
         try assertFails(text, "kernels.bad.source: kernel does not compile: 1:")
     }
+
+    func testYUVFrameErrors() throws {
+        try assertFails(recipe(images: #""out": {"yuv": "missing.nv12", "size": [16, 16]}"#),
+                        "images.out.yuv: cannot read the YUV file")
+        try assertFails(recipe(images: #""out": {"yuv": "in.png", "size": [16]}"#),
+                        "images.out.size: expected [width, height] of the frame")
+        try assertFails(recipe(images: #""out": {"yuv": "in.png", "size": [16, 16], "layout": "yuy2"}"#),
+                        #"images.out.layout: expected one of "nv12", "i420", got "yuy2""#)
+        try assertFails(recipe(images: #""out": {"yuv": "in.png", "size": [4000, 4000]}"#),
+                        "images.out.yuv: YUV nv12 4000x4000 needs 24000000 bytes")
+    }
+
+    func testColorSpaceAndKernelArgumentErrors() throws {
+        try assertFails(recipe(images: #""out": {"file": "in.png", "colorSpace": "adobeRGB"}"#),
+                        #"images.out.colorSpace: expected "sRGB", "displayP3", "linearSRGB" or "data", got "adobeRGB""#)
+        let kernels = #""kernels": {"k": {"source": "kernel vec4 k(__sample s, float a) { return s * a; }"}}, "#
+        try assertFails(#"{"version": 1, \#(kernels)"images": {\#(source), "out": {"kernel": "k", "arguments": [{"image": "src"}, "x"]}}, "outputs": [{"image": "out", "file": "out.png"}]}"#,
+                        "images.out.arguments[1]: expected an image reference")
+        try assertFails(#"{"version": 1, \#(kernels)"images": {\#(source), "out": {"kernel": "k", "arguments": [{"image": "src"}, [1, 2]]}}, "outputs": [{"image": "out", "file": "out.png"}]}"#,
+                        "images.out.arguments: kernel 'k' parameter 'a' is float; got a vector of 2")
+    }
 }

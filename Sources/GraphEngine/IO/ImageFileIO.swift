@@ -24,12 +24,14 @@ extension Image {
     }
 
     /// Decodes a file and returns the image with its metadata and the warnings of decoding and
-    /// colour tagging (for example an unrecognised ICC profile treated as sRGB).
-    public static func decoding(path: String, options: DecodeOptions = DecodeOptions()) throws
-        -> (image: Image, metadata: ImageMetadata, warnings: [String])
+    /// colour tagging (for example an unrecognised ICC profile treated as sRGB). `colorSpace`
+    /// overrides the profile (`.some(nil)`: data, never converted).
+    public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
+        throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
         let decoded = try ImageFile.decode(path: path, options: options)
-        let (space, note) = ImageBuffer.colorSpace(of: decoded.metadata)
+        var (space, note): (ColorSpace?, String?) = ImageBuffer.colorSpace(of: decoded.metadata)
+        if let override = colorSpace { (space, note) = (override, nil) }
         let buffer = try ImageBuffer(decoded: decoded, colorSpace: space)
         return (Image(buffer: buffer), decoded.metadata, decoded.warnings + (note.map { ["\(path): \($0)"] } ?? []))
     }

@@ -185,7 +185,7 @@ struct StageLowering {
             value = try lower(root)
         }
         builder.inputCount = slots.count
-        builder.currentOrigin = "store"
+        builder.currentOrigin = root === planner.root && planner.encodesSRGBInStore ? "store, encoding sRGB into 8 bits" : "store"
         let finished = builder.finish(storing: value)
         let name = names[ObjectIdentifier(root)] ?? root.shortName
         return ((finished.program, finished.uniforms, finished.origins), slots, nodes, name)
