@@ -57,7 +57,8 @@ struct RecipeBuilder {
         switch spec.source {
         case .file(let file, let colorSpace):
             do {
-                let decoded = try Image.decoding(path: file, colorSpace: colorSpace)
+                // JPEGs decode on a background thread while the render reads their top rows.
+                let decoded = try Image.decoding(path: file, colorSpace: colorSpace, streaming: true)
                 warnings += decoded.warnings
                 return decoded.image
             } catch {

@@ -8,11 +8,11 @@ import Darwin
 /// (pthread mutex + two condition variables). The producer fills a free slot and commits
 /// it with its row count (0 = end of image) or an error; the consumer takes filled slots in
 /// order and releases them. `cancel()` wakes both sides for good, so neither can hang
-/// when the other stops early.
-final class BandRing: @unchecked Sendable {
+/// when the other stops early. (Public: the engine's band-streaming renders use it too.)
+public final class BandRing: @unchecked Sendable {
     /// Slot memory: `count` bands of `bandBytes` each.
-    let count: Int
-    let bandBytes: Int
+    public let count: Int
+    public let bandBytes: Int
     private let memory: UnsafeMutableRawPointer
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let notFull: UnsafeMutablePointer<pthread_cond_t>
@@ -23,7 +23,7 @@ final class BandRing: @unchecked Sendable {
     private var readIndex = 0, writeIndex = 0, filled = 0
     private var cancelled = false
 
-    init(count: Int, bandBytes: Int) {
+    public init(count: Int, bandBytes: Int) {
         self.count = count
         self.bandBytes = bandBytes
         memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * bandBytes), alignment: 64)
@@ -47,10 +47,10 @@ final class BandRing: @unchecked Sendable {
         memory.deallocate()
     }
 
-    func band(_ slot: Int) -> UnsafeMutableRawPointer { memory + slot * bandBytes }
+    public func band(_ slot: Int) -> UnsafeMutableRawPointer { memory + slot * bandBytes }
 
     /// Producer: waits for a free slot; nil once cancelled.
-    func acquireFree() -> Int? {
+    public func acquireFree() -> Int? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while filled == count && !cancelled { pthread_cond_wait(notFull, mutex) }
@@ -58,7 +58,7 @@ final class BandRing: @unchecked Sendable {
     }
 
     /// Producer: publishes the slot from `acquireFree` (0 rows = end of image).
-    func commit(rows count: Int, error: CodecError?) {
+    public func commit(rows count: Int, error: CodecError?) {
         pthread_mutex_lock(mutex)
         rows[writeIndex] = count
         errors[writeIndex] = error
@@ -69,7 +69,7 @@ final class BandRing: @unchecked Sendable {
     }
 
     /// Consumer: waits for the next filled slot; nil once cancelled.
-    func acquireFilled() -> (slot: Int, rows: Int, error: CodecError?)? {
+    public func acquireFilled() -> (slot: Int, rows: Int, error: CodecError?)? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while filled == 0 && !cancelled { pthread_cond_wait(notEmpty, mutex) }
@@ -78,7 +78,7 @@ final class BandRing: @unchecked Sendable {
     }
 
     /// Consumer: returns the slot from `acquireFilled` to the producer.
-    func release() {
+    public func release() {
         pthread_mutex_lock(mutex)
         readIndex = (readIndex + 1) % count
         filled -= 1
@@ -87,7 +87,7 @@ final class BandRing: @unchecked Sendable {
     }
 
     /// Stops both sides: waits return nil from now on.
-    func cancel() {
+    public func cancel() {
         pthread_mutex_lock(mutex)
         cancelled = true
         pthread_cond_broadcast(notFull)
@@ -97,10 +97,10 @@ final class BandRing: @unchecked Sendable {
 }
 
 /// A joinable pthread running `body` (a dedicated thread, not a pool worker).
-final class JoinableThread {
+public final class JoinableThread: @unchecked Sendable {
     private var thread: pthread_t?
 
-    init?(_ body: @escaping @Sendable () -> Void) {
+    public init?(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var handle = pthread_t()
         let status = pthread_create(&handle, nil, { context in
@@ -116,7 +116,7 @@ final class JoinableThread {
     }
 
     /// Waits for the thread to end (once; later calls return at once).
-    func join() {
+    public func join() {
         guard let handle = thread else { return }
         thread = nil
         pthread_join(handle, nil)

@@ -74,7 +74,7 @@ public final class Context: @unchecked Sendable {
         options.workingColorSpace == nil ? nil : (options.outputColorSpace ?? options.workingColorSpace)
     }
 
-    private func renderRect(_ image: Image, _ rect: Rect?) throws -> PixelRect {
+    func renderRect(_ image: Image, _ rect: Rect?) throws -> PixelRect {
         let wanted = rect ?? image.extent
         if wanted.isInfinite {
             throw GraphError.invalidExtent(
@@ -119,6 +119,7 @@ public final class Context: @unchecked Sendable {
             sink.encodeSRGB = encode
             return sink
         }, timings: timings)
+        try plan.checkStreamingSources()
         let total = DispatchTime.now().uptimeNanoseconds - start
         return RenderProfile(plan: plan, timings: timings, totalNanoseconds: total, rect: area)
     }
@@ -131,6 +132,7 @@ public final class Context: @unchecked Sendable {
         let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output) },
                          timings: Executor.Timings(count: plan.stages.count))
+        try plan.checkStreamingSources()
         return output
     }
 

@@ -164,10 +164,12 @@ struct Executor {
         }
     }
 
-    /// Full-width strips of about `tileSize²` pixels.
+    /// Full-width strips of about `tileSize²` pixels, and at least one per worker (so a band of a
+    /// streamed render keeps every core busy).
     private func stripUnits(_ rect: PixelRect) -> [PixelRect] {
         let tile = max(8, context.options.tileSize)
-        let height = max(1, min(rect.height, tile * tile / max(rect.width, 1)))
+        let perWorker = (rect.height + context.options.threads - 1) / max(context.options.threads, 1)
+        let height = max(1, min(rect.height, tile * tile / max(rect.width, 1), perWorker))
         return stride(from: rect.y, to: rect.maxY, by: height).map {
             PixelRect(x: rect.x, y: $0, width: rect.width, height: min(height, rect.maxY - $0))
         }

@@ -94,6 +94,11 @@ struct InputView {
             planes.read(channel: 3, row: r, column: c, count: count, into: out.3 + offset)
         case .buffer(let buffer):
             let memoryRow = buffer.height - 1 - row
+            if let progress = buffer.rowProgress, !progress.wait(forRow: memoryRow) {
+                // The decode failed; the render reports it when it ends.
+                for channel in [out.0, out.1, out.2, out.3] { (channel + offset).update(repeating: 0, count: count) }
+                return
+            }
             let base = UnsafeRawPointer(buffer.storage + memoryRow * buffer.rowBytes)
             BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB,
                                     column: column, count: count,
@@ -113,6 +118,7 @@ struct InputView {
             return (planes.value(channel: 0, row: r, column: c), planes.value(channel: 1, row: r, column: c),
                     planes.value(channel: 2, row: r, column: c), planes.value(channel: 3, row: r, column: c))
         case .buffer(let buffer):
+            if let progress = buffer.rowProgress, !progress.wait(forRow: buffer.height - 1 - row) { return (0, 0, 0, 0) }
             let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - row) * buffer.rowBytes
                 + column * buffer.format.bytesPerPixel)
             return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB)

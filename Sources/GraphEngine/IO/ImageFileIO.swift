@@ -26,9 +26,23 @@ extension Image {
     /// Decodes a file and returns the image with its metadata and the warnings of decoding and
     /// colour tagging (for example an unrecognised ICC profile treated as sRGB). `colorSpace`
     /// overrides the profile (`.some(nil)`: data, never converted).
-    public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
+    ///
+    /// With `streaming`, a JPEG decodes on a background thread while renders read its top rows
+    /// (see ``Image/streamingJPEG(_:path:options:colorSpace:)``); other files decode now.
+    public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil,
+                                streaming: Bool = false)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
+        if streaming {
+            let bytes = try ImageFile.read(path: path)
+            do {
+                if let streamed = try streamingJPEG(bytes, path: path, options: options, colorSpace: colorSpace) {
+                    return streamed
+                }
+            } catch let error as CodecError {
+                throw error.at(path: path)
+            }
+        }
         let decoded = try ImageFile.decode(path: path, options: options)
         var (space, note): (ColorSpace?, String?) = ImageBuffer.colorSpace(of: decoded.metadata)
         if let override = colorSpace { (space, note) = (override, nil) }
@@ -96,12 +110,9 @@ extension Context {
         }
         let profile = outputSpace.flatMap(Context.iccProfile(for:))
         if format == .jpeg {
-            // Rendered straight to RGB: JPEG has no alpha (premultiplied colour is the image over black).
-            let buffer = try render(image, format: .rgb8)
-            return try buffer.withUnsafeBytes { raw in
-                try JPEGCodec.encode(width: buffer.width, height: buffer.height, channels: 3, bytes: Array(raw),
-                                     quality: quality, iccProfile: profile)
-            }
+            // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
+            // alpha (premultiplied colour is the image over black).
+            return try streamedJPEG(image, quality: quality, iccProfile: profile)
         }
         let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8)
         let pixels = buffer.width * buffer.height

@@ -97,6 +97,19 @@ struct StagePlanner {
 
     var rootStage: Int { stages.count - 1 }
 
+    /// Fails when a source that was still being filled (a streaming decode) failed: the pixels read
+    /// from it are not the image's.
+    func checkStreamingSources() throws {
+        for stage in stages {
+            guard case .program(_, _, _, let slots, _) = stage.work else { continue }
+            for slot in slots {
+                if case .buffer(let buffer) = slot.source, let message = buffer.rowProgress?.failureMessage {
+                    throw GraphError.renderFailed("the source image could not be decoded: \(message)")
+                }
+            }
+        }
+    }
+
     // MARK: Stage creation
 
     /// The stage whose program computes `node` (planning its inputs first).

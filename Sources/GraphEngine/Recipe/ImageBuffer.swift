@@ -11,11 +11,13 @@ public final class ImageBuffer: @unchecked Sendable {
     public let rowBytes: Int
     /// The colour space of the pixels, or nil for data (depth, masks, LUTs) that is never converted.
     public let colorSpace: ColorSpace?
+    /// For a buffer still being filled (streaming decode): which rows are ready. nil when complete.
+    public let rowProgress: RowProgress?
     let storage: UnsafeMutableRawPointer
 
     /// A zero-filled buffer. Fails for non-positive or absurd sizes.
     public init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                colorSpace: ColorSpace? = .sRGB) throws(GraphError) {
+                colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress? = nil) throws(GraphError) {
         guard width > 0, height > 0 else {
             throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
         }
@@ -30,6 +32,7 @@ public final class ImageBuffer: @unchecked Sendable {
         self.alphaMode = format.hasAlpha ? alphaMode : .opaque
         self.rowBytes = rowBytes
         self.colorSpace = colorSpace
+        self.rowProgress = rowProgress
         self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
         self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
     }
@@ -57,16 +60,21 @@ public final class ImageBuffer: @unchecked Sendable {
 
     deinit { storage.deallocate() }
 
-    /// Read-only access to the bytes.
+    /// Read-only access to the bytes (waits for a streaming fill to finish).
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try body(UnsafeRawBufferPointer(start: storage, count: rowBytes * height))
+        _ = rowProgress?.waitForAll()
+        return try body(UnsafeRawBufferPointer(start: storage, count: rowBytes * height))
     }
+
+    /// Where a streaming fill writes its rows (top row first, `rowBytes` apart).
+    public var mutableStorageForFilling: UnsafeMutableRawPointer { storage }
 
     /// A copy of the bytes.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 
     /// One pixel as Float32 samples in the buffer's own channel order (test and debugging helper).
     public func pixel(x: Int, row: Int) -> [Float] {
+        _ = rowProgress?.waitForAll()
         let base = storage + row * rowBytes + x * format.bytesPerPixel
         return (0..<format.channels).map { channel in PixelIO.readSample(base, index: channel, component: format.component) }
     }

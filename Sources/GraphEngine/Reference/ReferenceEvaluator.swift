@@ -52,6 +52,7 @@ public final class ReferenceEvaluator {
         guard inside(node.extent, x, y) else { return .zero }
         switch node.kind {
         case .buffer(let buffer):
+            _ = buffer.rowProgress?.waitForAll()
             guard x >= 0, y >= 0, x < buffer.width, y < buffer.height else { return .zero }
             let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - y) * buffer.rowBytes + x * buffer.format.bytesPerPixel)
             let p = PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode)

@@ -1,0 +1,83 @@
+import Dispatch
+import GraphCodecs
+
+extension Context {
+    /// Renders `image` in bands of rows, top first, and JPEG-encodes each band on another thread
+    /// while the next band renders (a ring of three bands between them). With a streaming source
+    /// the decode overlaps too: decode, filter and encode run as a pipeline.
+    func streamedJPEG(_ image: Image, quality: Int, subsampling: JPEGSubsampling = .s420, iccProfile: [UInt8]?,
+                      bandRows: Int = 64) throws -> [UInt8] {
+        let area = try renderRect(image, nil)
+        let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8)
+        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        let rowBytes = area.width * 3
+        let encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: quality,
+                                         subsampling: subsampling, iccProfile: iccProfile,
+                                         initialCapacity: area.pixelCount / 4)
+        let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)
+        let consumer = EncodeConsumer(encoder: encoder, ring: ring, rowBytes: rowBytes)
+        guard let thread = JoinableThread({ consumer.run() }) else {
+            throw GraphError.renderFailed("could not start the encoder thread")
+        }
+        let timings = Executor.Timings(count: plan.stages.count)
+        let encodeSRGB = plan.encodesSRGBInStore
+        do {
+            var top = area.maxY
+            while top > area.y {
+                let bottom = max(area.y, top - bandRows)
+                let band = PixelRect(x: area.x, y: bottom, width: area.width, height: top - bottom)
+                guard let slot = ring.acquireFree() else { break }
+                let base = SendablePointer(ring.band(slot))
+                try executor.run(rect: band, makeSink: { _, half in
+                    var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: .rgb8, rect: band, halfScratch: half)
+                    sink.encodeSRGB = encodeSRGB
+                    return sink
+                }, timings: timings)
+                ring.commit(rows: band.height, error: nil)
+                top = bottom
+            }
+            // The end-of-image marker for the encoder thread.
+            if ring.acquireFree() != nil { ring.commit(rows: 0, error: nil) }
+        } catch {
+            ring.cancel()
+            thread.join()
+            throw error
+        }
+        thread.join()
+        if let failure = consumer.failure { throw failure }
+        try plan.checkStreamingSources()
+        return try encoder.finish()
+    }
+}
+
+/// The encoder side of ``Context/streamedJPEG(_:quality:subsampling:iccProfile:bandRows:)``.
+private final class EncodeConsumer: @unchecked Sendable {
+    let encoder: JPEGRowEncoder
+    let ring: BandRing
+    let rowBytes: Int
+    /// Set by the encoder thread before it ends; read after joining it.
+    var failure: CodecError?
+
+    init(encoder: JPEGRowEncoder, ring: BandRing, rowBytes: Int) {
+        self.encoder = encoder
+        self.ring = ring
+        self.rowBytes = rowBytes
+    }
+
+    func run() {
+        while let (slot, rows, _) = ring.acquireFilled() {
+            if rows == 0 {
+                ring.release()
+                return
+            }
+            do {
+                try encoder.writeRows(ring.band(slot), rowBytes: rowBytes, count: rows)
+            } catch {
+                failure = error
+                ring.cancel()
+                return
+            }
+            ring.release()
+        }
+    }
+}
