@@ -57,8 +57,8 @@ struct RecipeBuilder {
         switch spec.source {
         case .file(let file, let colorSpace):
             do {
-                // JPEGs decode on a background thread while the render reads their top rows.
-                let decoded = try Image.decoding(path: file, colorSpace: colorSpace, streaming: true)
+                // JPEGs decode when rendered, streaming, at the scale the render needs.
+                let decoded = try Image.decoding(path: file, colorSpace: colorSpace)
                 warnings += decoded.warnings
                 return decoded.image
             } catch {

@@ -93,9 +93,12 @@ public final class Context: @unchecked Sendable {
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil) throws
         -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
     {
-        let managed = ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
+        var resolveLog: [String] = []
+        let resolved = try ResolveFileSources.run(image.node, log: &resolveLog)
+        let managed = ColorManagement.insertConversions(resolved, working: options.workingColorSpace,
                                                         output: options.outputColorSpace)
-        let optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
+        var optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
+        optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
         let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
                                        destination: destination)
         return (optimized.0, planner, optimized.1)

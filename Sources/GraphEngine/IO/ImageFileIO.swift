@@ -17,8 +17,9 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 }
 
 extension Image {
-    /// Decodes a PNG or JPEG file into a buffer-backed image (EXIF orientation applied), tagged with
-    /// the colour space of its ICC profile (see ``ImageBuffer/init(decoded:)``).
+    /// Opens a PNG or JPEG file (EXIF orientation applied), tagged with the colour space of its ICC
+    /// profile (see ``ImageBuffer/colorSpace(of:)``). PNGs decode now; JPEGs decode when first
+    /// rendered, at the scale the render needs (see ``JPEGFileSource``).
     public init(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
         self = try Image.decoding(path: path, options: options).image
     }
@@ -27,33 +28,33 @@ extension Image {
     /// colour tagging (for example an unrecognised ICC profile treated as sRGB). `colorSpace`
     /// overrides the profile (`.some(nil)`: data, never converted).
     ///
-    /// With `streaming`, a JPEG decodes on a background thread while renders read its top rows
-    /// (see ``Image/streamingJPEG(_:path:options:colorSpace:)``); other files decode now.
-    public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil,
-                                streaming: Bool = false)
+    /// A JPEG without an orientation to apply becomes a ``JPEGFileSource``: its header is read now
+    /// (header errors throw here) and its pixels stream in when a render needs them; an error later
+    /// in the file fails that render. Other files decode now.
+    public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
-        if streaming {
-            let bytes = try ImageFile.read(path: path)
-            do {
-                if let streamed = try streamingJPEG(bytes, path: path, options: options, colorSpace: colorSpace) {
-                    return streamed
-                }
-            } catch let error as CodecError {
-                throw error.at(path: path)
-            }
+        let bytes = try ImageFile.read(path: path)
+        if let source = try JPEGFileSource(path: path, bytes: bytes, options: options, colorSpace: colorSpace) {
+            let node = Node(.file(source), inputs: [],
+                            extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)))
+            return (Image(node: node), source.metadata, source.warnings)
         }
-        let decoded = try ImageFile.decode(path: path, options: options)
+        let decoded: DecodedImage
+        do {
+            decoded = try ImageFile.decode(bytes, options: options)
+        } catch {
+            throw error.at(path: path)
+        }
         var (space, note): (ColorSpace?, String?) = ImageBuffer.colorSpace(of: decoded.metadata)
         if let override = colorSpace { (space, note) = (override, nil) }
         let buffer = try ImageBuffer(decoded: decoded, colorSpace: space)
         return (Image(buffer: buffer), decoded.metadata, decoded.warnings + (note.map { ["\(path): \($0)"] } ?? []))
     }
 
-    /// Decodes a file as data (a mask, a depth map, a LUT): no colour space, never converted.
+    /// Opens a file as data (a mask, a depth map, a LUT): no colour space, never converted.
     public init(dataContentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
-        let decoded = try ImageFile.decode(path: path, options: options)
-        self.init(buffer: try ImageBuffer(decoded: decoded, colorSpace: nil))
+        self = try Image.decoding(path: path, options: options, colorSpace: .some(nil)).image
     }
 }
 

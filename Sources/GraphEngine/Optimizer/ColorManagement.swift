@@ -16,6 +16,7 @@ enum ColorManagement {
             switch node.kind {
             case .buffer(let buffer): tagged = buffer.colorSpace
             case .yuv(let frame): tagged = frame.colorSpace
+            case .file(let source): tagged = source.colorSpace
             default: return node
             }
             guard let space = tagged else { return node }

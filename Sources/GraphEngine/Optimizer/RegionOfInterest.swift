@@ -46,7 +46,7 @@ enum RegionOfInterest {
     /// The rectangle of input `index` that `node` reads to produce `rect`.
     static func inputRegion(_ node: Node, _ index: Int, _ rect: Rect) -> Rect {
         switch node.kind {
-        case .buffer, .yuv: return .empty
+        case .buffer, .yuv, .file: return .empty
         case .color, .matrix, .colorConversion: return rect
         case .crop(let crop): return rect.intersection(crop)
         case .clamp:

@@ -229,6 +229,8 @@ struct StageLowering {
         switch node.kind {
         case .buffer, .convolution, .processor:
             return try load(node, edge: .zero)
+        case .file(let source):
+            throw GraphError.renderFailed("\(source.path) was not resolved to pixels before planning")
         case .yuv(let frame):
             // Y, Cb, Cr read with chroma upsampled, then one matrix to R'G'B'.
             builder.currentOrigin = "#\(node.serial) \(node.shortName)"
@@ -374,7 +376,7 @@ enum Opacity {
     static func isOpaque(_ node: Node) -> Bool {
         switch node.kind {
         case .buffer(let buffer): return buffer.alphaMode == .opaque
-        case .yuv: return true
+        case .yuv, .file: return true
         case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
         case .crop, .colorConversion: return isOpaque(node.inputs[0])
         default: return false

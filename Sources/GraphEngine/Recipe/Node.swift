@@ -10,6 +10,8 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case buffer(ImageBuffer)
         /// A YCbCr 4:2:0 frame in memory.
         case yuv(YUVFrame)
+        /// A JPEG file decoded when a render is planned, at the scale the render needs.
+        case file(JPEGFileSource)
         /// A colour (or blend, or generator when it has no inputs) kernel.
         case color(any ColorOperation)
         /// A 4×5 colour matrix on unpremultiplied colour (the matrix-folding pass merges these).
@@ -66,6 +68,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
     public var label: String {
         switch kind {
         case .yuv(let frame): return frame.label
+        case .file(let source): return source.label
         case .buffer(let buffer):
             return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue) "
                 + (buffer.colorSpace.map { "\"\($0.name)\"" } ?? "data")
@@ -87,6 +90,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .buffer: return "buffer"
         case .yuv(let frame): return "yuv420_\(frame.layout.rawValue)"
+        case .file: return "jpeg"
         case .color(let op): return op.name
         case .matrix(let matrix): return "matrix"
             + (matrix.sourceNames.count > 1 ? "<\(matrix.sourceNames.joined(separator: ","))>" : "<\(matrix.sourceNames.first ?? "")>")
@@ -115,6 +119,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .buffer(let buffer): hasher.combine(0); hasher.combine(ObjectIdentifier(buffer))
         case .yuv(let frame): hasher.combine(11); hasher.combine(ObjectIdentifier(frame))
+        case .file(let source): hasher.combine(12); hasher.combine(ObjectIdentifier(source))
         case .color(let op): hashOperation(op, 1, into: &hasher)
         case .matrix(let m): hasher.combine(2); for v in m.coefficients { hasher.combine(v.bitPattern) }
         case .affine(let t, let f): hasher.combine(3); hasher.combine(t); hasher.combine(f)
@@ -137,6 +142,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         switch (a, b) {
         case (.buffer(let x), .buffer(let y)): return x === y
         case (.yuv(let x), .yuv(let y)): return x === y
+        case (.file(let x), .file(let y)): return x === y
         case (.color(let x), .color(let y)): return sameOperation(x, y)
         case (.matrix(let x), .matrix(let y)): return x.coefficients.map(\.bitPattern) == y.coefficients.map(\.bitPattern)
         case (.affine(let x, let f), .affine(let y, let g)): return x == y && f == g

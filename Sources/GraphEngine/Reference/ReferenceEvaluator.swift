@@ -52,11 +52,7 @@ public final class ReferenceEvaluator {
         guard inside(node.extent, x, y) else { return .zero }
         switch node.kind {
         case .buffer(let buffer):
-            _ = buffer.rowProgress?.waitForAll()
-            guard x >= 0, y >= 0, x < buffer.width, y < buffer.height else { return .zero }
-            let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - y) * buffer.rowBytes + x * buffer.format.bytesPerPixel)
-            let p = PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode)
-            return SIMD4(p.0, p.1, p.2, p.3)
+            return bufferPixel(buffer, x, y)
         case .matrix(let matrix):
             let s = try value(node.inputs[0], x, y)
             let a = Double(s[3])
@@ -69,6 +65,8 @@ public final class ReferenceEvaluator {
             return SIMD4(Float(out[0] * out[3]), Float(out[1] * out[3]), Float(out[2] * out[3]), Float(out[3]))
         case .yuv(let frame):
             return yuvPixel(frame, x, y)
+        case .file(let source):
+            return bufferPixel(try source.buffer(scale: 1), x, y)
         case .crop:
             return try value(node.inputs[0], x, y)
         case .colorConversion(let conversion):
@@ -96,6 +94,14 @@ public final class ReferenceEvaluator {
         case .color, .warp, .general:
             return try runAlone(node, x, y)
         }
+    }
+
+    private func bufferPixel(_ buffer: ImageBuffer, _ x: Int, _ y: Int) -> SIMD4<Float> {
+        _ = buffer.rowProgress?.waitForAll()
+        guard x >= 0, y >= 0, x < buffer.width, y < buffer.height else { return .zero }
+        let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - y) * buffer.rowBytes + x * buffer.format.bytesPerPixel)
+        let p = PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode)
+        return SIMD4(p.0, p.1, p.2, p.3)
     }
 
     /// YCbCr to R'G'B' in Double, with chroma upsampled bilinearly at the frame's siting.

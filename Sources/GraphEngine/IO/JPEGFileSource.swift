@@ -1,0 +1,126 @@
+import Foundation
+import GraphCodecs
+import Synchronization
+
+/// A JPEG file opened but not yet decoded. A render decides how much of it is needed: when the
+/// image is only shown shrunk (an affine transform scaling by 1/2 or less), the planner asks for a
+/// DCT-scaled decode at 1/2, 1/4 or 1/8 (libjpeg decodes fewer coefficients: much faster), and
+/// at full size otherwise. Each scale is decoded once, streaming (a background thread fills rows
+/// while the render reads them), and kept.
+public final class JPEGFileSource: Sendable {
+    public let path: String
+    /// Full-size dimensions.
+    public let width: Int, height: Int
+    /// The colour space from the ICC profile (or an override; nil: data).
+    public let colorSpace: ColorSpace?
+    public let metadata: ImageMetadata
+    /// Header warnings and colour-tagging notes.
+    public let warnings: [String]
+    private let bytes: [UInt8]
+    private let options: DecodeOptions
+    private let decoded = Mutex<[Int: ImageBuffer]>([:])
+
+    /// Reads the header; nil when the file isn't a JPEG or has an EXIF orientation to apply (that
+    /// needs the whole image, so it is decoded at once instead).
+    init?(path: String, bytes: [UInt8], options: DecodeOptions, colorSpace: ColorSpace??) throws {
+        guard (try? ImageFile.format(of: bytes)) == .jpeg else { return nil }
+        let info: JPEGRowDecoder
+        do {
+            info = try JPEGRowDecoder(bytes, options: options)
+        } catch {
+            throw error.at(path: path)
+        }
+        if options.applyOrientation && info.metadata.exifOrientation != 1 { return nil }
+        var (space, note): (ColorSpace?, String?) = ImageBuffer.colorSpace(of: info.metadata)
+        if let override = colorSpace { (space, note) = (override, nil) }
+        self.path = path
+        self.bytes = bytes
+        self.options = options
+        self.width = info.width
+        self.height = info.height
+        self.colorSpace = space
+        self.metadata = info.metadata
+        self.warnings = info.warnings + (note.map { ["\(path): \($0)"] } ?? [])
+    }
+
+    /// The image decoded at 1/`scale` (1, 2, 4 or 8), streaming; the same buffer every time.
+    func buffer(scale: Int) throws -> ImageBuffer {
+        if let done = decoded.withLock({ $0[scale] }) { return done }
+        var scaledOptions = options
+        scaledOptions.jpegScaleDenominator = scale
+        guard let streamed = try Image.streamingJPEG(bytes, path: path, options: scaledOptions, colorSpace: .some(colorSpace)),
+              case .buffer(let buffer) = streamed.image.node.kind else {
+            throw GraphError.renderFailed("\(path): could not start decoding at 1/\(scale)")
+        }
+        return decoded.withLock { cache in
+            if let raced = cache[scale] { return raced }
+            cache[scale] = buffer
+            return buffer
+        }
+    }
+
+    /// The size of the decode at 1/`scale` (libjpeg rounds up).
+    func size(scale: Int) -> (width: Int, height: Int) {
+        ((width + scale - 1) / scale, (height + scale - 1) / scale)
+    }
+
+    var label: String {
+        "jpeg \(width)x\(height) \(colorSpace.map { "\"\($0.name)\"" } ?? "data") (decoded on demand) \((path as NSString).lastPathComponent)"
+    }
+}
+
+/// Turns JPEG file sources into buffers before a render is planned, picking for each use the
+/// smallest DCT scale that still gives it every pixel it needs: an affine transform that shrinks
+/// the image by `s ≤ 1/2` reads a 1/k decode (k = 2, 4 or 8 with `s·k ≤ 1`) through the transform
+/// rescaled by k. Everything else reads the full-size decode.
+enum ResolveFileSources {
+    static func run(_ root: Node, log: inout [String]) throws -> Node {
+        var memo: [ObjectIdentifier: Node] = [:]
+        var failure: Error?
+        func full(_ source: JPEGFileSource, _ node: Node) -> Node {
+            do {
+                return Node(.buffer(try source.buffer(scale: 1)), inputs: [], extent: node.extent)
+            } catch {
+                failure = failure ?? error
+                return node
+            }
+        }
+        func visit(_ node: Node) -> Node {
+            if let done = memo[ObjectIdentifier(node)] { return done }
+            let result: Node
+            if case .file(let source) = node.kind {
+                result = full(source, node)
+            } else if case .affine(let transform, let filter) = node.kind, let input = node.inputs.first,
+                      case .file(let source) = input.kind, let scale = reduction(for: transform) {
+                do {
+                    let reduced = try source.buffer(scale: scale)
+                    let size = source.size(scale: scale)
+                    let toFull = AffineTransform(scaleX: Double(source.width) / Double(size.width),
+                                                 y: Double(source.height) / Double(size.height))
+                    let buffer = Node(.buffer(reduced), inputs: [], extent: Rect(x: 0, y: 0, width: Double(size.width),
+                                                                                 height: Double(size.height)))
+                    log.append("\(source.label): decoded at 1/\(scale) (\(size.width)x\(size.height)) for affine \(transform)")
+                    result = Node(.affine(toFull.concatenating(transform), filter), inputs: [buffer], extent: node.extent)
+                } catch {
+                    failure = failure ?? error
+                    result = node
+                }
+            } else {
+                let inputs = node.inputs.map(visit)
+                result = zip(inputs, node.inputs).allSatisfy({ $0 === $1 }) ? node : Node(node.kind, inputs: inputs, extent: node.extent)
+            }
+            memo[ObjectIdentifier(node)] = result
+            return result
+        }
+        let resolved = visit(root)
+        if let failure { throw failure }
+        return resolved
+    }
+
+    /// The largest k in {8, 4, 2} with `scale·k ≤ 1` for the transform's larger axis scale, or nil.
+    static func reduction(for transform: AffineTransform) -> Int? {
+        let scale = max((transform.a * transform.a + transform.b * transform.b).squareRoot(),
+                        (transform.c * transform.c + transform.d * transform.d).squareRoot())
+        return [8, 4, 2].first { scale * Double($0) <= 1 + 1e-9 }
+    }
+}
