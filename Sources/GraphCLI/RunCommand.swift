@@ -35,9 +35,12 @@ struct RunCommand: ParsableCommand {
             for (output, image) in zip(session.recipe.outputs, session.images) {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let bytes: [UInt8]
+                let progress = RenderProgress()
+                let line = ProgressLine(label: (output.file as NSString).lastPathComponent, progress: progress)
+                defer { line.finish() }
                 do {
                     bytes = try session.context.encodedData(image, format: output.format, quality: output.quality,
-                                                            bitDepth: output.bitDepth)
+                                                            bitDepth: output.bitDepth, progress: progress)
                 } catch {
                     throw RecipeError(output.path, "\(error)")
                 }

@@ -37,3 +37,22 @@ final class ErrorTests: XCTestCase {
         }
     }
 }
+
+final class KernelRegionOfInterestTests: XCTestCase {
+    /// A general kernel whose ROI comes from a Swift callback: a horizontal shift by 7 pixels reads
+    /// exactly the shifted rectangle, and renders match the reference for every tile size.
+    func testCallbackRegionOfInterest() throws {
+        let kernel = try Kernel(source: "kernel vec4 shift(sampler s) { return sample(s, destCoord() + vec2(7.0, 0.0)); }")
+        let source = Image(buffer: try makeTestBuffer(width: 90, height: 40, seed: 31))
+        let image = try Image.applying(kernel, arguments: [.image(source)], extent: source.extent,
+                                       regionOfInterest: .callback { _, rect in
+                                           Rect(x: rect.x + 7, y: rect.y, width: rect.width, height: rect.height)
+                                       })
+        let reference = try ReferenceEvaluator().render(image, rect: source.extent)
+        for tile in [16, 64] {
+            var options = ContextOptions()
+            options.tileSize = tile
+            assertClose(bottomUpPixels(try Context(options: options).render(image, format: .rgbaf)), reference, tolerance: 4e-3)
+        }
+    }
+}

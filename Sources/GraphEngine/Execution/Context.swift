@@ -50,11 +50,14 @@ public final class Context: @unchecked Sendable {
         _ = try render(image, rect: rect, destination: destination, rowBytes: rowBytes, format: format)
     }
 
-    /// Renders `rect` (default: the image's extent) into a new buffer.
-    public func render(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8) throws -> ImageBuffer {
+    /// Renders `rect` (default: the image's extent) into a new buffer; `progress`, when given,
+    /// counts the pixels written (for a progress line on another thread).
+    public func render(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8,
+                       progress: RenderProgress? = nil) throws -> ImageBuffer {
         let area = try renderRect(image, rect)
         let buffer = try ImageBuffer(width: area.width, height: area.height, format: format, colorSpace: outputSpace)
-        _ = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes, format: format)
+        _ = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes, format: format,
+                       progress: progress)
         return buffer
     }
 
@@ -106,14 +109,16 @@ public final class Context: @unchecked Sendable {
 
     @discardableResult
     func render(_ image: Image, rect: Rect, destination: UnsafeMutableRawPointer, rowBytes: Int,
-                format: PixelFormat) throws -> RenderProfile {
+                format: PixelFormat, progress: RenderProgress? = nil) throws -> RenderProfile {
         let area = try renderRect(image, rect)
         guard rowBytes >= area.width * format.bytesPerPixel else {
             throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(area.width) \(format.rawValue) pixels")
         }
         let start = DispatchTime.now().uptimeNanoseconds
         let (root, plan, _) = try self.plan(image, rect: area, destination: format)
-        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        executor.progress = progress
+        progress?.expect(pixels: area.pixelCount)
         let timings = Executor.Timings(count: plan.stages.count)
         let base = SendablePointer(destination)
         let encode = plan.encodesSRGBInStore

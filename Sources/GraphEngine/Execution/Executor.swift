@@ -14,6 +14,8 @@ struct Executor {
     let plan: StagePlanner
     let root: Node
     let order: [Node]
+    /// Counts finished output pixels, when someone watches.
+    var progress: RenderProgress?
 
     /// Per-stage figures gathered during the render.
     final class Timings: @unchecked Sendable {
@@ -61,9 +63,11 @@ struct Executor {
         let units = workUnits(rect)
         let executables = self.executables()
         let processedResults = processed
+        let progress = self.progress
         parallel(units.count) { scratch, unit in
             runUnit(units[unit], scratch: scratch, executables: executables, processed: processedResults,
                     makeSink: makeSink, timings: timings)
+            progress?.finished(pixels: units[unit].pixelCount)
         }
     }
 

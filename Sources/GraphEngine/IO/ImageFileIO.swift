@@ -97,8 +97,8 @@ extension Context {
     ///
     /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque. JPEG: 8-bit RGB
     /// (alpha dropped; the premultiplied colour is the image over black).
-    public func encodedData(_ image: Image, format: OutputFileFormat, quality: Int = 90, bitDepth: Int = 8) throws
-        -> [UInt8]
+    public func encodedData(_ image: Image, format: OutputFileFormat, quality: Int = 90, bitDepth: Int = 8,
+                            progress: RenderProgress? = nil) throws -> [UInt8]
     {
         guard bitDepth == 8 || bitDepth == 16 else {
             throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "must be 8 or 16, got \(bitDepth)")
@@ -113,9 +113,9 @@ extension Context {
         if format == .jpeg {
             // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
             // alpha (premultiplied colour is the image over black).
-            return try streamedJPEG(image, quality: quality, iccProfile: profile)
+            return try streamedJPEG(image, quality: quality, iccProfile: profile, progress: progress)
         }
-        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8)
+        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, progress: progress)
         let pixels = buffer.width * buffer.height
         var samples = buffer.bytes
         let opaque = bitDepth == 8 ? Context.unpremultiply8(&samples, pixels: pixels)

@@ -6,10 +6,12 @@ extension Context {
     /// while the next band renders (a ring of three bands between them). With a streaming source
     /// the decode overlaps too: decode, filter and encode run as a pipeline.
     func streamedJPEG(_ image: Image, quality: Int, subsampling: JPEGSubsampling = .s420, iccProfile: [UInt8]?,
-                      bandRows: Int = 64) throws -> [UInt8] {
+                      bandRows: Int = 64, progress: RenderProgress? = nil) throws -> [UInt8] {
         let area = try renderRect(image, nil)
         let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8)
-        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        executor.progress = progress
+        progress?.expect(pixels: area.pixelCount)
         let rowBytes = area.width * 3
         let encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: quality,
                                          subsampling: subsampling, iccProfile: iccProfile,

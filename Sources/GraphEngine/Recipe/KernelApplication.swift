@@ -16,6 +16,9 @@ public enum KernelRegionOfInterest: Sendable {
     case radius(Double)
     /// The whole input extent (always correct, and the default for warps).
     case wholeInput
+    /// Swift code: the rectangle of input `index` needed for an output rectangle (Core Image's ROI
+    /// callback). Two applications with callbacks are never considered the same node.
+    case callback(@Sendable (_ input: Int, _ rect: Rect) -> Rect)
 }
 
 extension Image {
@@ -61,8 +64,11 @@ extension Image {
                     "kernel '\(kernel.name)' parameter '\(parameter.name)' is \(parameter.type.rawValue); got \(argument.summary)")
             }
         }
+        let roi = regionOfInterest ?? (kernel.kind == .warp ? .wholeInput : .destination)
+        var identity = ""
+        if case .callback = roi { identity = " roi#\(KernelOperationLayout.callbackCounter.next())" }
         let operation = KernelOperationLayout(kernel: kernel, slots: layout, uniformValues: uniforms,
-                                              regionOfInterest: regionOfInterest ?? (kernel.kind == .warp ? .wholeInput : .destination))
+                                              regionOfInterest: roi, identity: identity)
         if let warpedImage { images.insert(warpedImage, at: 0) }
         let inputExtent = images.dropFirst().reduce(images.first?.extent ?? .infinite) { $0.union($1.extent) }
         switch kernel.kind {
@@ -108,8 +114,12 @@ struct KernelOperationLayout: Sendable {
     let slots: [Slot]
     let uniformValues: [Float]
     let regionOfInterest: KernelRegionOfInterest
+    /// Distinguishes applications whose ROI is a callback (closures can't be compared).
+    let identity: String
 
-    var structureKey: String { "kernel:" + kernel.source }
+    static let callbackCounter = SerialCounter()
+
+    var structureKey: String { "kernel:" + kernel.source + identity }
     var argumentSummary: String {
         zip(kernel.parameters, slots).compactMap { parameter, slot -> String? in
             guard case .uniforms(let start, let count) = slot else { return nil }
@@ -139,11 +149,12 @@ struct KernelOperationLayout: Sendable {
         }
     }
 
-    func region(_ rect: Rect, inputExtent: Rect) -> Rect {
+    func region(_ rect: Rect, input index: Int, inputExtent: Rect) -> Rect {
         switch regionOfInterest {
         case .destination: return rect
         case .radius(let r): return rect.outset(dx: r, dy: r)
         case .wholeInput: return inputExtent
+        case .callback(let roi): return roi(index, rect)
         }
     }
 }
@@ -175,7 +186,7 @@ struct KernelWarpOperation: WarpOperation {
         }
         return (point[0], point[1])
     }
-    func regionOfInterest(for rect: Rect) -> Rect { layout.region(rect, inputExtent: inputExtent) }
+    func regionOfInterest(for rect: Rect) -> Rect { layout.region(rect, input: 0, inputExtent: inputExtent) }
 }
 
 struct KernelGeneralOperation: GeneralOperation {
@@ -192,6 +203,6 @@ struct KernelGeneralOperation: GeneralOperation {
         })
     }
     func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
-        layout.region(rect, inputExtent: index < inputExtents.count ? inputExtents[index] : .infinite)
+        layout.region(rect, input: index, inputExtent: index < inputExtents.count ? inputExtents[index] : .infinite)
     }
 }

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// How far a render has come, readable from another thread (for progress lines): output pixels
+/// written so far out of the render's total.
+public final class RenderProgress: Sendable {
+    /// Output pixels of the render and how many are written.
+    private let expectedPixels = Atomic<Int>(0)
+    private let finishedPixels = Atomic<Int>(0)
+
+    public init() {}
+
+    /// The fraction done, 0...1.
+    public var fraction: Double {
+        let expected = expectedPixels.load(ordering: .relaxed)
+        guard expected > 0 else { return 0 }
+        return min(1, Double(finishedPixels.load(ordering: .relaxed)) / Double(expected))
+    }
+
+    func expect(pixels: Int) { expectedPixels.store(pixels, ordering: .relaxed) }
+
+    func finished(pixels: Int) { finishedPixels.add(pixels, ordering: .relaxed) }
+}
