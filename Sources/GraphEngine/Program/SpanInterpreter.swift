@@ -65,6 +65,7 @@ struct SpanInterpreter {
             }
             self.ops = ops
             self.preloads = preloads
+
             self.registerCount = base + preloads.count
         }
     }
