@@ -1,8 +1,11 @@
+import CConvolution
+
 /// Runs one separable convolution pass over a tile (the Gaussian blur's engine).
 ///
-/// The input region is first converted once into Float32 planes, then each output row accumulates
-/// `w[k]·in[x + k]` with `k` ascending, so every pixel sums its taps in the same order whatever the
-/// tile size or thread count.
+/// The input region is first converted once into Float32 planes, then each output row sums
+/// `w[k]·in[x + k]` with `k` ascending (in the `CConvolution` shim: 256-bit AVX behind a run-time
+/// check, bit-identical to its portable loop), so every pixel sums its taps in the same order
+/// whatever the tile size or thread count.
 final class Convolver {
     private var scratch: UnsafeMutablePointer<Float>
     private var scratchCapacity = 0
@@ -63,15 +66,13 @@ final class Convolver {
         let acc = accumulator
         let width = rect.width
         weights.withUnsafeBufferPointer { w in
+            guard let taps = w.baseAddress else { return }
             for channel in 0..<4 {
                 let channelBase = scratch + channel * plane
                 for row in 0..<rect.height {
-                    acc.update(repeating: 0, count: width)
-                    for k in 0..<w.count {
-                        let weight = w[k]
-                        let source = horizontal ? channelBase + row * inWidth + k : channelBase + (row + k) * inWidth
-                        for i in 0..<width { acc[i] += weight * source[i] }
-                    }
+                    let source = channelBase + row * inWidth
+                    // Σ_k taps[k]·source[i + k·stride], k ascending (C shim: AVX when available).
+                    graph_convolve_row(source, horizontal ? 1 : inWidth, taps, Int32(w.count), Int32(width), acc)
                     output.write(channel: channel, row: row + rowOffset, column: columnOffset, count: width, from: acc)
                 }
             }

@@ -174,26 +174,33 @@ struct Executor {
         let tile = max(8, context.options.tileSize)
         let perWorker = (rect.height + context.options.threads - 1) / max(context.options.threads, 1)
         let height = max(1, min(rect.height, tile * tile / max(rect.width, 1), perWorker))
-        return stride(from: rect.y, to: rect.maxY, by: height).map {
-            PixelRect(x: rect.x, y: $0, width: rect.width, height: min(height, rect.maxY - $0))
+        // Top first (working-space y is up): the order files decode in, so streaming sources overlap.
+        return stride(from: rect.maxY, to: rect.y, by: -height).map {
+            let bottom = max(rect.y, $0 - height)
+            return PixelRect(x: rect.x, y: bottom, width: rect.width, height: $0 - bottom)
         }
     }
 
-    /// Strips for point-only plans, square tiles when a stage samples a neighbourhood.
-    private func workUnits(_ rect: PixelRect) -> [PixelRect] {
-        let tile = max(8, context.options.tileSize)
-        let needsTiles = plan.stages.contains { stage in
+    /// Whether any stage reads a neighbourhood (then work units are square tiles).
+    var needsTiles: Bool {
+        plan.stages.contains { stage in
             switch stage.work {
             case .convolution, .processor: return true
             case .program(let program, _, _, _, _):
                 return program.instructions.contains { if case .sample = $0 { return true } else { return false } }
             }
         }
+    }
+
+    /// Strips for point-only plans, square tiles when a stage samples a neighbourhood.
+    private func workUnits(_ rect: PixelRect) -> [PixelRect] {
+        let tile = max(8, context.options.tileSize)
         guard needsTiles else { return stripUnits(rect) }
         var units: [PixelRect] = []
-        for y in stride(from: rect.y, to: rect.maxY, by: tile) {
+        for top in stride(from: rect.maxY, to: rect.y, by: -tile) {
+            let bottom = max(rect.y, top - tile)
             for x in stride(from: rect.x, to: rect.maxX, by: tile) {
-                units.append(PixelRect(x: x, y: y, width: min(tile, rect.maxX - x), height: min(tile, rect.maxY - y)))
+                units.append(PixelRect(x: x, y: bottom, width: min(tile, rect.maxX - x), height: top - bottom))
             }
         }
         return units

@@ -4,14 +4,16 @@ import GraphCodecs
 extension Context {
     /// Renders `image` in bands of rows, top first, and JPEG-encodes each band on another thread
     /// while the next band renders (a ring of three bands between them). With a streaming source
-    /// the decode overlaps too: decode, filter and encode run as a pipeline.
+    /// the decode overlaps too: decode, filter and encode run as a pipeline. Bands are 64 rows for
+    /// point-only plans and a tile high when area operations would recompute a halo per band.
     func streamedJPEG(_ image: Image, quality: Int, subsampling: JPEGSubsampling = .s420, iccProfile: [UInt8]?,
-                      bandRows: Int = 64, progress: RenderProgress? = nil) throws -> [UInt8] {
+                      progress: RenderProgress? = nil) throws -> [UInt8] {
         let area = try renderRect(image, nil)
         let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8)
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)
+        let bandRows = executor.needsTiles ? max(64, options.tileSize) : 64
         let rowBytes = area.width * 3
         let encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: quality,
                                          subsampling: subsampling, iccProfile: iccProfile,
@@ -52,7 +54,7 @@ extension Context {
     }
 }
 
-/// The encoder side of ``Context/streamedJPEG(_:quality:subsampling:iccProfile:bandRows:)``.
+/// The encoder side of ``Context/streamedJPEG(_:quality:subsampling:iccProfile:progress:)``.
 private final class EncodeConsumer: @unchecked Sendable {
     let encoder: JPEGRowEncoder
     let ring: BandRing

@@ -135,8 +135,14 @@ struct StagePlanner {
             if let index = materialStageIndex[ObjectIdentifier(node)] {
                 return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
             }
-            let inputStage = try programStage(for: node.inputs[0])
-            let input = Slot(source: .stage(inputStage), edge: .zero, filter: .linear, node: node.inputs[0])
+            // The pass reads its input directly: a buffer, another pass, or (through the slot's edge
+            // mode) a clamped image; anything else is computed by a program first.
+            var source = node.inputs[0], edge = EdgeMode.zero
+            if case .clamp = source.kind {
+                source = source.inputs[0]
+                edge = .clamp
+            }
+            let input = try slot(for: source, edge: edge, filter: .linear)
             stages.append(Stage(node: node, work: .convolution(convolution, input: input), nodes: [node]))
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)

@@ -37,8 +37,10 @@ extension Context {
             throw GraphError.invalidExtent("cannot plan an image with an infinite extent: crop it first")
         }
         let area = PixelRect(wanted)
-        let (root, plan, log) = try self.plan(image, rect: area, destination: outputFormat ?? .rgba8)
+        let (plannedRoot, plan, log) = try self.plan(image, rect: area, destination: outputFormat ?? .rgba8)
+        // With a profile, show the plan that ran (its nodes are the ones the timings belong to).
         let plannedPlan = profile?.plan ?? plan
+        let root = profile?.plan.root ?? plannedRoot
         let initialRoot = ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
                                                             output: options.outputColorSpace)
         let initialRegions = RegionOfInterest.propagate(root: initialRoot, rect: area)

@@ -1,0 +1,16 @@
+#ifndef GRAPH_CCONVOLUTION_H
+#define GRAPH_CCONVOLUTION_H
+
+#include <stddef.h>
+
+/// out[i] = sum over k ascending of taps[k] * source[i + k * tapStride], for i in 0..<count.
+/// Uses 256-bit AVX when the CPU has it (checked once at run time): separate multiplies and adds
+/// in the same order as the portable path, so both give the same bits.
+void graph_convolve_row(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count,
+                        float *out);
+
+/// The same, always through the portable loop (tests compare the two bit for bit).
+void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count,
+                                 float *out);
+
+#endif
