@@ -36,7 +36,8 @@ final class Convolver {
     }
 
     /// Computes `area` (default: all of `output.rect`) of the convolution of `input`.
-    func run(_ convolution: Convolution, input: InputView, output: PlaneSet, area: PixelRect? = nil) {
+    /// With `opaque`, alpha is known to be 1: it is written, not convolved.
+    func run(_ convolution: Convolution, input: InputView, output: PlaneSet, area: PixelRect? = nil, opaque: Bool = false) {
         let rect = area ?? output.rect
         guard !rect.isEmpty else { return }
         let rowOffset = rect.y - output.rect.y, columnOffset = rect.x - output.rect.x
@@ -67,13 +68,19 @@ final class Convolver {
         let width = rect.width
         weights.withUnsafeBufferPointer { w in
             guard let taps = w.baseAddress else { return }
-            for channel in 0..<4 {
+            for channel in 0..<(opaque ? 3 : 4) {
                 let channelBase = scratch + channel * plane
                 for row in 0..<rect.height {
                     let source = channelBase + row * inWidth
                     // Σ_k taps[k]·source[i + k·stride], k ascending (C shim: AVX when available).
                     graph_convolve_row(source, horizontal ? 1 : inWidth, taps, Int32(w.count), Int32(width), acc)
                     output.write(channel: channel, row: row + rowOffset, column: columnOffset, count: width, from: acc)
+                }
+            }
+            if opaque {
+                acc.update(repeating: 1, count: width)
+                for row in 0..<rect.height {
+                    output.write(channel: 3, row: row + rowOffset, column: columnOffset, count: width, from: acc)
                 }
             }
         }

@@ -114,9 +114,9 @@ struct Executor {
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
                     SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
                                         registers: scratch.registers, sink: sink)
-                case .convolution(let convolution, let input):
+                case .convolution(let convolution, let input, let opaque):
                     scratch.convolver.run(convolution, input: self.inputView(input) { whole[$0] ?? scratch.planes[$0] },
-                                          output: planes, area: strip)
+                                          output: planes, area: strip, opaque: opaque)
                 case .processor:
                     break
                 }
@@ -146,9 +146,9 @@ struct Executor {
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
                 SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink)
-            case .convolution(let convolution, let input):
+            case .convolution(let convolution, let input, let opaque):
                 scratch.convolver.run(convolution, input: inputView(input) { processed[$0] ?? scratch.planes[$0] },
-                                      output: planes)
+                                      output: planes, opaque: opaque)
             case .processor:
                 break
             }

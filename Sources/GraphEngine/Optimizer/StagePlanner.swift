@@ -47,7 +47,9 @@ struct StagePlanner {
 
     enum Work {
         case program(Program, uniforms: [Float], origins: [String], slots: [Slot], name: String)
-        case convolution(Convolution, input: Slot)
+        /// `opaque`: alpha is 1 everywhere it reads (an opaque input with clamped edges), so only
+        /// the colour channels are convolved.
+        case convolution(Convolution, input: Slot, opaque: Bool)
         case processor(any ImageProcessor, inputs: [Node])
     }
 
@@ -143,7 +145,8 @@ struct StagePlanner {
                 edge = .clamp
             }
             let input = try slot(for: source, edge: edge, filter: .linear)
-            stages.append(Stage(node: node, work: .convolution(convolution, input: input), nodes: [node]))
+            stages.append(Stage(node: node, work: .convolution(convolution, input: input, opaque: Opacity.isOpaque(node)),
+                                nodes: [node]))
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
         case .processor(let processor):
@@ -384,7 +387,14 @@ enum Opacity {
         case .buffer(let buffer): return buffer.alphaMode == .opaque
         case .yuv, .file: return true
         case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
-        case .crop, .colorConversion: return isOpaque(node.inputs[0])
+        case .crop, .colorConversion, .clamp: return isOpaque(node.inputs[0])
+        case .convolution:
+            // Transparent pixels blur in at the edges unless the input is clamped (or is itself such a pass).
+            let input = node.inputs[0]
+            switch input.kind {
+            case .clamp, .convolution: return isOpaque(input)
+            default: return false
+            }
         default: return false
         }
     }

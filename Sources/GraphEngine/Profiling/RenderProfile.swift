@@ -71,7 +71,7 @@ extension Context {
                     GraphDump.InputEntry(slot: slotIndex, source: describe(slot.source), edge: slot.edge.rawValue,
                                          filter: slot.filter.rawValue)
                 }
-            case .convolution(let convolution, let input):
+            case .convolution(let convolution, let input, _):
                 entry.kind = "convolution"
                 entry.name = "\(convolution.shortName)(in0)"
                 entry.instructions = ["\(convolution.weights.count) taps along \(convolution.axis.rawValue), radius \(convolution.radius)"]
