@@ -15,7 +15,7 @@ let package = Package(
     targets: [
         // Thin C shims.
         .target(name: "CHalf", path: "Sources/CHalf"),
-        .target(name: "CConvolution", path: "Sources/CConvolution"),
+        .target(name: "CRowKernels", path: "Sources/CRowKernels"),
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG"]),
 
         // The engine: recipes, kernel language, optimizer, programs, executor, I/O, dumps.
-        .target(name: "GraphEngine", dependencies: ["CHalf", "CConvolution", "GraphCodecs"]),
+        .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "GraphCodecs"]),
 
         // The filter catalogue (Core Image names and input keys).
         .target(name: "Kernels", dependencies: ["GraphEngine"]),
@@ -41,7 +41,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs"], exclude: ["Fixtures"]),
-        .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "Kernels", "CHalf", "CConvolution"]),
+        .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "Kernels", "CHalf", "CRowKernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphEngine", "Kernels"]),
     ],

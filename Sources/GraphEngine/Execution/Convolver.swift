@@ -1,9 +1,9 @@
-import CConvolution
+import CRowKernels
 
 /// Runs one separable convolution pass over a tile (the Gaussian blur's engine).
 ///
 /// The input region is first converted once into Float32 planes, then each output row sums
-/// `w[k]·in[x + k]` with `k` ascending (in the `CConvolution` shim: 256-bit AVX behind a run-time
+/// `w[k]·in[x + k]` with `k` ascending (in the `CRowKernels` shim: 256-bit AVX behind a run-time
 /// check, bit-identical to its portable loop), so every pixel sums its taps in the same order
 /// whatever the tile size or thread count.
 final class Convolver {

@@ -110,12 +110,12 @@ struct Executor {
                 switch stage.work {
                 case .program(_, let uniforms, _, let slots, _):
                     guard let executable = executables[index] else { return }
-                    let inputs = slots.map { self.inputView($0) { whole[$0] ?? scratch.planes[$0] } }
+                    let inputs = slots.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.planes[$0] } }
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
                     SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
                                         registers: scratch.registers, sink: sink)
                 case .convolution(let convolution, let input, let opaque):
-                    scratch.convolver.run(convolution, input: self.inputView(input) { whole[$0] ?? scratch.planes[$0] },
+                    scratch.convolver.run(convolution, input: self.inputView(input, scratch: scratch) { whole[$0] ?? scratch.planes[$0] },
                                           output: planes, area: strip, opaque: opaque)
                 case .processor:
                     break
@@ -142,12 +142,12 @@ struct Executor {
             switch stage.work {
             case .program(_, let uniforms, _, let slots, _):
                 guard let executable = executables[index] else { continue }
-                let inputs = slots.map { inputView($0) { processed[$0] ?? scratch.planes[$0] } }
+                let inputs = slots.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes[$0] } }
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
                 SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink)
             case .convolution(let convolution, let input, let opaque):
-                scratch.convolver.run(convolution, input: inputView(input) { processed[$0] ?? scratch.planes[$0] },
+                scratch.convolver.run(convolution, input: inputView(input, scratch: scratch) { processed[$0] ?? scratch.planes[$0] },
                                       output: planes, opaque: opaque)
             case .processor:
                 break
@@ -157,12 +157,12 @@ struct Executor {
         }
     }
 
-    private func inputView(_ slot: StagePlanner.Slot, planes: (Int) -> PlaneSet) -> InputView {
+    private func inputView(_ slot: StagePlanner.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
         switch slot.source {
         case .buffer(let buffer):
             return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter, decodeSRGB: slot.decodeSRGB)
         case .yuv(let frame):
-            return InputView(yuv: frame)
+            return InputView(yuv: frame, scratch: scratch.yuvScratch)
         case .stage(let index):
             return InputView(planes: planes(index), edge: slot.edge, filter: slot.filter)
         }
@@ -213,12 +213,16 @@ final class WorkerScratch {
     let registers = SpanInterpreter.RegisterFile()
     let convolver = Convolver()
     let halfScratch = UnsafeMutablePointer<UInt16>.allocate(capacity: SpanInterpreter.spanWidth)
+    let yuvScratch = UnsafeMutablePointer<Float>.allocate(capacity: YUVReader.chromaScratchCount)
 
     init(stageCount: Int, format: WorkingFormat) {
         planes = (0..<stageCount).map { _ in PlaneSet(format: format) }
     }
 
-    deinit { halfScratch.deallocate() }
+    deinit {
+        halfScratch.deallocate()
+        yuvScratch.deallocate()
+    }
 }
 
 /// The whole-image intermediates of the unfused baseline, filled stage by stage.

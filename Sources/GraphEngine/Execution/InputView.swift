@@ -4,7 +4,7 @@ struct InputView {
     enum Storage {
         case planes(PlaneSet)
         case buffer(ImageBuffer)
-        case yuv(YUVFrame)
+        case yuv(YUVFrame, scratch: UnsafeMutablePointer<Float>)
     }
 
     let storage: Storage
@@ -32,8 +32,9 @@ struct InputView {
         self.filter = filter
     }
 
-    init(yuv frame: YUVFrame) {
-        storage = .yuv(frame)
+    /// `scratch`: ``YUVReader/chromaScratchCount`` floats owned by the worker.
+    init(yuv frame: YUVFrame, scratch: UnsafeMutablePointer<Float>) {
+        storage = .yuv(frame, scratch: scratch)
         valid = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
         edge = .zero
         filter = .linear
@@ -103,9 +104,9 @@ struct InputView {
             BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB,
                                     column: column, count: count,
                                     into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
-        case .yuv(let frame):
+        case .yuv(let frame, let scratch):
             YUVReader.read(frame, row: row, column: column, count: count,
-                           into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
+                           into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset), scratch: scratch)
         }
     }
 
@@ -122,10 +123,10 @@ struct InputView {
             let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - row) * buffer.rowBytes
                 + column * buffer.format.bytesPerPixel)
             return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB)
-        case .yuv(let frame):
+        case .yuv(let frame, let scratch):
             return withUnsafeTemporaryAllocation(of: Float.self, capacity: 4) { pixel in
                 guard let p = pixel.baseAddress else { return (0, 0, 0, 1) }
-                YUVReader.read(frame, row: row, column: column, count: 1, into: (p, p + 1, p + 2, p + 3))
+                YUVReader.read(frame, row: row, column: column, count: 1, into: (p, p + 1, p + 2, p + 3), scratch: scratch)
                 return (p[0], p[1], p[2], p[3])
             }
         }

@@ -1,3 +1,5 @@
+import CRowKernels
+
 /// Reads spans of a 4:2:0 frame as normalised (Y, Cb, Cr, 1), upsampling chroma bilinearly with
 /// the frame's siting. The conversion to RGB is a colour-matrix instruction after the load.
 ///
@@ -7,9 +9,30 @@
 /// centred `(¼c[k−1] + ¾c[k]; ¾c[k] + ¼c[k+1])`. Each span first interpolates the chroma rows
 /// vertically into a small stack buffer, then expands pairs.
 enum YUVReader {
-    static func read(_ frame: YUVFrame, row y: Int, column x0: Int, count: Int, into out: InputView.Channels) {
+    /// Floats ``readChroma`` needs as scratch for a span.
+    static let chromaScratchCount = 2 * (SpanInterpreter.spanWidth / 2 + 4)
+
+    static func read(_ frame: YUVFrame, row y: Int, column x0: Int, count: Int, into out: InputView.Channels,
+                     scratch: UnsafeMutablePointer<Float>) {
         guard count > 0 else { return }
         let (yOut, cbOut, crOut, aOut) = out
+        let scale: Float = 1 / 255
+        let memoryRow = frame.height - 1 - y
+        frame.bytes.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let luma = base + frame.lumaOffset + memoryRow * frame.lumaStride + x0
+            for i in 0..<count { yOut[i] = Float(luma[i]) * scale }
+        }
+        readChroma(frame, row: y, column: x0, count: count, into: (cbOut, crOut), scratch: scratch)
+        aOut.update(repeating: 1, count: count)
+    }
+
+    /// Cb and Cr of pixels `x0 ..< x0 + count` of working-space row `y`, normalised (byte / 255).
+    /// `scratch` holds ``chromaScratchCount`` floats (no allocation per span).
+    static func readChroma(_ frame: YUVFrame, row y: Int, column x0: Int, count: Int,
+                           into out: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                           scratch: UnsafeMutablePointer<Float>) {
+        guard count > 0, count <= SpanInterpreter.spanWidth else { return }
         let scale: Float = 1 / 255
         let memoryRow = frame.height - 1 - y
         let chromaHeight = frame.chromaHeight, chromaWidth = frame.chromaWidth
@@ -18,19 +41,14 @@ enum YUVReader {
         let ty = cy - cyFloor
         let row0 = min(max(Int(cyFloor), 0), chromaHeight - 1), row1 = min(max(Int(cyFloor) + 1, 0), chromaHeight - 1)
         let step = frame.layout == .biPlanar ? 2 : 1
-        let centred = frame.siting == .center
         // Chroma columns k - 1 ... k + 1 for every luma column of the span.
         let kFirst = (x0 >> 1) - 1, kLast = ((x0 + count - 1) >> 1) + 1
         let chromaCount = kLast - kFirst + 1
-
         frame.bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
-            let luma = base + frame.lumaOffset + memoryRow * frame.lumaStride + x0
-            for i in 0..<count { yOut[i] = Float(luma[i]) * scale }
             let w0 = (1 - ty) * scale, w1 = ty * scale
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * chromaCount) { temporary in
-                guard let cb = temporary.baseAddress else { return }
-                let cr = cb + chromaCount
+            do {
+                let cb = scratch, cr = scratch + chromaCount
                 func interpolateRows(_ plane: Int, into destination: UnsafeMutablePointer<Float>) {
                     YUVReader.interpolateRows(top: base + plane + row0 * frame.chromaStride,
                                               bottom: base + plane + row1 * frame.chromaStride, step: step,
@@ -39,10 +57,41 @@ enum YUVReader {
                 }
                 interpolateRows(frame.chromaOffsets.0, into: cb)
                 interpolateRows(frame.chromaOffsets.1, into: cr)
-                expandChroma(cb: cb, cr: cr, kFirst: kFirst, x0: x0, count: count, centred: centred, into: (cbOut, crOut))
+                expandChroma(cb: cb, cr: cr, kFirst: kFirst, x0: x0, count: count, centred: frame.siting == .center,
+                             into: out)
             }
         }
-        aOut.update(repeating: 1, count: count)
+    }
+
+    /// The whole program "load this frame → three-row colour matrix → store RGBA8", span by span:
+    /// chroma from ``readChroma``, then the `CRowKernels` row kernel (AVX2 behind a run-time check)
+    /// computes, clamps, rounds and packs. `m` is the matrix's 15 uniforms.
+    /// `scratch` holds `2 · spanWidth + chromaScratchCount` floats.
+    static func convertToRGBA8(_ frame: YUVFrame, matrix m: UnsafePointer<Float>, rect: PixelRect, sink: BufferSink,
+                               scratch: UnsafeMutablePointer<Float>) {
+        // Byte-unit coefficients: channel·255 = m0·Y + 255·(m1·Cb + m2·Cr + m3 + m4) with Cb, Cr normalised.
+        let k: [Float] = [m[0], 255 * m[1], 255 * m[2], 255 * (m[3] + m[4]),
+                          m[5], 255 * m[6], 255 * m[7], 255 * (m[8] + m[9]),
+                          m[10], 255 * m[11], 255 * m[12], 255 * (m[13] + m[14])]
+        let span = SpanInterpreter.spanWidth
+        let cb = scratch, cr = scratch + span
+        frame.bytes.withUnsafeBufferPointer { bytes in
+            k.withUnsafeBufferPointer { coefficients in
+                guard let base = bytes.baseAddress, let kk = coefficients.baseAddress else { return }
+                for y in rect.y..<rect.maxY {
+                    let luma = base + frame.lumaOffset + (frame.height - 1 - y) * frame.lumaStride
+                    let row = sink.base + (sink.rect.maxY - 1 - y) * sink.rowBytes
+                    var x0 = rect.x
+                    while x0 < rect.maxX {
+                        let n = min(span, rect.maxX - x0)
+                        readChroma(frame, row: y, column: x0, count: n, into: (cb, cr), scratch: scratch + 2 * span)
+                        graph_yuv_to_rgba8_row(luma + x0, cb, cr, Int32(n), kk,
+                                               (row + (x0 - sink.rect.x) * 4).assumingMemoryBound(to: UInt8.self))
+                        x0 += n
+                    }
+                }
+            }
+        }
     }
 
     /// Chroma columns `kFirst ..< kFirst + count` of two rows blended with `weights`; columns

@@ -29,6 +29,10 @@ struct SpanInterpreter {
         let registerCount: Int
         /// For each extra register: the value source (a constant or a uniform slot).
         let preloads: [Operand]
+        /// When the program is exactly `load in0 → matrix.rgb → store` (an unfiltered or
+        /// matrix-only camera frame), the matrix's uniform base: a YUV input and an RGBA8 sink then
+        /// run as one row kernel (``YUVReader/convertToRGBA8(_:matrix:rect:sink:scratch:)``).
+        let loadMatrixStoreBase: Int?
 
         init(_ program: Program) {
             var preloads: [Operand] = []
@@ -65,6 +69,13 @@ struct SpanInterpreter {
             }
             self.ops = ops
             self.preloads = preloads
+            if ops.count == 3, case .load(0, let y, let cb, let cr, let a) = ops[0],
+               case .matrixRGB(let d, let s, let base) = ops[1], s == (y, cb, cr, a),
+               case .store(let r, let g, let b, let alpha) = ops[2], r == d.0, g == d.1, b == d.2, alpha == a {
+                loadMatrixStoreBase = base
+            } else {
+                loadMatrixStoreBase = nil
+            }
 
             self.registerCount = base + preloads.count
         }
@@ -94,6 +105,16 @@ struct SpanInterpreter {
     static func run(_ executable: Executable, uniforms: [Float], inputs: [InputView], rect: PixelRect,
                     registers: RegisterFile, sink: OutputSink) {
         guard !rect.isEmpty else { return }
+        if let base = executable.loadMatrixStoreBase, case .yuv(let frame, _)? = inputs.first?.storage,
+           let buffer = sink as? BufferSink, buffer.format == .rgba8, !buffer.encodeSRGB, base + 15 <= uniforms.count {
+            registers.reserve(2 + (YUVReader.chromaScratchCount + spanWidth - 1) / spanWidth)
+            uniforms.withUnsafeBufferPointer { u in
+                if let m = u.baseAddress {
+                    YUVReader.convertToRGBA8(frame, matrix: m + base, rect: rect, sink: buffer, scratch: registers.register(0))
+                }
+            }
+            return
+        }
         let width = spanWidth
         registers.reserve(executable.registerCount)
         // Constants and uniforms, expanded into whole registers once.

@@ -3,7 +3,7 @@
 // A Swift package used as a dependency cannot pass -mavx, so the wide path lives here behind a
 // target attribute and a run-time CPU check (like the F16C shim). No FMA: fused multiply-adds
 // would round differently from the portable path.
-#include "CConvolution.h"
+#include "CRowKernels.h"
 
 #pragma clang fp contract(off)
 

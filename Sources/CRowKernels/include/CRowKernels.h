@@ -1,5 +1,8 @@
-#ifndef GRAPH_CCONVOLUTION_H
-#define GRAPH_CCONVOLUTION_H
+#ifndef GRAPH_CROWKERNELS_H
+#define GRAPH_CROWKERNELS_H
+
+// Row kernels whose wide paths need CPU features a package cannot enable with build flags: each
+// sits behind a target attribute and a run-time check, with a portable path.
 
 #include <stddef.h>
 
@@ -12,5 +15,7 @@ void graph_convolve_row(const float *source, ptrdiff_t tapStride, const float *t
 /// The same, always through the portable loop (tests compare the two bit for bit).
 void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count,
                                  float *out);
+
+#include "CYUVRows.h"
 
 #endif
