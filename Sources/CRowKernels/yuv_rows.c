@@ -24,8 +24,110 @@ void graph_yuv_to_rgba8_row_portable(const uint8_t *luma, const float *cb, const
     }
 }
 
+// The chroma span as plain loops, compiled twice (portable, and for AVX2 where the compiler
+// vectorises the blends and pair expansions); the same arithmetic in the same order both times.
+#define CHROMA_SPAN_BODY                                                                                       \
+    int kFirst = (x0 >> 1) - 1, kLast = ((x0 + count - 1) >> 1) + 1, chromaCount = kLast - kFirst + 1;      \
+    float *cb = scratch, *cr = scratch + chromaCount;                                                        \
+    /* Columns before 0 and past the last repeat the edge; the interior is read directly. */             \
+    int interiorStart = -kFirst < 0 ? 0 : (-kFirst > chromaCount ? chromaCount : -kFirst);                  \
+    int interiorEnd = chromaWidth - kFirst > chromaCount ? chromaCount : chromaWidth - kFirst;              \
+    if (interiorEnd < interiorStart) interiorEnd = interiorStart;                                            \
+    int lastColumn = (chromaWidth - 1) * step;                                                               \
+    float cbFirst = (float)cbTop[0] * w0 + (float)cbBottom[0] * w1;                                          \
+    float crFirst = (float)crTop[0] * w0 + (float)crBottom[0] * w1;                                          \
+    float cbLast = (float)cbTop[lastColumn] * w0 + (float)cbBottom[lastColumn] * w1;                         \
+    float crLast = (float)crTop[lastColumn] * w0 + (float)crBottom[lastColumn] * w1;                         \
+    for (int index = 0; index < interiorStart; index++) { cb[index] = cbFirst; cr[index] = crFirst; }        \
+    if (step == 2) {                                                                                         \
+        for (int index = interiorStart; index < interiorEnd; index++) {                                      \
+            int k = (kFirst + index) * 2;                                                                    \
+            cb[index] = (float)cbTop[k] * w0 + (float)cbBottom[k] * w1;                                      \
+            cr[index] = (float)crTop[k] * w0 + (float)crBottom[k] * w1;                                      \
+        }                                                                                                    \
+    } else {                                                                                                 \
+        for (int index = interiorStart; index < interiorEnd; index++) {                                      \
+            int k = kFirst + index;                                                                          \
+            cb[index] = (float)cbTop[k] * w0 + (float)cbBottom[k] * w1;                                      \
+            cr[index] = (float)crTop[k] * w0 + (float)crBottom[k] * w1;                                      \
+        }                                                                                                    \
+    }                                                                                                        \
+    for (int index = interiorEnd; index < chromaCount; index++) { cb[index] = cbLast; cr[index] = crLast; }  \
+    int i = 0;                                                                                               \
+    if (x0 & 1) {                                                                                            \
+        int k = (x0 >> 1) - kFirst;                                                                          \
+        cbOut[0] = centred ? 0.75f * cb[k] + 0.25f * cb[k + 1] : 0.5f * (cb[k] + cb[k + 1]);                 \
+        crOut[0] = centred ? 0.75f * cr[k] + 0.25f * cr[k + 1] : 0.5f * (cr[k] + cr[k + 1]);                 \
+        i = 1;                                                                                               \
+    }                                                                                                        \
+    int pairs = (count - i) / 2, k0 = ((x0 + i) >> 1) - kFirst;                                              \
+    float *cbPair = cbOut + i, *crPair = crOut + i;                                                          \
+    const float *cbK = cb + k0, *crK = cr + k0;                                                              \
+    EXPAND_PAIRS(cbK, cbPair);                                                                               \
+    EXPAND_PAIRS(crK, crPair);                                                                               \
+    i += 2 * pairs;                                                                                          \
+    if (i < count) {                                                                                         \
+        int k = ((x0 + i) >> 1) - kFirst;                                                                    \
+        cbOut[i] = centred ? 0.25f * cb[k - 1] + 0.75f * cb[k] : cb[k];                                      \
+        crOut[i] = centred ? 0.25f * cr[k - 1] + 0.75f * cr[k] : cr[k];                                      \
+    }
+
+/// The pair expansion of the portable path.
+static inline void expand_pairs(const float *cK, float *out, int pairs, int centred) {
+    for (int p = 0; p < pairs; p++) {
+        out[2 * p] = centred ? 0.25f * cK[p - 1] + 0.75f * cK[p] : cK[p];
+        out[2 * p + 1] = centred ? 0.75f * cK[p] + 0.25f * cK[p + 1] : 0.5f * (cK[p] + cK[p + 1]);
+    }
+}
+
+static void chroma_span_portable(const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,
+                                 const uint8_t *crBottom, int step, int chromaWidth, int x0, int count, float w0,
+                                 float w1, int centred, float *restrict cbOut, float *restrict crOut,
+                                 float *restrict scratch) {
+#define EXPAND_PAIRS(cK, out) expand_pairs(cK, out, pairs, centred)
+    CHROMA_SPAN_BODY
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+
+/// Eight pairs at once: even = q·c[k−1] + r·c[k] (or c[k]), odd = r·c[k] + q·c[k+1] (or ½(c[k] + c[k+1])),
+/// interleaved into 16 outputs; the same operations per lane as the portable loop.
+__attribute__((target("avx2")))
+static inline void expand_pairs_avx2(const float *cK, float *out, int pairs, int centred) {
+    const __m256 quarter = _mm256_set1_ps(0.25f), threeQuarters = _mm256_set1_ps(0.75f), half = _mm256_set1_ps(0.5f);
+    int p = 0;
+    for (; p + 8 <= pairs; p += 8) {
+        __m256 previous = _mm256_loadu_ps(cK + p - 1), current = _mm256_loadu_ps(cK + p), next = _mm256_loadu_ps(cK + p + 1);
+        __m256 even, odd;
+        if (centred) {
+            even = _mm256_add_ps(_mm256_mul_ps(quarter, previous), _mm256_mul_ps(threeQuarters, current));
+            odd = _mm256_add_ps(_mm256_mul_ps(threeQuarters, current), _mm256_mul_ps(quarter, next));
+        } else {
+            even = current;
+            odd = _mm256_mul_ps(half, _mm256_add_ps(current, next));
+        }
+        __m256 low = _mm256_unpacklo_ps(even, odd), high = _mm256_unpackhi_ps(even, odd);
+        _mm256_storeu_ps(out + 2 * p, _mm256_permute2f128_ps(low, high, 0x20));
+        _mm256_storeu_ps(out + 2 * p + 8, _mm256_permute2f128_ps(low, high, 0x31));
+    }
+    for (; p < pairs; p++) {
+        out[2 * p] = centred ? 0.25f * cK[p - 1] + 0.75f * cK[p] : cK[p];
+        out[2 * p + 1] = centred ? 0.75f * cK[p] + 0.25f * cK[p + 1] : 0.5f * (cK[p] + cK[p + 1]);
+    }
+}
+
+// The AVX2 chroma span: the portable body's vertical blend (auto-vectorised) and, for the pairs,
+// expand_pairs_avx2 in place of the scalar loop.
+__attribute__((target("avx2")))
+static void chroma_span_avx2(const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,
+                             const uint8_t *crBottom, int step, int chromaWidth, int x0, int count, float w0,
+                             float w1, int centred, float *restrict cbOut, float *restrict crOut,
+                             float *restrict scratch) {
+#undef EXPAND_PAIRS
+#define EXPAND_PAIRS(cK, out) expand_pairs_avx2(cK, out, pairs, centred)
+    CHROMA_SPAN_BODY
+}
 
 __attribute__((target("avx2")))
 static void yuv_to_rgba8_avx2(const uint8_t *luma, const float *cb, const float *cr, int count, const float *m,
@@ -66,9 +168,28 @@ void graph_yuv_to_rgba8_row(const uint8_t *luma, const float *cb, const float *c
     if (state) yuv_to_rgba8_avx2(luma, cb, cr, count, m, out);
     else graph_yuv_to_rgba8_row_portable(luma, cb, cr, count, m, out);
 }
+
+void graph_yuv_chroma_span(const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop, const uint8_t *crBottom,
+                           int step, int chromaWidth, int x0, int count, float w0, float w1, int centred,
+                           float *cbOut, float *crOut, float *scratch) {
+    int state = __atomic_load_n(&avx2_state, __ATOMIC_RELAXED);
+    if (state < 0) {
+        __builtin_cpu_init();
+        state = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&avx2_state, state, __ATOMIC_RELAXED);
+    }
+    if (state) chroma_span_avx2(cbTop, cbBottom, crTop, crBottom, step, chromaWidth, x0, count, w0, w1, centred, cbOut, crOut, scratch);
+    else chroma_span_portable(cbTop, cbBottom, crTop, crBottom, step, chromaWidth, x0, count, w0, w1, centred, cbOut, crOut, scratch);
+}
 #else
 void graph_yuv_to_rgba8_row(const uint8_t *luma, const float *cb, const float *cr, int count, const float *m,
                             uint8_t *out) {
     graph_yuv_to_rgba8_row_portable(luma, cb, cr, count, m, out);
+}
+
+void graph_yuv_chroma_span(const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop, const uint8_t *crBottom,
+                           int step, int chromaWidth, int x0, int count, float w0, float w1, int centred,
+                           float *cbOut, float *crOut, float *scratch) {
+    chroma_span_portable(cbTop, cbBottom, crTop, crBottom, step, chromaWidth, x0, count, w0, w1, centred, cbOut, crOut, scratch);
 }
 #endif

@@ -40,4 +40,36 @@ final class RowKernelTests: XCTestCase {
             XCTAssertEqual(portable[4 * i + 3], 255)
         }
     }
+
+    /// Chroma spans for both sitings, odd and even starts and both layouts match a per-pixel
+    /// bilinear definition with clamped edges.
+    func testChromaSpanMatchesBilinearDefinition() {
+        let width = 21
+        let top = (0..<(2 * width)).map { UInt8(truncatingIfNeeded: $0 * 29 + 7) }
+        let bottom = (0..<(2 * width)).map { UInt8(truncatingIfNeeded: $0 * 13 + 100) }
+        let (w0, w1): (Float, Float) = (0.75, 0.25)
+        var scratch = [Float](repeating: 0, count: 512)
+        for centred in [0, 1] {
+            for x0 in [0, 1, 5, 30] {
+                let count = 11
+                var cb = [Float](repeating: 0, count: count), cr = cb
+                top.withUnsafeBufferPointer { t in
+                    bottom.withUnsafeBufferPointer { b in
+                        guard let t = t.baseAddress, let b = b.baseAddress else { return }
+                        graph_yuv_chroma_span(t, b, t + 1, b + 1, 2, Int32(width), Int32(x0), Int32(count), w0, w1,
+                                              Int32(centred), &cb, &cr, &scratch)
+                    }
+                }
+                for i in 0..<count {
+                    let cx = Double(x0 + i) / 2 - (centred == 1 ? 0.25 : 0)
+                    let j = Int(cx.rounded(.down)), t = cx - cx.rounded(.down)
+                    func at(_ k: Int) -> Double {
+                        let c = min(max(k, 0), width - 1) * 2
+                        return Double(top[c]) * 0.75 + Double(bottom[c]) * 0.25
+                    }
+                    XCTAssertEqual(Double(cb[i]), at(j) * (1 - t) + at(j + 1) * t, accuracy: 1e-3, "x0 \(x0) i \(i)")
+                }
+            }
+        }
+    }
 }
