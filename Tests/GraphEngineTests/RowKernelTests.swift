@@ -1,7 +1,7 @@
 import CRowKernels
 import XCTest
 
-/// The wide row kernels (AVX, AVX2) give the same bits as their portable loops.
+/// The wide row kernels (AVX, AVX2) against their portable loops and their definitions.
 final class RowKernelTests: XCTestCase {
     func testWidePathMatchesPortableBitForBit() {
         var rng = SeededGenerator(seed: 77)
@@ -20,8 +20,8 @@ final class RowKernelTests: XCTestCase {
         }
     }
 
-    /// YCbCr -> RGBA8 rows: same bytes on both paths, for every remainder, including values that
-    /// clamp and NaN chroma (which becomes 0).
+    /// YCbCr -> RGBA8 rows: both paths within one code (the wide one uses FMA), for every
+    /// remainder, including values that clamp and NaN chroma (which becomes 0).
     func testYUVRowsMatchPortableAndTheDefinition() {
         var rng = SeededGenerator(seed: 5)
         let m: [Float] = [1.164, 0, 1.793, -248.1, 1.164, -0.213, -0.533, 76.9, 1.164, 2.112, 0, -289.0]
@@ -33,7 +33,8 @@ final class RowKernelTests: XCTestCase {
             var fast = [UInt8](repeating: 0, count: 4 * count), portable = fast
             graph_yuv_to_rgba8_row(luma, cb, cr, Int32(count), m, &fast)
             graph_yuv_to_rgba8_row_portable(luma, cb, cr, Int32(count), m, &portable)
-            XCTAssertEqual(fast, portable, "count \(count)")
+            // FMA on the wide path: at most one code apart.
+            XCTAssertLessThanOrEqual(zip(fast, portable).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1, "count \(count)")
             let i = count - 1
             let red = m[0] * Float(luma[i]) + m[1] * cb[i] + m[2] * cr[i] + m[3]
             XCTAssertEqual(Float(portable[4 * i]), min(max(red, 0), 255).rounded(.toNearestOrEven))

@@ -6,8 +6,9 @@
 /// One row of the program "YCbCr 4:2:0 -> 3-row colour matrix -> RGBA8":
 /// for each pixel, c = (luma[i], cb[i], cr[i]) (chroma already upsampled, all in byte units) and
 /// channel k = round(clamp(m[4k]·Y + m[4k+1]·Cb + m[4k+2]·Cr + m[4k+3], 0, 255)); alpha 255.
-/// `out` is RGBA8, four bytes per pixel (any alignment). AVX2 when the CPU has it (run-time check),
-/// else a portable loop; both round to nearest even.
+/// `out` is RGBA8, four bytes per pixel (any alignment). AVX2 with FMA when the CPU has them
+/// (run-time check), else a portable loop; both round to nearest even, and the fused multiply-adds
+/// make the two differ by at most one code.
 void graph_yuv_to_rgba8_row(const uint8_t *luma, const float *cb, const float *cr, int count, const float *m,
                             uint8_t *out);
 
