@@ -13,10 +13,13 @@ public final class Context: @unchecked Sendable {
     private var hits = 0
     private var misses = 0
     private let imageCache: ByteLimitedCache<ProcessorKey, PlaneSet>
+    /// Per-worker scratch reused from render to render.
+    let scratchPool: ScratchPool
 
     public init(options: ContextOptions = ContextOptions()) {
         self.options = options
         self.imageCache = ByteLimitedCache(byteLimit: options.cacheByteLimit)
+        self.scratchPool = ScratchPool(limit: options.threads * 2)
     }
 
     /// Program-cache counters.

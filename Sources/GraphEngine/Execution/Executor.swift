@@ -84,9 +84,12 @@ struct Executor {
         let workers = max(1, min(context.options.threads, count))
         let next = WorkCounter()
         let stageCount = plan.stages.count, format = context.options.workingFormat
+        let pool = context.scratchPool
         let job = { @Sendable (_: Int) in
-            let scratch = WorkerScratch(stageCount: stageCount, format: format)
+            let scratch = pool.take(format: format)
+            scratch.prepare(stageCount: stageCount)
             while let unit = next.take(limit: count) { body(scratch, unit) }
+            pool.give(scratch)
         }
         if workers == 1 { job(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: job) }
     }
@@ -208,15 +211,22 @@ struct Executor {
 }
 
 /// What one worker owns for the whole render.
-final class WorkerScratch {
-    let planes: [PlaneSet]
+///
+/// Kept in the context's pool between renders (see ``ScratchPool``): a stream of renders (video
+/// frames) reuses the same memory instead of allocating it per render.
+final class WorkerScratch: @unchecked Sendable {
+    private(set) var planes: [PlaneSet] = []
+    let format: WorkingFormat
     let registers = SpanInterpreter.RegisterFile()
     let convolver = Convolver()
     let halfScratch = UnsafeMutablePointer<UInt16>.allocate(capacity: SpanInterpreter.spanWidth)
     let yuvScratch = UnsafeMutablePointer<Float>.allocate(capacity: YUVReader.chromaScratchCount)
 
-    init(stageCount: Int, format: WorkingFormat) {
-        planes = (0..<stageCount).map { _ in PlaneSet(format: format) }
+    init(format: WorkingFormat) { self.format = format }
+
+    /// Makes sure there are planes for `stageCount` stages.
+    func prepare(stageCount: Int) {
+        while planes.count < stageCount { planes.append(PlaneSet(format: format)) }
     }
 
     deinit {
@@ -246,5 +256,26 @@ final class WorkCounter: @unchecked Sendable {
         guard value < limit else { return nil }
         value += 1
         return value - 1
+    }
+}
+
+/// Worker scratch kept between renders, bounded by the thread count.
+final class ScratchPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var idle: [WorkerScratch] = []
+    private let limit: Int
+
+    init(limit: Int) { self.limit = max(1, limit) }
+
+    func take(format: WorkingFormat) -> WorkerScratch {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.popLast() ?? WorkerScratch(format: format)
+    }
+
+    func give(_ scratch: WorkerScratch) {
+        lock.lock()
+        defer { lock.unlock() }
+        if idle.count < limit { idle.append(scratch) }
     }
 }
