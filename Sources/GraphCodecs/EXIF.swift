@@ -8,6 +8,17 @@ public enum EXIF {
 
     /// Reads IFD0 tag 0x0112 (Orientation). Returns nil when the TIFF structure is broken
     /// or the tag is absent; the value is returned as stored (may be outside 1...8).
+    /// Stores the EXIF block and its orientation (1...8; anything else is a warning and stays 1).
+    static func apply(tiff: [UInt8], to metadata: inout ImageMetadata, warnings: inout [String]) {
+        metadata.exif = tiff
+        guard let value = orientation(tiff: tiff) else { return }
+        if (1...8).contains(value) {
+            metadata.exifOrientation = value
+        } else {
+            warnings.append("EXIF orientation \(value) is outside 1...8; treated as 1")
+        }
+    }
+
     public static func orientation(tiff: [UInt8]) -> Int? {
         guard tiff.count >= 8 else { return nil }
         var reader = ByteReader(tiff)

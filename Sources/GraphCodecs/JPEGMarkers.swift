@@ -110,15 +110,7 @@ enum JPEGMarkers {
             switch segment.marker {
             case 0xE1 where p.hasBytePrefix(EXIF.jpegPrefix):
                 guard metadata.exif == nil else { warnings.append("extra APP1 Exif segment ignored"); continue }
-                let tiff = Array(p[EXIF.jpegPrefix.count...])
-                metadata.exif = tiff
-                if let value = EXIF.orientation(tiff: tiff) {
-                    if (1...8).contains(value) {
-                        metadata.exifOrientation = value
-                    } else {
-                        warnings.append("EXIF orientation \(value) is outside 1...8; treated as 1")
-                    }
-                }
+                EXIF.apply(tiff: Array(p[EXIF.jpegPrefix.count...]), to: &metadata, warnings: &warnings)
             case 0xE1 where p.hasBytePrefix(XMP.jpegPrefix):
                 guard metadata.xmp == nil else { warnings.append("extra APP1 XMP segment ignored"); continue }
                 metadata.xmp = String(decoding: p[XMP.jpegPrefix.count...], as: UTF8.self)

@@ -194,14 +194,7 @@ public enum PNGCodec {
             if png_get_eXIf_1(png, info, &exifLength, &exif) != 0, let exif {
                 var tiff = Array(UnsafeBufferPointer(start: exif, count: Int(exifLength)))
                 if tiff.hasBytePrefix(EXIF.jpegPrefix) { tiff.removeFirst(EXIF.jpegPrefix.count) }
-                metadata.exif = tiff
-                if let value = EXIF.orientation(tiff: tiff) {
-                    if (1...8).contains(value) {
-                        metadata.exifOrientation = value
-                    } else {
-                        warnings.append("EXIF orientation \(value) is outside 1...8; treated as 1")
-                    }
-                }
+                EXIF.apply(tiff: tiff, to: &metadata, warnings: &warnings)
             }
 
             var texts: png_textp?

@@ -118,8 +118,8 @@ extension Context {
         let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, progress: progress)
         let pixels = buffer.width * buffer.height
         var samples = buffer.bytes
-        let opaque = bitDepth == 8 ? Context.unpremultiply8(&samples, pixels: pixels)
-            : Context.unpremultiply16(&samples, pixels: pixels)
+        let opaque = bitDepth == 8 ? Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
+            : Context.unpremultiply(&samples, pixels: pixels, as: UInt16.self)
         if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8) }
         return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4,
                                    bitDepth: bitDepth, bytes: samples, iccProfile: profile)
@@ -157,33 +157,21 @@ extension Context {
         return others.contains { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path == target }
     }
 
-    /// Premultiplied RGBA8 to straight, in place; returns whether every pixel is opaque.
-    static func unpremultiply8(_ samples: inout [UInt8], pixels: Int) -> Bool {
+    /// Premultiplied native-endian RGBA samples (8 or 16-bit) to straight, in place, rounding to
+    /// nearest; returns whether every pixel is opaque.
+    static func unpremultiply<Sample: FixedWidthInteger & UnsignedInteger>(_ samples: inout [UInt8], pixels: Int,
+                                                                           as: Sample.Type) -> Bool {
         var opaque = true
-        for i in 0..<pixels {
-            let a = Int(samples[i * 4 + 3])
-            if a == 255 { continue }
-            opaque = false
-            for c in 0..<3 {
-                let value = a == 0 ? 0 : min(255, (Int(samples[i * 4 + c]) * 255 + a / 2) / a)
-                samples[i * 4 + c] = UInt8(value)
-            }
-        }
-        return opaque
-    }
-
-    /// Premultiplied native-endian RGBA16 to straight, in place; returns whether all are opaque.
-    static func unpremultiply16(_ samples: inout [UInt8], pixels: Int) -> Bool {
-        var opaque = true
+        let one = Int(Sample.max)
         samples.withUnsafeMutableBytes { raw in
-            let words = raw.bindMemory(to: UInt16.self)
+            let words = raw.bindMemory(to: Sample.self)
             for i in 0..<pixels {
                 let a = Int(words[i * 4 + 3])
-                if a == 65535 { continue }
+                if a == one { continue }
                 opaque = false
                 for c in 0..<3 {
-                    let value = a == 0 ? 0 : min(65535, (Int(words[i * 4 + c]) * 65535 + a / 2) / a)
-                    words[i * 4 + c] = UInt16(value)
+                    let value = a == 0 ? 0 : min(one, (Int(words[i * 4 + c]) * one + a / 2) / a)
+                    words[i * 4 + c] = Sample(value)
                 }
             }
         }
