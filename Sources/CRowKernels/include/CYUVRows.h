@@ -25,4 +25,11 @@ void graph_yuv_chroma_span(const uint8_t *cbTop, const uint8_t *cbBottom, const 
                            int step, int chromaWidth, int x0, int count, float w0, float w1, int centred,
                            float *cbOut, float *crOut, float *scratch);
 
+/// One span of the program "4:2:0 frame -> colour matrix -> RGBA8": graph_yuv_chroma_span, then
+/// graph_yuv_to_rgba8_row on its output; on AVX2 the expanded chroma stays in registers between
+/// the two. `luma` points at column x0; `scratch` holds 2 * (count / 2 + 4) + 2 * count floats.
+void graph_yuv_to_rgba8_span(const uint8_t *luma, const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,
+                             const uint8_t *crBottom, int step, int chromaWidth, int x0, int count, float w0, float w1,
+                             int centred, const float *m, uint8_t *out, float *scratch);
+
 #endif

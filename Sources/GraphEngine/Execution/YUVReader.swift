@@ -52,10 +52,10 @@ enum YUVReader {
         }
     }
 
-    /// The whole program "load this frame → three-row colour matrix → store RGBA8", span by span:
-    /// chroma from ``readChroma``, then the `CRowKernels` row kernel (AVX2 behind a run-time check)
-    /// computes, clamps, rounds and packs. `m` is the matrix's 15 uniforms.
-    /// `scratch` holds `2 · spanWidth + chromaScratchCount` floats.
+    /// The whole program "load this frame → three-row colour matrix → store RGBA8", one
+    /// `CRowKernels` call per span (chroma upsampling and conversion fused; AVX2 with FMA behind a
+    /// run-time check). `m` is the matrix's 15 uniforms; `scratch` holds
+    /// `chromaScratchCount + 2 · spanWidth` floats.
     static func convertToRGBA8(_ frame: YUVFrame, matrix m: UnsafePointer<Float>, rect: PixelRect, sink: BufferSink,
                                scratch: UnsafeMutablePointer<Float>) {
         // Byte-unit coefficients: channel·255 = m0·Y + 255·(m1·Cb + m2·Cr + m3 + m4) with Cb, Cr normalised.
@@ -63,19 +63,30 @@ enum YUVReader {
                           m[5], 255 * m[6], 255 * m[7], 255 * (m[8] + m[9]),
                           m[10], 255 * m[11], 255 * m[12], 255 * (m[13] + m[14])]
         let span = SpanInterpreter.spanWidth
-        let cb = scratch, cr = scratch + span
+        let scale: Float = 1 / 255
+        let step = frame.layout == .biPlanar ? 2 : 1
+        let centred: Int32 = frame.siting == .center ? 1 : 0
         frame.bytes.withUnsafeBufferPointer { bytes in
             k.withUnsafeBufferPointer { coefficients in
                 guard let base = bytes.baseAddress, let kk = coefficients.baseAddress else { return }
+                let cbPlane = base + frame.chromaOffsets.0, crPlane = base + frame.chromaOffsets.1
                 for y in rect.y..<rect.maxY {
-                    let luma = base + frame.lumaOffset + (frame.height - 1 - y) * frame.lumaStride
+                    let memoryRow = frame.height - 1 - y
+                    let cy = Float(memoryRow) * 0.5 - 0.25
+                    let cyFloor = cy.rounded(.down)
+                    let ty = cy - cyFloor
+                    let row0 = min(max(Int(cyFloor), 0), frame.chromaHeight - 1)
+                    let row1 = min(max(Int(cyFloor) + 1, 0), frame.chromaHeight - 1)
+                    let top = row0 * frame.chromaStride, bottom = row1 * frame.chromaStride
+                    let luma = base + frame.lumaOffset + memoryRow * frame.lumaStride
                     let row = sink.base + (sink.rect.maxY - 1 - y) * sink.rowBytes
                     var x0 = rect.x
                     while x0 < rect.maxX {
                         let n = min(span, rect.maxX - x0)
-                        readChroma(frame, row: y, column: x0, count: n, into: (cb, cr), scratch: scratch + 2 * span)
-                        graph_yuv_to_rgba8_row(luma + x0, cb, cr, Int32(n), kk,
-                                               (row + (x0 - sink.rect.x) * 4).assumingMemoryBound(to: UInt8.self))
+                        graph_yuv_to_rgba8_span(luma + x0, cbPlane + top, cbPlane + bottom, crPlane + top, crPlane + bottom,
+                                                Int32(step), Int32(frame.chromaWidth), Int32(x0), Int32(n),
+                                                (1 - ty) * scale, ty * scale, centred, kk,
+                                                (row + (x0 - sink.rect.x) * 4).assumingMemoryBound(to: UInt8.self), scratch)
                         x0 += n
                     }
                 }

@@ -107,7 +107,7 @@ struct SpanInterpreter {
         guard !rect.isEmpty else { return }
         if let base = executable.loadMatrixStoreBase, case .yuv(let frame, _)? = inputs.first?.storage,
            let buffer = sink as? BufferSink, buffer.format == .rgba8, !buffer.encodeSRGB, base + 15 <= uniforms.count {
-            registers.reserve(2 + (YUVReader.chromaScratchCount + spanWidth - 1) / spanWidth)
+            registers.reserve(2 + (YUVReader.chromaScratchCount + spanWidth - 1) / spanWidth)  // chroma + 2 spans
             uniforms.withUnsafeBufferPointer { u in
                 if let m = u.baseAddress {
                     YUVReader.convertToRGBA8(frame, matrix: m + base, rect: rect, sink: buffer, scratch: registers.register(0))
