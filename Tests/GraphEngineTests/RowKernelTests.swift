@@ -20,25 +20,47 @@ final class RowKernelTests: XCTestCase {
         }
     }
 
-    /// YCbCr -> RGBA8 rows: both paths within one code (the wide one uses FMA), for every
-    /// remainder, including values that clamp and NaN chroma (which becomes 0).
-    func testYUVRowsMatchPortableAndTheDefinition() {
+    /// YCbCr -> RGBA8 spans: the wide path (FMA) within one code of the portable one, for every
+    /// remainder and odd starts, both sitings and layouts; and the portable one against the formula.
+    func testYUVSpansMatchPortableAndTheDefinition() {
         var rng = SeededGenerator(seed: 5)
         let m: [Float] = [1.164, 0, 1.793, -248.1, 1.164, -0.213, -0.533, 76.9, 1.164, 2.112, 0, -289.0]
-        for count in [1, 7, 8, 9, 31, 64, 100] {
-            let luma = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            var cb = (0..<count).map { _ in Float.random(in: 0...255, using: &rng) }
-            let cr = (0..<count).map { _ in Float.random(in: 0...255, using: &rng) }
-            if count > 3 { cb[3] = .nan }
-            var fast = [UInt8](repeating: 0, count: 4 * count), portable = fast
-            graph_yuv_to_rgba8_row(luma, cb, cr, Int32(count), m, &fast)
-            graph_yuv_to_rgba8_row_portable(luma, cb, cr, Int32(count), m, &portable)
-            // FMA on the wide path: at most one code apart.
-            XCTAssertLessThanOrEqual(zip(fast, portable).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1, "count \(count)")
-            let i = count - 1
-            let red = m[0] * Float(luma[i]) + m[1] * cb[i] + m[2] * cr[i] + m[3]
-            XCTAssertEqual(Float(portable[4 * i]), min(max(red, 0), 255).rounded(.toNearestOrEven))
-            XCTAssertEqual(portable[4 * i + 3], 255)
+        let chromaWidth = 40
+        let top = (0..<(2 * chromaWidth)).map { _ in UInt8.random(in: 16...240, using: &rng) }
+        let bottom = (0..<(2 * chromaWidth)).map { _ in UInt8.random(in: 16...240, using: &rng) }
+        let luma = (0..<80).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        var scratch = [Float](repeating: 0, count: 1024)
+        for centred: Int32 in [0, 1] {
+            for step: Int32 in [1, 2] {
+                for (x0, count) in [(0, 1), (0, 16), (1, 17), (3, 40), (0, 80), (5, 60)] {
+                    var fast = [UInt8](repeating: 0, count: 4 * count), portable = fast
+                    top.withUnsafeBufferPointer { t in
+                        bottom.withUnsafeBufferPointer { b in
+                            luma.withUnsafeBufferPointer { l in
+                                guard let t = t.baseAddress, let b = b.baseAddress, let l = l.baseAddress else { return }
+                                graph_yuv_to_rgba8_span(l, t, b, t + 1, b + 1, step, Int32(chromaWidth), Int32(x0), Int32(count),
+                                                        0.75, 0.25, centred, m, &fast, &scratch)
+                                graph_yuv_to_rgba8_span_portable(l, t, b, t + 1, b + 1, step, Int32(chromaWidth), Int32(x0),
+                                                                 Int32(count), 0.75, 0.25, centred, m, &portable, &scratch)
+                            }
+                        }
+                    }
+                    XCTAssertLessThanOrEqual(zip(fast, portable).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1,
+                                             "x0 \(x0) count \(count) step \(step) centred \(centred)")
+                    // The last pixel's red against the formula, with chroma from the bilinear definition.
+                    let i = count - 1, x = x0 + i
+                    let cx = Double(x) / 2 - (centred == 1 ? 0.25 : 0)
+                    let j = Int(cx.rounded(.down)), t = cx - cx.rounded(.down)
+                    func chroma(_ offset: Int, _ k: Int) -> Double {
+                        let c = min(max(k, 0), chromaWidth - 1) * Int(step) + offset
+                        return Double(top[c]) * 0.75 + Double(bottom[c]) * 0.25
+                    }
+                    let u = chroma(0, j) * (1 - t) + chroma(0, j + 1) * t, v = chroma(1, j) * (1 - t) + chroma(1, j + 1) * t
+                    let red = Double(m[0]) * Double(luma[i]) + Double(m[1]) * u + Double(m[2]) * v + Double(m[3])
+                    XCTAssertEqual(Double(portable[4 * i]), min(max(red, 0), 255), accuracy: 1)
+                    XCTAssertEqual(portable[4 * i + 3], 255)
+                }
+            }
         }
     }
 
