@@ -132,7 +132,7 @@ public final class Context: @unchecked Sendable {
         }, timings: timings)
         try plan.checkStreamingSources()
         let total = DispatchTime.now().uptimeNanoseconds - start
-        return RenderProfile(plan: plan, timings: timings, totalNanoseconds: total, rect: area)
+        return RenderProfile(plan: plan, timings: timings, totalNanoseconds: total)
     }
 
     /// Renders `node` over `region` into Float32 planes (inputs of image processors).

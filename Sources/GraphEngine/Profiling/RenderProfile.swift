@@ -4,7 +4,6 @@ public struct RenderProfile: Sendable {
     let timings: Executor.Timings
     /// Wall time of the whole render, planning included.
     public let totalNanoseconds: UInt64
-    let rect: PixelRect
 
     /// The timing of stage `index` (in the order of ``GraphDump/programs``).
     func timing(_ index: Int) -> GraphDump.TimingEntry {

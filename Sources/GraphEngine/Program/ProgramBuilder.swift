@@ -47,8 +47,6 @@ public struct ProgramBuilder: Sendable {
         return base
     }
 
-    /// Overwrites the value of a uniform slot (used when a program is re-bound to new parameters).
-    public mutating func setUniform(_ index: Int, _ value: Float) { uniformValues[index] = value }
 
     // MARK: Arithmetic with constant folding
 

@@ -40,8 +40,6 @@ public enum ComponentType: String, Hashable, Sendable {
         case .float32: return 4
         }
     }
-    /// Integer types are normalised to 0...1; float types are stored as is (extended range).
-    public var isNormalizedInteger: Bool { self == .uint8 || self == .uint16 }
 }
 
 /// How a buffer's colour relates to its alpha.
