@@ -20,47 +20,79 @@ final class RowKernelTests: XCTestCase {
         }
     }
 
-    /// YCbCr -> RGBA8 spans: the wide path (FMA) within one code of the portable one, for every
-    /// remainder and odd starts, both sitings and layouts; and the portable one against the formula.
-    func testYUVSpansMatchPortableAndTheDefinition() {
+    /// YCbCr -> RGBA8 rows in fixed point: the wide path byte-identical to the portable one for
+    /// every start and remainder, both sitings and layouts and both vertical weights, including
+    /// the clamped edges; and every pixel within one code of the double-precision formula with
+    /// bilinear chroma (within 0.65 before rounding, so one code at most).
+    func testYUVRowsMatchPortableAndTheDefinition() {
         var rng = SeededGenerator(seed: 5)
+        // BT.709 video range in byte units (the matrix the T6 benchmark renders).
         let m: [Float] = [1.164, 0, 1.793, -248.1, 1.164, -0.213, -0.533, 76.9, 1.164, 2.112, 0, -289.0]
+        var fixed = graph_yuv_fixed_matrix()
+        XCTAssertEqual(graph_yuv_fixed_matrix_make(m, &fixed), 1)
         let chromaWidth = 40
-        let top = (0..<(2 * chromaWidth)).map { _ in UInt8.random(in: 16...240, using: &rng) }
-        let bottom = (0..<(2 * chromaWidth)).map { _ in UInt8.random(in: 16...240, using: &rng) }
+        let top = (0..<(2 * chromaWidth)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let bottom = (0..<(2 * chromaWidth)).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let luma = (0..<80).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        var scratch = [Float](repeating: 0, count: 1024)
         for centred: Int32 in [0, 1] {
             for step: Int32 in [1, 2] {
-                for (x0, count) in [(0, 1), (0, 16), (1, 17), (3, 40), (0, 80), (5, 60)] {
-                    var fast = [UInt8](repeating: 0, count: 4 * count), portable = fast
-                    top.withUnsafeBufferPointer { t in
-                        bottom.withUnsafeBufferPointer { b in
-                            luma.withUnsafeBufferPointer { l in
-                                guard let t = t.baseAddress, let b = b.baseAddress, let l = l.baseAddress else { return }
-                                graph_yuv_to_rgba8_span(l, t, b, t + 1, b + 1, step, Int32(chromaWidth), Int32(x0), Int32(count),
-                                                        0.75, 0.25, centred, m, &fast, &scratch)
-                                graph_yuv_to_rgba8_span_portable(l, t, b, t + 1, b + 1, step, Int32(chromaWidth), Int32(x0),
-                                                                 Int32(count), 0.75, 0.25, centred, m, &portable, &scratch)
+                for topWeight: Int32 in [1, 3] {
+                    for (x0, count) in [(0, 1), (0, 16), (1, 17), (2, 32), (3, 40), (0, 80), (5, 75), (62, 18)] {
+                        var fast = [UInt8](repeating: 0, count: 4 * count), portable = fast
+                        top.withUnsafeBufferPointer { t in
+                            bottom.withUnsafeBufferPointer { b in
+                                luma.withUnsafeBufferPointer { l in
+                                    guard let t = t.baseAddress, let b = b.baseAddress, let l = l.baseAddress else { return }
+                                    // Planar rows: Cb in the first half of each row, Cr in the second.
+                                    let (cbTop, crTop) = step == 2 ? (t, t + 1) : (t, t + chromaWidth)
+                                    let (cbBottom, crBottom) = step == 2 ? (b, b + 1) : (b, b + chromaWidth)
+                                    graph_yuv_to_rgba8_row(l + x0, cbTop, cbBottom, crTop, crBottom, step, Int32(chromaWidth),
+                                                           Int32(x0), Int32(count), topWeight, centred, &fixed, &fast)
+                                    graph_yuv_to_rgba8_row_portable(l + x0, cbTop, cbBottom, crTop, crBottom, step,
+                                                                    Int32(chromaWidth), Int32(x0), Int32(count), topWeight,
+                                                                    centred, &fixed, &portable)
+                                }
                             }
                         }
+                        let label = "x0 \(x0) count \(count) step \(step) centred \(centred) top \(topWeight)"
+                        XCTAssertEqual(fast, portable, label)
+                        let wTop = Double(topWeight) / 4
+                        func chroma(_ plane: Int, _ k: Int) -> Double {
+                            let j = min(max(k, 0), chromaWidth - 1)
+                            let c = step == 2 ? 2 * j + plane : j + plane * chromaWidth
+                            return Double(top[c]) * wTop + Double(bottom[c]) * (1 - wTop)
+                        }
+                        for i in 0..<count {
+                            let x = x0 + i
+                            let cx = Double(x) / 2 - (centred == 1 ? 0.25 : 0)
+                            let j = Int(cx.rounded(.down)), t = cx - cx.rounded(.down)
+                            let u = chroma(0, j) * (1 - t) + chroma(0, j + 1) * t
+                            let v = chroma(1, j) * (1 - t) + chroma(1, j + 1) * t
+                            for c in 0..<3 {
+                                let exact = Double(m[4 * c]) * Double(luma[x]) + Double(m[4 * c + 1]) * u
+                                    + Double(m[4 * c + 2]) * v + Double(m[4 * c + 3])
+                                XCTAssertEqual(Double(portable[4 * i + c]), min(max(exact, 0), 255), accuracy: 1,
+                                               "\(label) pixel \(i) channel \(c)")
+                            }
+                            XCTAssertEqual(portable[4 * i + 3], 255)
+                        }
                     }
-                    XCTAssertLessThanOrEqual(zip(fast, portable).map { abs(Int($0) - Int($1)) }.max() ?? 0, 1,
-                                             "x0 \(x0) count \(count) step \(step) centred \(centred)")
-                    // The last pixel's red against the formula, with chroma from the bilinear definition.
-                    let i = count - 1, x = x0 + i
-                    let cx = Double(x) / 2 - (centred == 1 ? 0.25 : 0)
-                    let j = Int(cx.rounded(.down)), t = cx - cx.rounded(.down)
-                    func chroma(_ offset: Int, _ k: Int) -> Double {
-                        let c = min(max(k, 0), chromaWidth - 1) * Int(step) + offset
-                        return Double(top[c]) * 0.75 + Double(bottom[c]) * 0.25
-                    }
-                    let u = chroma(0, j) * (1 - t) + chroma(0, j + 1) * t, v = chroma(1, j) * (1 - t) + chroma(1, j + 1) * t
-                    let red = Double(m[0]) * Double(luma[i]) + Double(m[1]) * u + Double(m[2]) * v + Double(m[3])
-                    XCTAssertEqual(Double(portable[4 * i]), min(max(red, 0), 255), accuracy: 1)
-                    XCTAssertEqual(portable[4 * i + 3], 255)
                 }
             }
+        }
+    }
+
+    /// The fixed-point matrix refuses what 16 bits cannot hold, so those frames take the float path.
+    func testFixedMatrixRefusesWhatDoesNotFit() {
+        var fixed = graph_yuv_fixed_matrix()
+        let identity: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]
+        XCTAssertEqual(graph_yuv_fixed_matrix_make(identity, &fixed), 1)
+        XCTAssertEqual(fixed.coefficients.0, 8192)
+        XCTAssertEqual(fixed.offsets.0, 8)
+        for (index, value) in [(0, Float(4)), (9, -4.5), (3, 3000), (2, .nan), (11, .infinity)] {
+            var m = identity
+            m[index] = value
+            XCTAssertEqual(graph_yuv_fixed_matrix_make(m, &fixed), 0, "a[\(index)] = \(value)")
         }
     }
 

@@ -122,30 +122,39 @@ final class YUVTests: XCTestCase {
 
     /// 8-bit and float renders of frames agree (at most one code apart at rounding boundaries) for
     /// both sitings, odd sizes and odd crop origins (spans starting on odd columns).
+    /// The RGBA8 render (the fixed-point row kernel) against the float program (RGBAf output)
+    /// for both layouts, both sitings, odd sizes and offset rects; and, with a gain the 16-bit
+    /// fixed point cannot hold (×5 on red: 5.8 per luma code), the float path that takes over.
     func testEightBitAndFloatRendersAgreeForEverySiting() throws {
         var options = ContextOptions()
         options.workingColorSpace = nil
         let context = Context(options: options)
-        for siting in YUVFrame.ChromaSiting.allCases {
-            for (width, height) in [(64, 48), (37, 21)] {
-                let cw = (width + 1) / 2, ch = (height + 1) / 2
-                var bytes = [UInt8](repeating: 0, count: width * height + 2 * cw * ch)
-                for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ (i >> 5) &* 11) }
-                let frame = try YUVFrame(bytes: bytes, width: width, height: height, layout: .biPlanar, siting: siting)
-                let image = Image(yuv: frame)
-                let dump = try context.dump(image)
-                XCTAssertEqual(dump.programs.count, 1)
-                for rect in [image.extent, Rect(x: 3, y: 1, width: Double(width - 6), height: Double(height - 3))] {
-                    let fast = try context.render(image, rect: rect, format: .rgba8)
-                    let general = try context.render(image, rect: rect, format: .rgbaf)
-                    var worst: Float = 0
-                    for row in 0..<fast.height {
-                        for x in 0..<fast.width {
-                            let f = fast.pixel(x: x, row: row), g = general.pixel(x: x, row: row)
-                            for c in 0..<4 { worst = max(worst, abs((f[c] * 255).rounded() - (min(max(g[c], 0), 1) * 255).rounded())) }
+        let gain = ColorMatrix(rgb: [5, 0, 0, 0, 1, 0, 0, 0, 1], bias: [-2, 0, 0], sourceName: "gain")
+        for layout in YUVFrame.Layout.allCases {
+            for siting in YUVFrame.ChromaSiting.allCases {
+                for (width, height) in [(64, 48), (37, 21)] {
+                    let cw = (width + 1) / 2, ch = (height + 1) / 2
+                    var bytes = [UInt8](repeating: 0, count: width * height + 2 * cw * ch)
+                    for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: i &* 37 &+ (i >> 5) &* 11) }
+                    let frame = try YUVFrame(bytes: bytes, width: width, height: height, layout: layout, siting: siting)
+                    for image in [Image(yuv: frame), Image(yuv: frame).applyingColorMatrix(gain)] {
+                        let dump = try context.dump(image)
+                        XCTAssertEqual(dump.programs.count, 1)
+                        for rect in [image.extent, Rect(x: 3, y: 1, width: Double(width - 6), height: Double(height - 3))] {
+                            let fast = try context.render(image, rect: rect, format: .rgba8)
+                            let general = try context.render(image, rect: rect, format: .rgbaf)
+                            var worst: Float = 0
+                            for row in 0..<fast.height {
+                                for x in 0..<fast.width {
+                                    let f = fast.pixel(x: x, row: row), g = general.pixel(x: x, row: row)
+                                    for c in 0..<4 {
+                                        worst = max(worst, abs((f[c] * 255).rounded() - (min(max(g[c], 0), 1) * 255).rounded()))
+                                    }
+                                }
+                            }
+                            XCTAssertLessThanOrEqual(worst, 1, "\(layout) \(siting) \(width)x\(height) \(rect)")
                         }
                     }
-                    XCTAssertLessThanOrEqual(worst, 1, "\(siting) \(width)x\(height) \(rect)")
                 }
             }
         }

@@ -17,5 +17,6 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
                                  float *out);
 
 #include "CYUVRows.h"
+#include "CYUVToRGBA8.h"
 
 #endif

@@ -53,44 +53,42 @@ enum YUVReader {
     }
 
     /// The whole program "load this frame → three-row colour matrix → store RGBA8", one
-    /// `CRowKernels` call per span (chroma upsampling and conversion fused; AVX2 with FMA behind a
-    /// run-time check). `m` is the matrix's 15 uniforms; `scratch` holds
-    /// `chromaScratchCount + 2 · spanWidth` floats.
-    static func convertToRGBA8(_ frame: YUVFrame, matrix m: UnsafePointer<Float>, rect: PixelRect, sink: BufferSink,
-                               scratch: UnsafeMutablePointer<Float>) {
-        // Byte-unit coefficients: channel·255 = m0·Y + 255·(m1·Cb + m2·Cr + m3 + m4) with Cb, Cr normalised.
-        let k: [Float] = [m[0], 255 * m[1], 255 * m[2], 255 * (m[3] + m[4]),
-                          m[5], 255 * m[6], 255 * m[7], 255 * (m[8] + m[9]),
-                          m[10], 255 * m[11], 255 * m[12], 255 * (m[13] + m[14])]
-        let span = SpanInterpreter.spanWidth
-        let scale: Float = 1 / 255
-        let step = frame.layout == .biPlanar ? 2 : 1
+    /// `CRowKernels` call per row in 16-bit fixed point (``graph_yuv_to_rgba8_row``: exact integer
+    /// chroma upsampling, Q15 coefficients, sixteen pixels per AVX2 register). `m` is the matrix's
+    /// 15 uniforms. Returns false, having written nothing, when the matrix does not fit 16 bits
+    /// (a coefficient of magnitude 4 or more in byte units); the general program then runs.
+    static func convertToRGBA8(_ frame: YUVFrame, matrix m: UnsafePointer<Float>, rect: PixelRect,
+                               sink: BufferSink) -> Bool {
+        // Byte units: channel·255 = m0·Y + m1·Cb + m2·Cr + 255·(m3 + m4) for bytes Y, Cb, Cr.
+        let byteUnits: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) = (
+            m[0], m[1], m[2], 255 * (m[3] + m[4]),
+            m[5], m[6], m[7], 255 * (m[8] + m[9]),
+            m[10], m[11], m[12], 255 * (m[13] + m[14]))
+        var fixed = graph_yuv_fixed_matrix()
+        let fits = withUnsafeBytes(of: byteUnits) { raw in
+            raw.baseAddress.map { graph_yuv_fixed_matrix_make($0.assumingMemoryBound(to: Float.self), &fixed) } ?? 0
+        }
+        guard fits != 0 else { return false }
+        let step: Int32 = frame.layout == .biPlanar ? 2 : 1
         let centred: Int32 = frame.siting == .center ? 1 : 0
         frame.bytes.withUnsafeBufferPointer { bytes in
-            k.withUnsafeBufferPointer { coefficients in
-                guard let base = bytes.baseAddress, let kk = coefficients.baseAddress else { return }
-                let cbPlane = base + frame.chromaOffsets.0, crPlane = base + frame.chromaOffsets.1
-                for y in rect.y..<rect.maxY {
-                    let memoryRow = frame.height - 1 - y
-                    let cy = Float(memoryRow) * 0.5 - 0.25
-                    let cyFloor = cy.rounded(.down)
-                    let ty = cy - cyFloor
-                    let row0 = min(max(Int(cyFloor), 0), frame.chromaHeight - 1)
-                    let row1 = min(max(Int(cyFloor) + 1, 0), frame.chromaHeight - 1)
-                    let top = row0 * frame.chromaStride, bottom = row1 * frame.chromaStride
-                    let luma = base + frame.lumaOffset + memoryRow * frame.lumaStride
-                    let row = sink.base + (sink.rect.maxY - 1 - y) * sink.rowBytes
-                    var x0 = rect.x
-                    while x0 < rect.maxX {
-                        let n = min(span, rect.maxX - x0)
-                        graph_yuv_to_rgba8_span(luma + x0, cbPlane + top, cbPlane + bottom, crPlane + top, crPlane + bottom,
-                                                Int32(step), Int32(frame.chromaWidth), Int32(x0), Int32(n),
-                                                (1 - ty) * scale, ty * scale, centred, kk,
-                                                (row + (x0 - sink.rect.x) * 4).assumingMemoryBound(to: UInt8.self), scratch)
-                        x0 += n
-                    }
-                }
+            guard let base = bytes.baseAddress else { return }
+            let cbPlane = base + frame.chromaOffsets.0, crPlane = base + frame.chromaOffsets.1
+            for y in rect.y..<rect.maxY {
+                // Chroma rows sit between luma rows: memory row r reads chroma rows around r/2 − 1/4,
+                // so the top weight is 3/4 on even rows and 1/4 on odd ones (edges repeat the row).
+                let memoryRow = frame.height - 1 - y
+                let upper = (memoryRow - 1) >> 1
+                let row0 = min(max(upper, 0), frame.chromaHeight - 1), row1 = min(upper + 1, frame.chromaHeight - 1)
+                let topWeight: Int32 = memoryRow & 1 == 0 ? 1 : 3
+                let top = row0 * frame.chromaStride, bottom = row1 * frame.chromaStride
+                let luma = base + frame.lumaOffset + memoryRow * frame.lumaStride + rect.x
+                let row = sink.base + (sink.rect.maxY - 1 - y) * sink.rowBytes + (rect.x - sink.rect.x) * 4
+                graph_yuv_to_rgba8_row(luma, cbPlane + top, cbPlane + bottom, crPlane + top, crPlane + bottom, step,
+                                       Int32(frame.chromaWidth), Int32(rect.x), Int32(rect.width), topWeight, centred,
+                                       &fixed, row.assumingMemoryBound(to: UInt8.self))
             }
         }
+        return true
     }
 }

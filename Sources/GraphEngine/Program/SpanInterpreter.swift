@@ -31,7 +31,8 @@ struct SpanInterpreter {
         let preloads: [Operand]
         /// When the program is exactly `load in0 → matrix.rgb → store` (an unfiltered or
         /// matrix-only camera frame), the matrix's uniform base: a YUV input and an RGBA8 sink then
-        /// run as one row kernel (``YUVReader/convertToRGBA8(_:matrix:rect:sink:scratch:)``).
+        /// run as one row kernel (``YUVReader/convertToRGBA8(_:matrix:rect:sink:)``) when the
+        /// matrix fits its fixed point.
         let loadMatrixStoreBase: Int?
 
         init(_ program: Program) {
@@ -107,13 +108,10 @@ struct SpanInterpreter {
         guard !rect.isEmpty else { return }
         if let base = executable.loadMatrixStoreBase, case .yuv(let frame, _)? = inputs.first?.storage,
            let buffer = sink as? BufferSink, buffer.format == .rgba8, !buffer.encodeSRGB, base + 15 <= uniforms.count {
-            registers.reserve(2 + (YUVReader.chromaScratchCount + spanWidth - 1) / spanWidth)  // chroma + 2 spans
-            uniforms.withUnsafeBufferPointer { u in
-                if let m = u.baseAddress {
-                    YUVReader.convertToRGBA8(frame, matrix: m + base, rect: rect, sink: buffer, scratch: registers.register(0))
-                }
+            let converted = uniforms.withUnsafeBufferPointer { u in
+                u.baseAddress.map { YUVReader.convertToRGBA8(frame, matrix: $0 + base, rect: rect, sink: buffer) } ?? false
             }
-            return
+            if converted { return }
         }
         let width = spanWidth
         registers.reserve(executable.registerCount)

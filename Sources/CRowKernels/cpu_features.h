@@ -1,0 +1,23 @@
+#ifndef GRAPH_CPU_FEATURES_H
+#define GRAPH_CPU_FEATURES_H
+
+// Run-time CPU checks shared by the row kernels (a package used as a dependency cannot pass
+// -mavx2, so wide paths sit behind target attributes and one of these checks).
+
+#if defined(__x86_64__) || defined(__i386__)
+/// 1 when the CPU has AVX2 (checked once; racing first calls store the same answer).
+static inline int graph_cpu_has_avx2(void) {
+    static int state = -1;
+    int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&state, known, __ATOMIC_RELAXED);
+    }
+    return known;
+}
+#else
+static inline int graph_cpu_has_avx2(void) { return 0; }
+#endif
+
+#endif
