@@ -82,8 +82,8 @@ struct RecipeOutput {
     var image: String
     var file: String
     var format: OutputFileFormat
-    var quality: Int
-    var bitDepth: Int
+    /// Quality, subsampling and scan mode (JPEG), bit depth (PNG).
+    var options: ImageWriteOptions
     let path: String
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GraphCodecs
 import GraphEngine
 
 /// Turns recipe JSON into a ``Recipe``, checking structure, keys and simple value types. Filter
@@ -10,7 +11,7 @@ struct RecipeDecoder {
     static let topKeys: Set<String> = ["version", "description", "options", "kernels", "images", "outputs"]
     static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels",
                                           "colorManagement"]
-    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format"]
+    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format", "subsampling", "progressive"]
 
     /// Reads, parses (with `--set` overrides) and decodes a recipe file.
     static func load(path: String, overrides: [String] = []) throws -> Recipe {
@@ -92,16 +93,8 @@ struct RecipeDecoder {
         if let value = json["maximumRenderPixels"] {
             options.maximumRenderPixels = try integer(value, "options.maximumRenderPixels", in: 1...(1 << 40))
         }
-        if let value = json["colorManagement"] {
-            guard case .bool(let flag) = value else {
-                throw RecipeError("options.colorManagement", "expected true or false, got \(value.compact)")
-            }
-            options.colorManagement = flag
-        }
-        if let value = json["fusion"] {
-            guard case .bool(let flag) = value else { throw RecipeError("options.fusion", "expected true or false, got \(value.compact)") }
-            options.fusion = flag
-        }
+        if let value = json["colorManagement"] { options.colorManagement = try bool(value, "options.colorManagement") }
+        if let value = json["fusion"] { options.fusion = try bool(value, "options.fusion") }
         return options
     }
 
@@ -243,7 +236,17 @@ struct RecipeDecoder {
         let bitDepth = try json["bitDepth"].map { try integer($0, "\(path).bitDepth", in: 8...16) } ?? 8
         guard bitDepth == 8 || bitDepth == 16 else { throw RecipeError("\(path).bitDepth", "expected 8 or 16, got \(bitDepth)") }
         if format == .jpeg && bitDepth == 16 { throw RecipeError("\(path).bitDepth", "JPEG output is 8-bit only") }
-        return RecipeOutput(image: image, file: resolve(file), format: format, quality: quality, bitDepth: bitDepth, path: path)
+        var subsampling = JPEGSubsampling.s420
+        if let subsamplingJSON = json["subsampling"] {
+            let names: [String: JPEGSubsampling] = ["4:4:4": .s444, "4:2:2": .s422, "4:2:0": .s420, "4:4:0": .s440]
+            guard case .string(let text) = subsamplingJSON, let parsed = names[text] else {
+                throw RecipeError("\(path).subsampling", "expected \"4:4:4\", \"4:2:2\", \"4:2:0\" or \"4:4:0\", got \(subsamplingJSON.compact)")
+            }
+            subsampling = parsed
+        }
+        let progressive = try json["progressive"].map { try bool($0, "\(path).progressive") } ?? false
+        let options = ImageWriteOptions(quality: quality, subsampling: subsampling, progressive: progressive, bitDepth: bitDepth)
+        return RecipeOutput(image: image, file: resolve(file), format: format, options: options, path: path)
     }
 
     // MARK: Helpers
@@ -266,6 +269,11 @@ struct RecipeDecoder {
         guard let json else { throw RecipeError(path, "missing") }
         guard case .string(let text) = json else { throw RecipeError(path, "expected a string, got \(json.compact)") }
         return text
+    }
+
+    func bool(_ json: JSON, _ path: String) throws -> Bool {
+        guard case .bool(let flag) = json else { throw RecipeError(path, "expected true or false, got \(json.compact)") }
+        return flag
     }
 
     func integer(_ json: JSON, _ path: String, in range: ClosedRange<Int>) throws -> Int {

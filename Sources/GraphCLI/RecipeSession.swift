@@ -41,7 +41,7 @@ struct RecipeSession {
             }
             recipe.outputs[0].file = URL(fileURLWithPath: output).standardizedFileURL.path
             recipe.outputs[0].format = format
-            if format == .jpeg { recipe.outputs[0].bitDepth = 8 }
+            if format == .jpeg { recipe.outputs[0].options.bitDepth = 8 }
         }
         if !settings.allowOverwritingInputs {
             for output in recipe.outputs where Context.isSameFile(output.file, asAnyOf: recipe.inputFiles) {
@@ -73,7 +73,7 @@ struct RecipeSession {
         var jsonDumps: [String] = []
         for (output, image) in zip(recipe.outputs, images) {
             let dump = profile || stages.contains(.timing)
-                ? try context.dumpWithProfile(image, format: output.bitDepth == 16 ? .rgba16 : .rgba8)
+                ? try context.dumpWithProfile(image, format: output.options.bitDepth == 16 ? .rgba16 : .rgba8)
                 : try context.dump(image)
             var shown = stages
             if profile { shown.insert(.timing) }

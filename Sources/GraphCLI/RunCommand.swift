@@ -39,8 +39,8 @@ struct RunCommand: ParsableCommand {
                 let line = ProgressLine(label: (output.file as NSString).lastPathComponent, progress: progress)
                 defer { line.finish() }
                 do {
-                    bytes = try session.context.encodedData(image, format: output.format, quality: output.quality,
-                                                            bitDepth: output.bitDepth, progress: progress)
+                    bytes = try session.context.encodedData(image, format: output.format, options: output.options,
+                                                            progress: progress)
                 } catch {
                     throw RecipeError(output.path, "\(error)")
                 }

@@ -23,7 +23,7 @@ final class ImageFileIOTests: XCTestCase {
         let path = folder.appendingPathComponent("deep.png").path
         let value = 0.123456
         try Context().write(Image(color: [value, value, value, 1]).cropped(to: Rect(x: 0, y: 0, width: 3, height: 1)),
-                            to: path, bitDepth: 16)
+                            to: path, options: ImageWriteOptions(bitDepth: 16))
         let image = try Image(contentsOf: path)
         guard case .buffer(let buffer) = image.node.kind else { return XCTFail("expected a buffer source") }
         XCTAssertEqual(buffer.format, .rgb16)

@@ -120,6 +120,13 @@ final class RecipeErrorTests: XCTestCase {
                         "outputs[0].quality: expected an integer in 1...100, got 101", outputs: ["out.jpg"])
     }
 
+    func testBadSubsamplingAndProgressive() throws {
+        try assertFails(recipe(images: #""out": {"file": "in.png"}"#, outputs: #"[{"image": "out", "file": "out.jpg", "subsampling": "420"}]"#),
+                        #"outputs[0].subsampling: expected "4:4:4", "4:2:2", "4:2:0" or "4:4:0", got "420""#, outputs: ["out.jpg"])
+        try assertFails(recipe(images: #""out": {"file": "in.png"}"#, outputs: #"[{"image": "out", "file": "out.jpg", "progressive": 1}]"#),
+                        "outputs[0].progressive: expected true or false, got 1", outputs: ["out.jpg"])
+    }
+
     func testRefusesToOverwriteInput() throws {
         try assertFails(recipe(images: #""out": {"file": "in.png"}"#, outputs: #"[{"image": "out", "file": "in.png"}]"#),
                         "outputs[0].file: refusing to overwrite", outputs: [])

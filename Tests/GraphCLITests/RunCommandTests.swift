@@ -1,4 +1,5 @@
 import Foundation
+import GraphCodecs
 import GraphEngine
 import XCTest
 @testable import GraphCLI
@@ -86,6 +87,28 @@ final class RunCommandTests: XCTestCase {
         let unknown = Graph.runInProcess(["filters", "CISepiaTon"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.err.contains(#"did you mean "CISepiaTone"?"#), unknown.err)
+    }
+
+    /// Output keys reach the encoder: the files say what the recipe asked for.
+    func testJPEGOutputSubsamplingAndProgressive() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeRecipe(#"""
+        {"version": 1, "images": {"src": {"file": "in.png"}},
+         "outputs": [{"image": "src", "file": "fine.jpg", "subsampling": "4:4:4", "progressive": true, "quality": 95},
+                     {"image": "src", "file": "plain.jpg"},
+                     {"image": "src", "file": "wide.jpg", "subsampling": "4:2:2"}]}
+        """#, in: folder)
+        let result = Graph.runInProcess(["run", path])
+        XCTAssertEqual(result.status, 0, result.err)
+        let fine = try ImageFile.info(path: folder.appendingPathComponent("fine.jpg").path).metadata
+        XCTAssertEqual(fine.jpegSubsampling, .s444)
+        XCTAssertTrue(fine.jpegProgressive)
+        let plain = try ImageFile.info(path: folder.appendingPathComponent("plain.jpg").path).metadata
+        XCTAssertEqual(plain.jpegSubsampling, .s420)
+        XCTAssertFalse(plain.jpegProgressive)
+        let wide = try ImageFile.info(path: folder.appendingPathComponent("wide.jpg").path).metadata
+        XCTAssertEqual(wide.jpegSubsampling, .s422)
     }
 
     func testInfo() throws {

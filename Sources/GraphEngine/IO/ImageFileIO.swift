@@ -96,25 +96,19 @@ extension Context {
     /// Renders `image` (its whole, finite extent) and encodes it as PNG or JPEG.
     ///
     /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque. JPEG: 8-bit RGB
-    /// (alpha dropped; the premultiplied colour is the image over black).
-    public func encodedData(_ image: Image, format: OutputFileFormat, quality: Int = 90, bitDepth: Int = 8,
+    /// (alpha dropped; the premultiplied colour is the image over black) with `options`' quality,
+    /// subsampling and scan mode. Either is tagged with the output colour space's ICC profile.
+    public func encodedData(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                             progress: RenderProgress? = nil) throws -> [UInt8]
     {
-        guard bitDepth == 8 || bitDepth == 16 else {
-            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "must be 8 or 16, got \(bitDepth)")
-        }
-        if format == .jpeg && bitDepth != 8 {
-            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "JPEG supports only 8 bits")
-        }
-        guard (1...100).contains(quality) else {
-            throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
-        }
+        try options.validate(for: format)
         let profile = outputSpace.flatMap(Context.iccProfile(for:))
         if format == .jpeg {
             // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
             // alpha (premultiplied colour is the image over black).
-            return try streamedJPEG(image, quality: quality, iccProfile: profile, progress: progress)
+            return try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)
         }
+        let bitDepth = options.bitDepth
         let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, progress: progress)
         let pixels = buffer.width * buffer.height
         var samples = buffer.bytes
@@ -128,8 +122,8 @@ extension Context {
     /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed
     /// render or encode leaves no file. The format comes from the extension unless given.
     /// Paths in `protectedPaths` (the render's inputs) are never overwritten.
-    public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil, quality: Int = 90,
-                      bitDepth: Int = 8, protectedPaths: [String] = []) throws {
+    public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil,
+                      options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = []) throws {
         guard let resolved = format ?? OutputFileFormat(path: path) else {
             throw GraphError.invalidParameter(filter: "output", key: "file",
                                               reason: "unknown image format for '\(path)' (use .png, .jpg or .jpeg)")
@@ -137,7 +131,7 @@ extension Context {
         if Context.isSameFile(path, asAnyOf: protectedPaths) {
             throw GraphError.renderFailed("refusing to overwrite '\(path)': it is an input of this render")
         }
-        let bytes = try encodedData(image, format: resolved, quality: quality, bitDepth: bitDepth)
+        let bytes = try encodedData(image, format: resolved, options: options)
         try ImageFile.writeAtomically(bytes, to: path)
     }
 

@@ -6,7 +6,7 @@ extension Context {
     /// while the next band renders (a ring of three bands between them). With a streaming source
     /// the decode overlaps too: decode, filter and encode run as a pipeline. Bands are 64 rows for
     /// point-only plans and a tile high when area operations would recompute a halo per band.
-    func streamedJPEG(_ image: Image, quality: Int, subsampling: JPEGSubsampling = .s420, iccProfile: [UInt8]?,
+    func streamedJPEG(_ image: Image, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
                       progress: RenderProgress? = nil) throws -> [UInt8] {
         let area = try renderRect(image, nil)
         let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8)
@@ -15,9 +15,9 @@ extension Context {
         progress?.expect(pixels: area.pixelCount)
         let bandRows = executor.needsTiles ? max(64, options.tileSize) : 64
         let rowBytes = area.width * 3
-        let encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: quality,
-                                         subsampling: subsampling, iccProfile: iccProfile,
-                                         initialCapacity: area.pixelCount / 4)
+        let encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: writeOptions.quality,
+                                         subsampling: writeOptions.subsampling, progressive: writeOptions.progressive,
+                                         iccProfile: iccProfile, initialCapacity: area.pixelCount / 4)
         let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)
         let consumer = EncodeConsumer(encoder: encoder, ring: ring, rowBytes: rowBytes)
         guard let thread = JoinableThread({ consumer.run() }) else {
@@ -54,7 +54,7 @@ extension Context {
     }
 }
 
-/// The encoder side of ``Context/streamedJPEG(_:quality:subsampling:iccProfile:progress:)``.
+/// The encoder side of ``Context/streamedJPEG(_:options:iccProfile:progress:)``.
 private final class EncodeConsumer: @unchecked Sendable {
     let encoder: JPEGRowEncoder
     let ring: BandRing
