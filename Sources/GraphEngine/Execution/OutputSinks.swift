@@ -28,6 +28,24 @@ struct BufferSink: OutputSink, @unchecked Sendable {
     /// step of the output colour conversion, fused into the store; see ``StagePlanner``).
     var encodeSRGB = false
 
+    /// Copies `rect` of `source` byte for byte, as `load → store` would write it, and returns
+    /// true; returns false (having written nothing) unless that is exact: the same format, no
+    /// transfer function, alpha already premultiplied or absent, `rect` inside the buffer.
+    func copyRows(from source: ImageBuffer, rect: PixelRect) -> Bool {
+        guard source.format == format, !encodeSRGB, format == .rgb8 || (format == .rgba8 && source.alphaMode == .premultiplied),
+              rect.x >= 0, rect.y >= 0, rect.maxX <= source.width, rect.maxY <= source.height else { return false }
+        let bytesPerPixel = format.bytesPerPixel
+        for y in rect.y..<rect.maxY {
+            let sourceRow = source.height - 1 - y
+            // A streaming decode that failed: the render reports it; the rows are not used.
+            if let progress = source.rowProgress, !progress.wait(forRow: sourceRow) { return true }
+            let from = UnsafeRawPointer(source.storage + sourceRow * source.rowBytes + rect.x * bytesPerPixel)
+            let to = base + (self.rect.maxY - 1 - y) * rowBytes + (rect.x - self.rect.x) * bytesPerPixel
+            to.copyMemory(from: from, byteCount: rect.width * bytesPerPixel)
+        }
+        return true
+    }
+
     func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
         let row = base + (rect.maxY - 1 - y) * rowBytes
         let column = x0 - rect.x

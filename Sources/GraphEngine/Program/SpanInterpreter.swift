@@ -34,6 +34,10 @@ struct SpanInterpreter {
         /// run as one row kernel (``YUVReader/convertToRGBA8(_:matrix:rect:sink:)``) when the
         /// matrix fits its fixed point.
         let loadMatrixStoreBase: Int?
+        /// The program is exactly `load in0 → store` of the same registers (an unfiltered source):
+        /// a source buffer in the sink's own format is then copied byte for byte
+        /// (``BufferSink/copyRows(from:rect:)``).
+        let isLoadStore: Bool
 
         init(_ program: Program) {
             var preloads: [Operand] = []
@@ -77,6 +81,11 @@ struct SpanInterpreter {
             } else {
                 loadMatrixStoreBase = nil
             }
+            if ops.count == 2, case .load(0, let r, let g, let b, let a) = ops[0], case .store(r, g, b, a) = ops[1] {
+                isLoadStore = true
+            } else {
+                isLoadStore = false
+            }
 
             self.registerCount = base + preloads.count
         }
@@ -112,6 +121,10 @@ struct SpanInterpreter {
                 u.baseAddress.map { YUVReader.convertToRGBA8(frame, matrix: $0 + base, rect: rect, sink: buffer) } ?? false
             }
             if converted { return }
+        }
+        if executable.isLoadStore, let input = inputs.first, case .buffer(let source) = input.storage, !input.decodeSRGB,
+           let buffer = sink as? BufferSink, buffer.copyRows(from: source, rect: rect) {
+            return
         }
         let width = spanWidth
         registers.reserve(executable.registerCount)
