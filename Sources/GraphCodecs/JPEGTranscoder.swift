@@ -69,7 +69,7 @@ public enum JPEGTranscoder {
                     width: decoder.width, height: decoder.height, channels: decoder.channels, quality: quality,
                     subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
                     iccProfile: keepMetadata ? metadata.iccProfile : nil, xmp: keepMetadata ? metadata.xmp : nil,
-                    exif: keepMetadata ? metadata.exif : nil, comment: keepMetadata ? metadata.comments.first : nil,
+                    extendedXMP: nil, exif: keepMetadata ? metadata.exif : nil, comment: keepMetadata ? metadata.comments.first : nil,
                     destination: destination)
                 try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount)
                 let output = try encoder.finish()
