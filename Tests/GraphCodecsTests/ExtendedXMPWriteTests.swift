@@ -185,4 +185,89 @@ final class ExtendedXMPWriteTests: XCTestCase {
         let extended = try XCTUnwrap(metadata.extendedXMP)
         XCTAssertEqual(XMP.digestGUID(ofExtended: extended), "07DA5AE24ECC10FD761F51CF86046830")
     }
+
+    // MARK: - Transcoding
+
+    func testTranscodeCarriesExtendedXMP() throws {
+        let extended = Self.extendedPacket(bytes: 200_000)
+        let main = Self.mainPacket(naming: XMP.digestGUID(ofExtended: extended))
+        let pixels = (0..<(96 * 64 * 3)).map { UInt8(truncatingIfNeeded: $0 * 13) }
+        let source = try JPEGCodec.encode(width: 96, height: 64, channels: 3, bytes: pixels, xmp: main, extendedXMP: extended)
+        let output = try JPEGTranscoder.transcode(source, quality: 70, decodeOptions: DecodeOptions(jpegScaleDenominator: 2), bandRows: 8)
+        let info = try JPEGCodec.readInfo(output)
+        XCTAssertEqual([info.width, info.height], [48, 32])
+        XCTAssertEqual(info.metadata.xmp, main)
+        XCTAssertEqual(info.metadata.extendedXMP, extended)
+        XCTAssertEqual(info.metadata.extendedXMPDigestMatches, true)
+        XCTAssertEqual(info.warnings, [])
+        XCTAssertEqual(extendedChunks(output).map(\.offset), [0, 65400, 130_800, 196_200])
+
+        // To a file, the same bytes.
+        let path = NSTemporaryDirectory() + "extended-xmp-\(getpid()).jpg"
+        defer { unlink(path) }
+        try JPEGTranscoder.transcode(source, toFile: path, quality: 70, decodeOptions: DecodeOptions(jpegScaleDenominator: 2), bandRows: 8)
+        XCTAssertEqual(try ImageFile.read(path: path), output)
+
+        let bare = try JPEGCodec.readInfo(try JPEGTranscoder.transcode(source, keepMetadata: false)).metadata
+        XCTAssertNil(bare.xmp)
+        XCTAssertNil(bare.extendedXMPGUID)
+    }
+
+    /// A source whose extended XMP is corrupt (digest mismatch), incomplete (a chunk cut
+    /// out) or not the one the main packet names: the extended XMP is dropped, the rest
+    /// carried, and the transcode does not fail.
+    func testTranscodeDropsUnverifiedExtendedXMP() throws {
+        let extended = Self.extendedPacket(bytes: 140_000)
+        let main = Self.mainPacket(naming: XMP.digestGUID(ofExtended: extended))
+        let source = try Self.encode(xmp: main, extendedXMP: extended)
+        let chunks = JPEGMarkers.scanHeader(source).segments.filter { JPEGMarkers.name(of: $0) == "APP1 ExtendedXMP" }
+        XCTAssertEqual(chunks.count, 3)
+        let second = try XCTUnwrap(chunks.dropFirst().first)
+        let secondStart = try XCTUnwrap(second.offset)
+
+        var corrupt = source
+        corrupt[secondStart + 4 + 75 + 100] ^= 0x01  // a data byte of the second chunk
+        var incomplete = source
+        incomplete.removeSubrange(secondStart..<secondStart + 4 + second.payload.count)
+        // The main packet naming another GUID, or none (its property renamed): the chunks
+        // are then complete and verified, but the encoder could not write them as named.
+        let digest = Array(XMP.digestGUID(ofExtended: extended).utf8)
+        let guidRange = try XCTUnwrap(source.firstRange(of: digest))
+        var renamed = source
+        renamed.replaceSubrange(guidRange, with: [UInt8](repeating: 0x46, count: 32))  // "F" x 32
+        let propertyRange = try XCTUnwrap(source.firstRange(of: Array("HasExtendedXMP".utf8)))
+        var unnamed = source
+        unnamed[propertyRange.upperBound - 1] = 0x51  // "HasExtendedXMQ"
+
+        for (label, input, warning) in [
+            ("corrupt", corrupt, "MD5 does not match"), ("incomplete", incomplete, "missing bytes"),
+            ("renamed", renamed, "not FFFFFFFF"), ("unnamed", unnamed, "main packet has no HasExtendedXMP"),
+        ] {
+            let sourceInfo = try JPEGCodec.readInfo(input)
+            XCTAssertTrue(sourceInfo.warnings.contains { $0.contains(warning) }, "\(label): \(sourceInfo.warnings)")
+            let output = try JPEGTranscoder.transcode(input)
+            let metadata = try JPEGCodec.readInfo(output).metadata
+            XCTAssertEqual(metadata.xmp, sourceInfo.metadata.xmp, label)
+            XCTAssertEqual(metadata.comments, ["c"], label)
+            XCTAssertEqual(extendedChunks(output).count, 0, label)
+            XCTAssertNil(metadata.extendedXMP, label)
+        }
+    }
+
+    /// A real GDepth photo: its 21-chunk extended XMP (depth and colour images) is carried,
+    /// re-chunked at 65400 bytes, and still verifies.
+    func testTranscodeCarriesRealGDepthExtendedXMP() throws {
+        let folder = try TestPaths.sharedTestData("depth")
+        let source = try ImageFile.read(path: folder + "/gdepth_motorola_xt912_exifr.jpg")
+        let before = try JPEGCodec.readInfo(source).metadata
+        let output = try JPEGTranscoder.transcode(source, decodeOptions: DecodeOptions(jpegScaleDenominator: 8))
+        let after = try JPEGCodec.readInfo(output).metadata
+        XCTAssertEqual(after.xmp, before.xmp)
+        XCTAssertEqual(after.exif, before.exif)
+        XCTAssertEqual(after.extendedXMPGUID, "07DA5AE24ECC10FD761F51CF86046830")
+        XCTAssertEqual(after.extendedXMPDigestMatches, true)
+        XCTAssertEqual(after.extendedXMP, before.extendedXMP)
+        let length = try XCTUnwrap(before.extendedXMPLength)
+        XCTAssertEqual(extendedChunks(output).count, (length + 65399) / 65400)
+    }
 }
