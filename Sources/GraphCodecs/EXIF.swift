@@ -6,8 +6,6 @@ public enum EXIF {
     /// The "Exif\0\0" prefix of a JPEG APP1 EXIF segment.
     public static let jpegPrefix: [UInt8] = Array("Exif".utf8) + [0, 0]
 
-    /// Reads IFD0 tag 0x0112 (Orientation). Returns nil when the TIFF structure is broken
-    /// or the tag is absent; the value is returned as stored (may be outside 1...8).
     /// Stores the EXIF block and its orientation (1...8; anything else is a warning and stays 1).
     static func apply(tiff: [UInt8], to metadata: inout ImageMetadata, warnings: inout [String]) {
         metadata.exif = tiff
@@ -19,7 +17,37 @@ public enum EXIF {
         }
     }
 
+    /// Reads IFD0 tag 0x0112 (Orientation). Returns nil when the TIFF structure is broken
+    /// or the tag is absent; the value is returned as stored (may be outside 1...8).
     public static func orientation(tiff: [UInt8]) -> Int? {
+        guard let entry = orientationEntry(tiff) else { return nil }
+        return entry.type == 3 ? entry.reader.u16(entry.valueOffset).map(Int.init) : entry.reader.u32(entry.valueOffset).map(Int.init)
+    }
+
+    /// `tiff` with IFD0 Orientation (0x0112) set to `orientation` in place: same byte order,
+    /// same storage (SHORT or LONG), every other byte untouched. Accepts the TIFF structure
+    /// with or without the JPEG "Exif\0\0" prefix and keeps what it was given.
+    ///
+    /// The input comes back unchanged when the tag is absent (readers take that as 1, which
+    /// is what callers write after rotating the pixels), when the structure is broken, when
+    /// the value is not stored inline, or when `orientation` is outside 1...8.
+    public static func settingOrientation(_ orientation: Int, in tiff: [UInt8]) -> [UInt8] {
+        let start = tiff.hasBytePrefix(jpegPrefix) ? jpegPrefix.count : 0
+        guard (1...8).contains(orientation), let entry = orientationEntry(Array(tiff[start...])), entry.inline else {
+            return tiff
+        }
+        var bytes = entry.type == 3 ? [UInt8(orientation >> 8), UInt8(orientation & 0xFF)] : [0, 0, 0, UInt8(orientation)]
+        if entry.reader.littleEndian { bytes.reverse() }
+        var out = tiff
+        out.replaceSubrange(start + entry.valueOffset..<start + entry.valueOffset + bytes.count, with: bytes)
+        return out
+    }
+
+    /// The IFD0 Orientation entry of a bare TIFF structure: a reader set to its byte order,
+    /// the entry's type (3 SHORT or 4 LONG; other types count as broken), the offset of its
+    /// value field, and whether the value is really stored there (a count that fits four
+    /// bytes) rather than elsewhere. Every read is bounds-checked.
+    private static func orientationEntry(_ tiff: [UInt8]) -> (reader: ByteReader, type: UInt16, valueOffset: Int, inline: Bool)? {
         guard tiff.count >= 8 else { return nil }
         var reader = ByteReader(tiff)
         if tiff[0] == 0x49, tiff[1] == 0x49 {
@@ -36,11 +64,10 @@ public enum EXIF {
             let entry = ifd + 2 + index * 12
             guard let tag = reader.u16(entry), let type = reader.u16(entry + 2) else { return nil }
             guard tag == 0x0112 else { continue }
-            switch type {
-            case 3: return reader.u16(entry + 8).map(Int.init)  // SHORT, inline
-            case 4: return reader.u32(entry + 8).map(Int.init)  // LONG (non-standard)
-            default: return nil
-            }
+            guard type == 3 || type == 4, reader.slice(entry + 8, type == 3 ? 2 : 4) != nil,
+                let values = reader.u32(entry + 4)
+            else { return nil }
+            return (reader, type, entry + 8, values <= (type == 3 ? 2 : 1))
         }
         return nil
     }

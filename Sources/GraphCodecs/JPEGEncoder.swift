@@ -10,15 +10,18 @@ extension JPEGCodec {
     /// - `iccProfile` is split into APP2 ICC_PROFILE chunks; `xmp` becomes an APP1 XMP packet
     ///   (at most `XMP.maxMainPacketBytes`); `exif` is an EXIF TIFF structure (with or without
     ///   the "Exif\0\0" prefix) written as APP1 right after SOI (no JFIF marker then).
+    /// - `extendedXMP` is split into APP1 Extended XMP chunks after the main packet, which must
+    ///   name its GUID in `xmpNote:HasExtendedXMP` (see `XMP.digestGUID(ofExtended:)`).
     public static func encode(
         width: Int, height: Int, channels: Int, bytes: [UInt8], quality: Int = 90,
         subsampling: JPEGSubsampling = .s420, progressive: Bool = false, optimizeHuffman: Bool = false,
-        iccProfile: [UInt8]? = nil, xmp: String? = nil, exif: [UInt8]? = nil, comment: String? = nil
+        iccProfile: [UInt8]? = nil, xmp: String? = nil, extendedXMP: String? = nil, exif: [UInt8]? = nil,
+        comment: String? = nil
     ) throws(CodecError) -> [UInt8] {
         let encoder = try JPEGRowEncoder(
             width: width, height: height, channels: channels, quality: quality, subsampling: subsampling,
-            progressive: progressive, optimizeHuffman: optimizeHuffman, iccProfile: iccProfile, xmp: xmp, exif: exif,
-            comment: comment, initialCapacity: bytes.count / 8 + 65536)
+            progressive: progressive, optimizeHuffman: optimizeHuffman, iccProfile: iccProfile, xmp: xmp,
+            extendedXMP: extendedXMP, exif: exif, comment: comment, initialCapacity: bytes.count / 8 + 65536)
         guard bytes.count == width * height * channels else {
             throw CodecError(.invalidArgument, "expected \(width * height * channels) bytes for \(width)x\(height)x\(channels), got \(bytes.count)", format: .jpeg)
         }

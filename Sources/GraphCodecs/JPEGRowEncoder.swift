@@ -43,12 +43,12 @@ public final class JPEGRowEncoder {
     public convenience init(
         width: Int, height: Int, channels: Int, quality: Int = 90, subsampling: JPEGSubsampling = .s420,
         progressive: Bool = false, optimizeHuffman: Bool = false, iccProfile: [UInt8]? = nil, xmp: String? = nil,
-        exif: [UInt8]? = nil, comment: String? = nil, initialCapacity: Int = 0
+        extendedXMP: String? = nil, exif: [UInt8]? = nil, comment: String? = nil, initialCapacity: Int = 0
     ) throws(CodecError) {
         try self.init(
             width: width, height: height, channels: channels, quality: quality, subsampling: subsampling,
-            progressive: progressive, optimizeHuffman: optimizeHuffman, iccProfile: iccProfile, xmp: xmp, exif: exif,
-            comment: comment, destination: .memory(initialCapacity))
+            progressive: progressive, optimizeHuffman: optimizeHuffman, iccProfile: iccProfile, xmp: xmp,
+            extendedXMP: extendedXMP, exif: exif, comment: comment, destination: .memory(initialCapacity))
     }
 
     /// An encoder streaming the file to `fileDescriptor` (written at its current offset, never
@@ -56,12 +56,12 @@ public final class JPEGRowEncoder {
     public convenience init(
         width: Int, height: Int, channels: Int, quality: Int = 90, subsampling: JPEGSubsampling = .s420,
         progressive: Bool = false, optimizeHuffman: Bool = false, iccProfile: [UInt8]? = nil, xmp: String? = nil,
-        exif: [UInt8]? = nil, comment: String? = nil, fileDescriptor: Int32
+        extendedXMP: String? = nil, exif: [UInt8]? = nil, comment: String? = nil, fileDescriptor: Int32
     ) throws(CodecError) {
         try self.init(
             width: width, height: height, channels: channels, quality: quality, subsampling: subsampling,
-            progressive: progressive, optimizeHuffman: optimizeHuffman, iccProfile: iccProfile, xmp: xmp, exif: exif,
-            comment: comment, destination: .fileDescriptor(fileDescriptor))
+            progressive: progressive, optimizeHuffman: optimizeHuffman, iccProfile: iccProfile, xmp: xmp,
+            extendedXMP: extendedXMP, exif: exif, comment: comment, destination: .fileDescriptor(fileDescriptor))
     }
 
     enum Destination {
@@ -71,8 +71,8 @@ public final class JPEGRowEncoder {
 
     init(
         width: Int, height: Int, channels: Int, quality: Int, subsampling: JPEGSubsampling, progressive: Bool,
-        optimizeHuffman: Bool, iccProfile: [UInt8]?, xmp: String?, exif: [UInt8]?, comment: String?,
-        destination: Destination
+        optimizeHuffman: Bool, iccProfile: [UInt8]?, xmp: String?, extendedXMP: String?, exif: [UInt8]?,
+        comment: String?, destination: Destination
     ) throws(CodecError) {
         guard (1...4).contains(channels) else {
             throw CodecError(.invalidArgument, "channels must be 1...4, got \(channels)", format: .jpeg)
@@ -86,7 +86,8 @@ public final class JPEGRowEncoder {
         self.width = width
         self.height = height
         self.channels = channels
-        let (storage, markers) = try Self.markerPayloads(iccProfile: iccProfile, xmp: xmp, exif: exif, comment: comment)
+        let (storage, markers) = try Self.markerPayloads(
+            iccProfile: iccProfile, xmp: xmp, extendedXMP: extendedXMP, exif: exif, comment: comment)
 
         let inputChannels = channels == 2 ? 1 : channels
         let inSpace: J_COLOR_SPACE = inputChannels == 1 ? JCS_GRAYSCALE : inputChannels == 3 ? JCS_EXT_RGB : JCS_EXT_RGBX
@@ -200,9 +201,10 @@ public final class JPEGRowEncoder {
     }
 
     /// APPn/COM payloads, concatenated so that one pinned buffer serves them all: EXIF
-    /// (APP1, right after SOI), XMP (APP1), ICC (APP2 chunks), comment (COM).
+    /// (APP1, right after SOI), XMP (APP1), Extended XMP (APP1 chunks), ICC (APP2 chunks),
+    /// comment (COM).
     static func markerPayloads(
-        iccProfile: [UInt8]?, xmp: String?, exif: [UInt8]?, comment: String?
+        iccProfile: [UInt8]?, xmp: String?, extendedXMP: String?, exif: [UInt8]?, comment: String?
     ) throws(CodecError) -> (storage: [UInt8], markers: [(code: Int32, range: Range<Int>)]) {
         let maxICCChunk = JPEGCodec.maxICCChunk
         var markers: [(code: Int32, range: Range<Int>)] = []
@@ -224,6 +226,9 @@ public final class JPEGRowEncoder {
                 throw CodecError(.invalidArgument, "XMP packet is \(packet.count) bytes; at most \(XMP.maxMainPacketBytes) fit one APP1 segment", format: .jpeg, segment: "APP1 XMP")
             }
             add(0xE1, XMP.jpegPrefix + packet)
+        }
+        if let extendedXMP {
+            for payload in try XMP.extendedPayloads(extendedXMP, mainPacket: xmp) { add(0xE1, payload) }
         }
         if let iccProfile, !iccProfile.isEmpty {
             let count = (iccProfile.count + maxICCChunk - 1) / maxICCChunk

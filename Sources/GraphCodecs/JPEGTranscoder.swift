@@ -11,8 +11,11 @@ public enum JPEGTranscoder {
     /// Re-encodes `bytes` (a JPEG file).
     ///
     /// - `keepMetadata`: carry the ICC profile, EXIF (orientation tag included: the pixels are
-    ///   not rotated, so viewers still show it upright), the main XMP packet and the first
-    ///   comment. Extended XMP and other APPn segments are dropped.
+    ///   not rotated, so viewers still show it upright), the main XMP packet, the extended XMP
+    ///   and the first comment. The extended XMP is carried only when it was reassembled
+    ///   completely, its MD5 matches its GUID and the main packet names that GUID; otherwise it
+    ///   is dropped (the transcoder returns no warnings; `JPEGCodec.readInfo` of the source
+    ///   says why). Other APPn segments (MPF and its auxiliary images included) are dropped.
     /// - `decodeOptions`: limits and scaled decoding (`jpegScaleDenominator`);
     ///   `outputRGBA` and `applyOrientation` are ignored. CMYK is converted to RGB.
     /// - `bandRows` × `bandCount` rows of memory sit between the threads; the image is never
@@ -69,6 +72,7 @@ public enum JPEGTranscoder {
                     width: decoder.width, height: decoder.height, channels: decoder.channels, quality: quality,
                     subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
                     iccProfile: keepMetadata ? metadata.iccProfile : nil, xmp: keepMetadata ? metadata.xmp : nil,
+                    extendedXMP: keepMetadata ? carriedExtendedXMP(metadata) : nil,
                     exif: keepMetadata ? metadata.exif : nil, comment: keepMetadata ? metadata.comments.first : nil,
                     destination: destination)
                 try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount)
@@ -77,6 +81,17 @@ public enum JPEGTranscoder {
             }
         }
         return try result.get()
+    }
+
+    /// The source's extended XMP when it can be carried as is: complete, its MD5 matching the
+    /// GUID the main packet names, and its text giving back those very bytes (a packet that is
+    /// not valid UTF-8 would not), so the encoder's own check cannot fail.
+    private static func carriedExtendedXMP(_ metadata: ImageMetadata) -> String? {
+        guard let text = metadata.extendedXMP, metadata.extendedXMPDigestMatches == true,
+            let guid = metadata.extendedXMPGUID, metadata.xmp.flatMap(XMP.extendedGUID(inMainPacket:)) == guid,
+            XMP.digestGUID(ofExtended: text) == guid
+        else { return nil }
+        return text
     }
 
     /// Moves every row from `decoder` to `encoder` (same size and channels), overlapped on

@@ -7,10 +7,13 @@ extension PNGCodec {
     /// `bytes` holds tightly packed rows, top first; 16-bit samples are native-endian UInt16
     /// (as `DecodedImage` stores them), so decode → encode round-trips exactly.
     /// `iccProfile` is embedded as iCCP (its colour space must match: GRAY for 1–2 channels,
-    /// RGB for 3–4). `compressionLevel` is zlib's 0...9.
+    /// RGB for 3–4). `exif` (an EXIF TIFF structure, with or without the "Exif\0\0" prefix,
+    /// which is dropped) becomes an eXIf chunk and `xmp` an uncompressed iTXt chunk with
+    /// keyword `XML:com.adobe.xmp`; both go before the image data. `compressionLevel` is
+    /// zlib's 0...9.
     public static func encode(
         width: Int, height: Int, channels: Int, bitDepth: Int, bytes: [UInt8],
-        iccProfile: [UInt8]? = nil, iccProfileName: String = "ICC profile",
+        iccProfile: [UInt8]? = nil, iccProfileName: String = "ICC profile", exif: [UInt8]? = nil, xmp: String? = nil,
         compressionLevel: Int = 6, interlaced: Bool = false
     ) throws(CodecError) -> [UInt8] {
         guard (1...4).contains(channels) else {
@@ -37,6 +40,7 @@ extension PNGCodec {
                 throw CodecError(.invalidArgument, "ICC profile colour space '\(space ?? "?")' does not match a \(channels)-channel image (needs '\(wanted)')", format: .png, segment: "iCCP")
             }
         }
+        let metadata = try metadataChunks(exif: exif, xmp: xmp)
         let colorTypes: [Int32] = [PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA]
         let report = LibraryReport()
         var output: UnsafeMutablePointer<UInt8>?
@@ -65,6 +69,7 @@ extension PNGCodec {
             throw CodecError(.corrupt, "libpng failed to encode: \(report.error)", format: .png, libraryMessage: report.error)
         }
         defer { ccs_free(output) }
-        return Array(UnsafeBufferPointer(start: output, count: outputSize))
+        let encoded = Array(UnsafeBufferPointer(start: output, count: outputSize))
+        return metadata.isEmpty ? encoded : try inserting(metadata, beforeImageDataOf: encoded)
     }
 }

@@ -28,24 +28,97 @@ public enum XMP {
         return Chunk(guid: guid, fullLength: Int(length), offset: Int(offset), data: payload[(start + 40)...])
     }
 
+    /// Extended packet bytes per chunk: Adobe's chunk size, which leaves the prefix, GUID,
+    /// length and offset room in one APP1 segment.
+    static let extendedChunkBytes = 65400
+
+    /// Largest extended packet read or written (the 32-bit length field allows more; real
+    /// packets, depth maps included, stay far below).
+    static let maxExtendedPacketBytes = 64 << 20
+
     /// The GUID named by `xmpNote:HasExtendedXMP` in a main packet (attribute or element form).
     public static func extendedGUID(inMainPacket xmp: String) -> String? {
         let text = Array(xmp.utf8)
+        return extendedGUIDRange(in: text).map { String(decoding: text[$0], as: UTF8.self).uppercased() }
+    }
+
+    /// The GUID that names `packet` as extended XMP: the MD5 of its UTF-8 bytes as 32
+    /// uppercase hex digits (the form Adobe writes), for callers building the main packet.
+    public static func digestGUID(ofExtended packet: String) -> String {
+        MD5.hexDigest(Array(packet.utf8))
+    }
+
+    /// The main packet with the GUID its `xmpNote:HasExtendedXMP` names replaced by `guid`
+    /// (for when the extended packet changed; see `digestGUID(ofExtended:)`). Nil when the
+    /// packet names no GUID or `guid` is not 32 hex digits: adding the property to a packet
+    /// without one is XML editing, left to whoever builds the packet.
+    public static func settingExtendedGUID(_ guid: String, inMainPacket xmp: String) -> String? {
+        let replacement = Array(guid.utf8)
+        var text = Array(xmp.utf8)
+        guard replacement.count == 32, replacement.allSatisfy(isHexDigit), let range = extendedGUIDRange(in: text) else {
+            return nil
+        }
+        text.replaceSubrange(range, with: replacement)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Where the GUID named by `HasExtendedXMP` sits in a main packet's UTF-8 bytes: the first
+    /// run of 32 hex digits within the 64 bytes after the property name.
+    static func extendedGUIDRange(in text: [UInt8]) -> Range<Int>? {
         let needle = Array("HasExtendedXMP".utf8)
         guard text.count >= needle.count,
             let start = (0...(text.count - needle.count)).first(where: { text[$0..<$0 + needle.count].elementsEqual(needle) })
         else { return nil }
-        func isHex(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) || (0x41...0x46).contains(c) || (0x61...0x66).contains(c) }
-        var guid: [UInt8] = []
-        for c in text[(start + needle.count)...].prefix(64) {
-            if isHex(c) {
-                guid.append(c)
-                if guid.count == 32 { return String(decoding: guid, as: UTF8.self).uppercased() }
-            } else if !guid.isEmpty {
-                guid = []
+        let from = start + needle.count
+        var run = from
+        for index in from..<min(text.count, from + 64) {
+            if !isHexDigit(text[index]) {
+                run = index + 1
+            } else if index + 1 - run == 32 {
+                return run..<index + 1
             }
         }
         return nil
+    }
+
+    private static func isHexDigit(_ c: UInt8) -> Bool {
+        (0x30...0x39).contains(c) || (0x41...0x46).contains(c) || (0x61...0x66).contains(c)
+    }
+
+    /// The Extended XMP APP1 payloads carrying `extended`, in order. The main packet must
+    /// name the extended packet's MD5 in `xmpNote:HasExtendedXMP` (readers check it); each
+    /// chunk is `extendedPrefix`, the GUID as the main packet spells it, the full length and
+    /// the chunk's offset (both UInt32 big endian), then at most `extendedChunkBytes` of data.
+    static func extendedPayloads(_ extended: String, mainPacket: String?) throws(CodecError) -> [[UInt8]] {
+        let segment = "APP1 ExtendedXMP"
+        let packet = Array(extended.utf8)
+        let digest = MD5.hexDigest(packet)
+        guard let mainPacket else {
+            throw CodecError(.invalidArgument, "extended XMP needs a main XMP packet naming it with xmpNote:HasExtendedXMP=\"\(digest)\"", format: .jpeg, segment: segment)
+        }
+        let main = Array(mainPacket.utf8)
+        guard let range = extendedGUIDRange(in: main) else {
+            throw CodecError(.invalidArgument, "the main XMP packet has no xmpNote:HasExtendedXMP; it must name the extended packet's GUID \(digest)", format: .jpeg, segment: segment)
+        }
+        let named = String(decoding: main[range], as: UTF8.self)
+        guard named.uppercased() == digest else {
+            throw CodecError(.invalidArgument, "the main XMP packet names extended XMP \(named) but the extended packet's MD5 is \(digest)", format: .jpeg, segment: segment)
+        }
+        guard packet.count <= maxExtendedPacketBytes else {
+            throw CodecError(.invalidArgument, "extended XMP packet is \(packet.count) bytes; at most \(maxExtendedPacketBytes) are written", format: .jpeg, segment: segment)
+        }
+        var payloads: [[UInt8]] = []
+        var offset = 0
+        repeat {
+            let end = min(packet.count, offset + extendedChunkBytes)
+            var payload = extendedPrefix + main[range]
+            payload.appendBE32(packet.count)
+            payload.appendBE32(offset)
+            payload += packet[offset..<end]
+            payloads.append(payload)
+            offset = end
+        } while offset < packet.count
+        return payloads
     }
 
     /// Result of reassembling the extended packet.
@@ -89,7 +162,7 @@ public enum XMP {
             warnings.append("extended XMP chunks disagree on the full length")
             return result
         }
-        guard fullLength <= 64 << 20 else {
+        guard fullLength <= maxExtendedPacketBytes else {
             warnings.append("extended XMP full length \(fullLength) is implausible")
             return result
         }
