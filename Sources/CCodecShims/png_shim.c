@@ -179,6 +179,20 @@ int ccs_png_encode(const ccs_png_enc_params *p, unsigned char **out, size_t *out
         png_set_iCCP(st->png, st->info, p->icc_name ? p->icc_name : "ICC profile",
                      PNG_COMPRESSION_TYPE_BASE, p->icc, p->icc_size);
     }
+    if (p->exif != NULL && p->exif_size > 0) {
+        png_set_eXIf_1(st->png, st->info, p->exif_size, (png_bytep)p->exif);
+    }
+    if (p->xmp != NULL) {
+        /* As Adobe and exiftool write it: iTXt, uncompressed, no language tag. */
+        png_text text = {0};
+        text.compression = PNG_ITXT_COMPRESSION_NONE;
+        text.key = "XML:com.adobe.xmp";
+        text.text = (png_charp)p->xmp;
+        text.itxt_length = p->xmp_length;
+        text.lang = "";
+        text.lang_key = "";
+        png_set_text(st->png, st->info, &text, 1);
+    }
     if (p->compression_level >= 0) png_set_compression_level(st->png, p->compression_level);
     png_write_info(st->png, st->info);
     if (p->swap16 && p->bit_depth == 16) png_set_swap(st->png);
@@ -188,7 +202,9 @@ int ccs_png_encode(const ccs_png_enc_params *p, unsigned char **out, size_t *out
             png_write_row(st->png, p->pixels + (size_t)y * p->stride);
         }
     }
-    png_write_end(st->png, st->info);
+    /* Every chunk was written before the image data; passing info again would make libpng
+     * before 1.6.40 write eXIf a second time (pnggroup/libpng#480). */
+    png_write_end(st->png, NULL);
     *out = st->buffer;
     *out_size = st->size;
     st->buffer = NULL;

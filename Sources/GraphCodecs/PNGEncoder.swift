@@ -40,13 +40,18 @@ extension PNGCodec {
                 throw CodecError(.invalidArgument, "ICC profile colour space '\(space ?? "?")' does not match a \(channels)-channel image (needs '\(wanted)')", format: .png, segment: "iCCP")
             }
         }
-        let metadata = try metadataChunks(exif: exif, xmp: xmp)
+        let tiff = try Self.checkedEXIF(exif)
+        if let xmp, let nul = xmp.utf8.firstIndex(of: 0) {
+            throw CodecError(.invalidArgument, "XMP packet has a NUL byte at offset \(xmp.utf8.distance(from: xmp.utf8.startIndex, to: nul)); iTXt text cannot hold one", format: .png, segment: "iTXt XML:com.adobe.xmp")
+        }
         let colorTypes: [Int32] = [PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA]
         let report = LibraryReport()
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         let status: Int32 = bytes.withUnsafeBufferPointer { pixels in
             (iccProfile ?? []).withUnsafeBufferPointer { icc in
+                (tiff ?? []).withUnsafeBufferPointer { exifBytes in
+                (xmp ?? "").withCString { xmpText in
                 iccProfileName.withCString { name in
                     var params = ccs_png_enc_params()
                     params.width = UInt32(width)
@@ -61,7 +66,13 @@ extension PNGCodec {
                     params.icc_name = name
                     params.compression_level = Int32(compressionLevel)
                     params.interlace = interlaced ? 1 : 0
+                    params.exif = tiff == nil ? nil : exifBytes.baseAddress
+                    params.exif_size = UInt32(exifBytes.count)
+                    params.xmp = xmp == nil ? nil : xmpText
+                    params.xmp_length = xmp?.utf8.count ?? 0
                     return ccs_png_encode(&params, &output, &outputSize, report.pointer)
+                }
+                }
                 }
             }
         }
@@ -69,7 +80,20 @@ extension PNGCodec {
             throw CodecError(.corrupt, "libpng failed to encode: \(report.error)", format: .png, libraryMessage: report.error)
         }
         defer { ccs_free(output) }
-        let encoded = Array(UnsafeBufferPointer(start: output, count: outputSize))
-        return metadata.isEmpty ? encoded : try inserting(metadata, beforeImageDataOf: encoded)
+        return Array(UnsafeBufferPointer(start: output, count: outputSize))
+    }
+
+    /// The bare TIFF structure an eXIf chunk holds: `exif` without its "Exif\0\0" prefix, which
+    /// must start with a TIFF header.
+    private static func checkedEXIF(_ exif: [UInt8]?) throws(CodecError) -> [UInt8]? {
+        guard let exif else { return nil }
+        let tiff = exif.hasBytePrefix(EXIF.jpegPrefix) ? Array(exif[EXIF.jpegPrefix.count...]) : exif
+        guard tiff.hasBytePrefix([0x49, 0x49, 0x2A, 0x00]) || tiff.hasBytePrefix([0x4D, 0x4D, 0x00, 0x2A]) else {
+            throw CodecError(.invalidArgument, "EXIF data does not start with a TIFF header (\"II*\\0\" or \"MM\\0*\")", format: .png, segment: "eXIf")
+        }
+        guard tiff.count <= Int(UInt32.max) else {
+            throw CodecError(.invalidArgument, "EXIF data is \(tiff.count) bytes; one eXIf chunk holds at most 2^32 - 1", format: .png, segment: "eXIf")
+        }
+        return tiff
     }
 }

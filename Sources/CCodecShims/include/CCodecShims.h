@@ -162,6 +162,10 @@ typedef struct ccs_png_enc_params {
     const char *icc_name;
     int compression_level;      /* 0...9, -1 = libpng default */
     int interlace;              /* 0 or 1 (Adam7) */
+    const unsigned char *exif;  /* optional eXIf chunk: a bare EXIF TIFF structure */
+    unsigned int exif_size;
+    const char *xmp;            /* optional XMP packet: uncompressed iTXt "XML:com.adobe.xmp" */
+    size_t xmp_length;
 } ccs_png_enc_params;
 
 int ccs_png_encode(const ccs_png_enc_params *params, unsigned char **out, size_t *out_size,
