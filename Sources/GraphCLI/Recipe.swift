@@ -82,8 +82,11 @@ struct RecipeOutput {
     var image: String
     var file: String
     var format: OutputFileFormat
-    /// Quality, subsampling and scan mode (JPEG), bit depth (PNG).
+    /// Quality, subsampling and scan mode (JPEG), bit depth (PNG); the carried metadata once the
+    /// images are built.
     var options: ImageWriteOptions
+    /// The `file` image whose EXIF and XMP the output carries.
+    var metadataFrom: String?
     let path: String
 }
 

@@ -1,3 +1,4 @@
+import GraphCodecs
 import GraphEngine
 import Kernels
 
@@ -9,6 +10,8 @@ struct RecipeBuilder {
     private var built: [String: Image] = [:]
     /// Decoder and colour-tagging warnings, for the command to print.
     private(set) var warnings: [String] = []
+    /// The metadata of every `file` image, by name (outputs carry it with `metadataFrom`).
+    private(set) var fileMetadata: [String: ImageMetadata] = [:]
     private var visiting: [String] = []
 
     init(recipe: Recipe, registry: FilterRegistry = .standard) {
@@ -22,10 +25,24 @@ struct RecipeBuilder {
         return built
     }
 
-    /// The images of the outputs, checked to be renderable (finite, non-empty extent).
-    mutating func outputImages() throws -> [Image] {
+    /// The images of the outputs, checked to be renderable (finite, non-empty extent), and the
+    /// outputs with the metadata they carry filled in.
+    mutating func outputImages() throws -> (images: [Image], outputs: [RecipeOutput]) {
         _ = try buildAll()
-        return try recipe.outputs.map { output in
+        let outputs = try recipe.outputs.map { output in
+            var resolved = output
+            if let name = output.metadataFrom {
+                guard recipe.images[name] != nil else {
+                    throw RecipeError("\(output.path).metadataFrom", "unknown image \"\(name)\"\(suggestion(name, recipe.images.keys))")
+                }
+                guard let metadata = fileMetadata[name] else {
+                    throw RecipeError("\(output.path).metadataFrom", "image \"\(name)\" is not a \"file\" image; metadata comes from a file")
+                }
+                resolved.options.metadata = metadata
+            }
+            return resolved
+        }
+        let images = try recipe.outputs.map { output in
             guard let image = built[output.image] else { throw RecipeError("\(output.path).image", "unknown image \"\(output.image)\"") }
             if image.extent.isInfinite {
                 throw RecipeError("\(output.path).image", "image \"\(output.image)\" has an infinite extent; crop it (add \"crop\": [x, y, width, height] to it, or use CICrop)")
@@ -35,6 +52,7 @@ struct RecipeBuilder {
             }
             return image
         }
+        return (images, outputs)
     }
 
     mutating func image(named name: String, from path: String) throws -> Image {
@@ -47,19 +65,20 @@ struct RecipeBuilder {
         }
         visiting.append(name)
         defer { visiting.removeLast() }
-        var result = try build(spec)
+        var result = try build(spec, name: name)
         if let crop = spec.crop { result = result.cropped(to: crop) }
         built[name] = result
         return result
     }
 
-    private mutating func build(_ spec: RecipeImage) throws -> Image {
+    private mutating func build(_ spec: RecipeImage, name: String) throws -> Image {
         switch spec.source {
         case .file(let file, let colorSpace):
             do {
                 // JPEGs decode when rendered, streaming, at the scale the render needs.
                 let decoded = try Image.decoding(path: file, colorSpace: colorSpace)
                 warnings += decoded.warnings
+                fileMetadata[name] = decoded.metadata
                 return decoded.image
             } catch {
                 throw RecipeError("\(spec.path).file", "\(error)")

@@ -11,7 +11,7 @@ struct RecipeDecoder {
     static let topKeys: Set<String> = ["version", "description", "options", "kernels", "images", "outputs"]
     static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels",
                                           "colorManagement"]
-    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format", "subsampling", "progressive"]
+    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format", "subsampling", "progressive", "metadataFrom"]
 
     /// Reads, parses (with `--set` overrides) and decodes a recipe file.
     static func load(path: String, overrides: [String] = []) throws -> Recipe {
@@ -246,7 +246,9 @@ struct RecipeDecoder {
         }
         let progressive = try json["progressive"].map { try bool($0, "\(path).progressive") } ?? false
         let options = ImageWriteOptions(quality: quality, subsampling: subsampling, progressive: progressive, bitDepth: bitDepth)
-        return RecipeOutput(image: image, file: resolve(file), format: format, options: options, path: path)
+        let metadataFrom = try json["metadataFrom"].map { try string($0, "\(path).metadataFrom") }
+        return RecipeOutput(image: image, file: resolve(file), format: format, options: options, metadataFrom: metadataFrom,
+                            path: path)
     }
 
     // MARK: Helpers

@@ -50,7 +50,8 @@ struct RecipeSession {
             }
         }
         var builder = RecipeBuilder(recipe: recipe)
-        let images = try builder.outputImages()
+        let (images, outputs) = try builder.outputImages()
+        recipe.outputs = outputs
         for warning in builder.warnings { Terminal.shared.err("graph: warning: \(warning)") }
         return RecipeSession(recipe: recipe, context: Context(options: recipe.options.contextOptions()), images: images)
     }

@@ -73,6 +73,17 @@ public struct ImageMetadata: Sendable, Equatable {
     public var extendedXMPLength: Int?
     /// Whether the MD5 of the reassembled extended XMP equals its GUID (nil when absent).
     public var extendedXMPDigestMatches: Bool?
+
+    /// The extended XMP when it can be written back as is: complete, its MD5 matching the GUID
+    /// the main packet names, and its text giving back those very bytes (a packet that is not
+    /// valid UTF-8 would not), so the encoders' own check cannot fail. nil otherwise.
+    public var carriableExtendedXMP: String? {
+        guard let text = extendedXMP, extendedXMPDigestMatches == true, let guid = extendedXMPGUID,
+              xmp.flatMap(XMP.extendedGUID(inMainPacket:))?.uppercased() == guid.uppercased(),
+              XMP.digestGUID(ofExtended: text) == guid.uppercased()
+        else { return nil }
+        return text
+    }
     /// JPEG Multi-Picture Format index (iPhone depth/matte images live here).
     public var mpfEntries: [MPFEntry]
     /// PNG gAMA (file gamma, e.g. 0.45455); reported, never applied.

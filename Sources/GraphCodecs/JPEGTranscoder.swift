@@ -72,7 +72,7 @@ public enum JPEGTranscoder {
                     width: decoder.width, height: decoder.height, channels: decoder.channels, quality: quality,
                     subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
                     iccProfile: keepMetadata ? metadata.iccProfile : nil, xmp: keepMetadata ? metadata.xmp : nil,
-                    extendedXMP: keepMetadata ? carriedExtendedXMP(metadata) : nil,
+                    extendedXMP: keepMetadata ? metadata.carriableExtendedXMP : nil,
                     exif: keepMetadata ? metadata.exif : nil, comment: keepMetadata ? metadata.comments.first : nil,
                     destination: destination)
                 try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount)
@@ -81,17 +81,6 @@ public enum JPEGTranscoder {
             }
         }
         return try result.get()
-    }
-
-    /// The source's extended XMP when it can be carried as is: complete, its MD5 matching the
-    /// GUID the main packet names, and its text giving back those very bytes (a packet that is
-    /// not valid UTF-8 would not), so the encoder's own check cannot fail.
-    private static func carriedExtendedXMP(_ metadata: ImageMetadata) -> String? {
-        guard let text = metadata.extendedXMP, metadata.extendedXMPDigestMatches == true,
-            let guid = metadata.extendedXMPGUID, metadata.xmp.flatMap(XMP.extendedGUID(inMainPacket:)) == guid,
-            XMP.digestGUID(ofExtended: text) == guid
-        else { return nil }
-        return text
     }
 
     /// Moves every row from `decoder` to `encoder` (same size and channels), overlapped on

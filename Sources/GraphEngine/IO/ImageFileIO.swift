@@ -97,7 +97,8 @@ extension Context {
     ///
     /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque. JPEG: 8-bit RGB
     /// (alpha dropped; the premultiplied colour is the image over black) with `options`' quality,
-    /// subsampling and scan mode. Either is tagged with the output colour space's ICC profile.
+    /// subsampling and scan mode. Either is tagged with the output colour space's ICC profile and
+    /// carries `options.metadata`.
     public func encodedData(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                             progress: RenderProgress? = nil) throws -> [UInt8]
     {
@@ -116,7 +117,8 @@ extension Context {
             : Context.unpremultiply(&samples, pixels: pixels, as: UInt16.self)
         if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8) }
         return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4,
-                                   bitDepth: bitDepth, bytes: samples, iccProfile: profile)
+                                   bitDepth: bitDepth, bytes: samples, iccProfile: profile, exif: options.exif,
+                                   xmp: options.metadata?.xmp)
     }
 
     /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed

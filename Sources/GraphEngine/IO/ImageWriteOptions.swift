@@ -11,13 +11,28 @@ public struct ImageWriteOptions: Sendable, Equatable {
     public var progressive: Bool
     /// PNG bits per sample, 8 or 16 (JPEG is always 8).
     public var bitDepth: Int
+    /// Metadata to carry into the file, usually the source's (``Image/decoding(path:options:colorSpace:)``
+    /// returns it): EXIF and XMP (JPEG APP1, PNG eXIf and iTXt), and in JPEG also the extended XMP
+    /// (when complete and matching its GUID, as Google depth photos need) and the first comment.
+    /// The ICC profile is never carried: outputs are tagged with the output colour space's.
+    public var metadata: ImageMetadata?
+    /// The orientation written into carried EXIF. 1 (upright) by default, because decoding turns
+    /// the pixels upright; pass the source's `exifOrientation` when it was decoded with
+    /// `applyOrientation: false`, so viewers still rotate it.
+    public var exifOrientation: Int
 
-    public init(quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false, bitDepth: Int = 8) {
+    public init(quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false, bitDepth: Int = 8,
+                metadata: ImageMetadata? = nil, exifOrientation: Int = 1) {
         self.quality = quality
         self.subsampling = subsampling
         self.progressive = progressive
         self.bitDepth = bitDepth
+        self.metadata = metadata
+        self.exifOrientation = exifOrientation
     }
+
+    /// The carried EXIF with its orientation set to ``exifOrientation``.
+    var exif: [UInt8]? { metadata?.exif.map { EXIF.settingOrientation(exifOrientation, in: $0) } }
 
     /// Checks the values against `format`, naming the offending key.
     func validate(for format: OutputFileFormat) throws {
@@ -29,6 +44,10 @@ public struct ImageWriteOptions: Sendable, Equatable {
         }
         guard (1...100).contains(quality) else {
             throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
+        }
+        guard (1...8).contains(exifOrientation) else {
+            throw GraphError.invalidParameter(filter: "output", key: "exifOrientation",
+                                              reason: "must be 1...8, got \(exifOrientation)")
         }
     }
 }
