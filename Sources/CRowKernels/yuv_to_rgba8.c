@@ -1,6 +1,10 @@
 // Camera frames straight to RGBA8 (see CYUVToRGBA8.h): 4:2:0 chroma upsampling and a colour
 // matrix in 16-bit fixed point, sixteen pixels per AVX2 register (the libyuv / OpenCV approach,
-// but with exact bilinear chroma and Q15 coefficients instead of nearest chroma and Q6).
+// but with exact bilinear chroma and Q15 coefficients instead of shared chroma and Q6).
+//
+// A row runs in two passes: the two chroma rows are blended vertically into worker scratch
+// (edges repeated there, so the second pass has no edge cases), then every pixel pair takes its
+// horizontal weights and the matrix.
 #include "CYUVToRGBA8.h"
 #include "cpu_features.h"
 
@@ -26,48 +30,57 @@ int graph_yuv_fixed_matrix_make(const float *a, graph_yuv_fixed_matrix *out) {
     return 1;
 }
 
-// MARK: Portable (also the heads, tails and edges of the wide path)
+/// The chroma pairs a row of `count` pixels from column x0 reads: kFirst ... kFirst + pairs − 1.
+static inline int first_pair(int x0) { return (x0 >> 1) - 1; }
+static inline int pair_count(int x0, int count) { return ((x0 + count - 1) >> 1) + 1 - first_pair(x0) + 1; }
+
+int graph_yuv_to_rgba8_scratch_count(int count) { return count > 0 ? 2 * pair_count(0, count) + 2 : 0; }
+
+// MARK: Portable (also the edges and tails of the wide path)
 
 /// _mm256_mulhrs_epi16 on one lane.
 static inline int mulhrs(int a, int k) { return (a * k + 0x4000) >> 15; }
 
-/// The blended chroma column j (edges repeat), in quarters: topWeight · top + (4 − topWeight) · bottom.
-static inline int blended_column(const uint8_t *top, const uint8_t *bottom, int step, int chromaWidth, int j,
-                                 int topWeight) {
-    j = j < 0 ? 0 : (j >= chromaWidth ? chromaWidth - 1 : j);
-    return topWeight * top[j * step] + (4 - topWeight) * bottom[j * step];
+/// Blended pairs j = kFirst + n for n < `pairs`, from n = `from`, as (Cb, Cr) quarters:
+/// topWeight · top + (4 − topWeight) · bottom, with columns outside the row repeating the edge.
+static void blend_portable(const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,
+                           const uint8_t *crBottom, int step, int chromaWidth, int kFirst, int from, int pairs,
+                           int topWeight, int16_t *v) {
+    for (int n = from; n < pairs; n++) {
+        int j = kFirst + n;
+        j = j < 0 ? 0 : (j >= chromaWidth ? chromaWidth - 1 : j);
+        v[2 * n] = (int16_t)(topWeight * cbTop[j * step] + (4 - topWeight) * cbBottom[j * step]);
+        v[2 * n + 1] = (int16_t)(topWeight * crTop[j * step] + (4 - topWeight) * crBottom[j * step]);
+    }
 }
 
-/// 16 · chroma of luma column x.
-static inline int chroma16(const uint8_t *top, const uint8_t *bottom, int step, int chromaWidth, int x, int topWeight,
-                           int centred) {
-    int k = x >> 1;
-#define V(j) blended_column(top, bottom, step, chromaWidth, (j), topWeight)
-    if (centred) return (x & 1) ? 3 * V(k) + V(k + 1) : V(k - 1) + 3 * V(k);
-    return (x & 1) ? 2 * (V(k) + V(k + 1)) : 4 * V(k);
-#undef V
-}
-
-static inline void fixed_pixel(int y, int cb16, int cr16, const graph_yuv_fixed_matrix *m, uint8_t *out) {
-    int y6 = y << 6, cb6 = cb16 << 2, cr6 = cr16 << 2;
+/// Pixel i (column x0 + i) from the blended pairs `v` (pair n is chroma column kFirst + n).
+static inline void portable_pixel(const uint8_t *luma, const int16_t *v, int x0, int i, int centred,
+                                  const graph_yuv_fixed_matrix *m, uint8_t *out) {
+    int x = x0 + i, n = (x >> 1) - first_pair(x0);
+    int chroma[2];
+    for (int c = 0; c < 2; c++) {
+        int previous = v[2 * (n - 1) + c], current = v[2 * n + c], next = v[2 * (n + 1) + c];
+        if (centred) chroma[c] = (x & 1) ? 3 * current + next : previous + 3 * current;
+        else chroma[c] = (x & 1) ? 2 * (current + next) : 4 * current;
+    }
+    int y6 = luma[i] << 6, cb6 = chroma[0] << 2, cr6 = chroma[1] << 2;
     for (int c = 0; c < 3; c++) {
         const int16_t *k = m->coefficients + 3 * c;
-        int v = (mulhrs(y6, k[0]) + mulhrs(cb6, k[1]) + mulhrs(cr6, k[2]) + m->offsets[c]) >> 4;
-        out[c] = (uint8_t)(v < 0 ? 0 : (v > 255 ? 255 : v));
+        int value = (mulhrs(y6, k[0]) + mulhrs(cb6, k[1]) + mulhrs(cr6, k[2]) + m->offsets[c]) >> 4;
+        out[4 * i + c] = (uint8_t)(value < 0 ? 0 : (value > 255 ? 255 : value));
     }
-    out[3] = 255;
+    out[4 * i + 3] = 255;
 }
-
-/// Pixel i of the row (absolute column x0 + i).
-#define PORTABLE_PIXEL(i)                                                                                     \
-    fixed_pixel(luma[i], chroma16(cbTop, cbBottom, step, chromaWidth, x0 + (i), topWeight, centred),           \
-                chroma16(crTop, crBottom, step, chromaWidth, x0 + (i), topWeight, centred), matrix, out + 4 * (i))
 
 void graph_yuv_to_rgba8_row_portable(const uint8_t *luma, const uint8_t *cbTop, const uint8_t *cbBottom,
                                      const uint8_t *crTop, const uint8_t *crBottom, int step, int chromaWidth, int x0,
                                      int count, int topWeight, int centred, const graph_yuv_fixed_matrix *matrix,
-                                     uint8_t *out) {
-    for (int i = 0; i < count; i++) PORTABLE_PIXEL(i);
+                                     int16_t *scratch, uint8_t *out) {
+    if (count <= 0) return;
+    blend_portable(cbTop, cbBottom, crTop, crBottom, step, chromaWidth, first_pair(x0), 0, pair_count(x0, count),
+                   topWeight, scratch);
+    for (int i = 0; i < count; i++) portable_pixel(luma, scratch, x0, i, centred, matrix, out);
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -83,13 +96,23 @@ static inline __m256i load_pairs(const uint8_t *cb, const uint8_t *cr, int j, in
     return _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(b, r));
 }
 
-/// Pairs j ..< j + 8 blended vertically (quarters), the vector form of blended_column.
+/// blend_portable, eight pairs at a time where the columns lie inside the row.
 __attribute__((target("avx2")))
-static inline __m256i blended_pairs(const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,
-                                    const uint8_t *crBottom, int j, int interleaved, __m256i topWeight,
-                                    __m256i bottomWeight) {
-    return _mm256_add_epi16(_mm256_mullo_epi16(load_pairs(cbTop, crTop, j, interleaved), topWeight),
-                            _mm256_mullo_epi16(load_pairs(cbBottom, crBottom, j, interleaved), bottomWeight));
+static inline __attribute__((always_inline)) void blend_avx2(
+    const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop, const uint8_t *crBottom, int interleaved,
+    int chromaWidth, int kFirst, int pairs, int topWeight, int16_t *v) {
+    __m256i top = _mm256_set1_epi16((short)topWeight), bottom = _mm256_set1_epi16((short)(4 - topWeight));
+    int n = 0;
+    // Columns left of the row repeat its edge.
+    for (; n < pairs && kFirst + n < 0; n++) {
+        blend_portable(cbTop, cbBottom, crTop, crBottom, interleaved ? 2 : 1, chromaWidth, kFirst, n, n + 1, topWeight, v);
+    }
+    for (; n + 8 <= pairs && kFirst + n + 8 <= chromaWidth; n += 8) {
+        __m256i blended = _mm256_add_epi16(_mm256_mullo_epi16(load_pairs(cbTop, crTop, kFirst + n, interleaved), top),
+                                           _mm256_mullo_epi16(load_pairs(cbBottom, crBottom, kFirst + n, interleaved), bottom));
+        _mm256_storeu_si256((__m256i *)(v + 2 * n), blended);
+    }
+    blend_portable(cbTop, cbBottom, crTop, crBottom, interleaved ? 2 : 1, chromaWidth, kFirst, n, pairs, topWeight, v);
 }
 
 /// One channel of sixteen pixels: the Q4 sum shifted to bytes' scale (still 16-bit, unclamped).
@@ -100,18 +123,15 @@ static inline __m256i channel(__m256i y6, __m256i cb6, __m256i cr6, const __m256
     return _mm256_srai_epi16(sum, 4);
 }
 
-/// Luma columns x ..< x + 16 (x even, chroma pairs x/2 − 1 ... x/2 + 8 inside the row).
+/// Sixteen pixels from an even column whose pairs are v[n − 1 ...< n + 9] (blended pairs).
 __attribute__((target("avx2")))
-static inline void sixteen_pixels(const uint8_t *luma, const uint8_t *cbTop, const uint8_t *cbBottom,
-                                  const uint8_t *crTop, const uint8_t *crBottom, int k, int interleaved, int centred,
-                                  __m256i topWeight, __m256i bottomWeight, const __m256i *coefficients,
+static inline void sixteen_pixels(const uint8_t *luma, const int16_t *v, int centred, const __m256i *coefficients,
                                   const __m256i *offsets, uint8_t *out) {
-    // Even and odd columns' 16 · chroma, as (Cb, Cr) pairs k ..< k + 8.
-    __m256i current = blended_pairs(cbTop, cbBottom, crTop, crBottom, k, interleaved, topWeight, bottomWeight);
-    __m256i next = blended_pairs(cbTop, cbBottom, crTop, crBottom, k + 1, interleaved, topWeight, bottomWeight);
+    // Even and odd columns' 16 · chroma, as (Cb, Cr) pairs n ..< n + 8.
+    __m256i current = _mm256_loadu_si256((const __m256i *)v), next = _mm256_loadu_si256((const __m256i *)(v + 2));
     __m256i even, odd;
     if (centred) {
-        __m256i previous = blended_pairs(cbTop, cbBottom, crTop, crBottom, k - 1, interleaved, topWeight, bottomWeight);
+        __m256i previous = _mm256_loadu_si256((const __m256i *)(v - 2));
         __m256i threeCurrent = _mm256_add_epi16(_mm256_slli_epi16(current, 1), current);
         even = _mm256_add_epi16(previous, threeCurrent);
         odd = _mm256_add_epi16(threeCurrent, next);
@@ -141,65 +161,59 @@ static inline void sixteen_pixels(const uint8_t *luma, const uint8_t *cbTop, con
 __attribute__((target("avx2")))
 static inline __attribute__((always_inline)) void row_avx2(
     const uint8_t *luma, const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop, const uint8_t *crBottom,
-    int step, int chromaWidth, int x0, int count, int topWeight, int centred, const graph_yuv_fixed_matrix *matrix,
-    uint8_t *out) {
+    int interleaved, int chromaWidth, int x0, int count, int topWeight, int centred,
+    const graph_yuv_fixed_matrix *matrix, int16_t *v, uint8_t *out) {
+    int kFirst = first_pair(x0);
+    blend_avx2(cbTop, cbBottom, crTop, crBottom, interleaved, chromaWidth, kFirst, pair_count(x0, count), topWeight, v);
     __m256i coefficients[9], offsets[3];
     for (int c = 0; c < 9; c++) coefficients[c] = _mm256_set1_epi16(matrix->coefficients[c]);
     for (int c = 0; c < 3; c++) offsets[c] = _mm256_set1_epi16(matrix->offsets[c]);
-    __m256i top = _mm256_set1_epi16((short)topWeight), bottom = _mm256_set1_epi16((short)(4 - topWeight));
-    int interleaved = step == 2, firstPair = centred ? 1 : 0;
     int i = 0;
-    // Scalar until the column is even and its block's chroma lies inside the row.
-    while (i < count && (((x0 + i) & 1) || ((x0 + i) >> 1) < firstPair)) { PORTABLE_PIXEL(i); i++; }
-    for (; i + 16 <= count && ((x0 + i) >> 1) + 8 <= chromaWidth - 1; i += 16) {
-        sixteen_pixels(luma + i, cbTop, cbBottom, crTop, crBottom, (x0 + i) >> 1, interleaved, centred, top, bottom,
-                       coefficients, offsets, out + 4 * i);
+    if (x0 & 1) { portable_pixel(luma, v, x0, 0, centred, matrix, out); i = 1; }
+    // Every whole block's pairs lie within the blended ones (see pair_count).
+    for (; i + 16 <= count; i += 16) {
+        sixteen_pixels(luma + i, v + 2 * (((x0 + i) >> 1) - kFirst), centred, coefficients, offsets, out + 4 * i);
     }
-    for (; i < count; i++) PORTABLE_PIXEL(i);
+    for (; i < count; i++) portable_pixel(luma, v, x0, i, centred, matrix, out);
 }
 
 /// row_avx2 specialised for the layout and siting (the branches leave the inner loop).
-#define ROW_VARIANT(name, stepValue, centredValue)                                                            \
+#define ROW_VARIANT(name, interleavedValue, centredValue)                                                      \
     __attribute__((target("avx2"))) static void name(                                                        \
         const uint8_t *luma, const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,               \
         const uint8_t *crBottom, int chromaWidth, int x0, int count, int topWeight,                            \
-        const graph_yuv_fixed_matrix *matrix, uint8_t *out) {                                                  \
-        row_avx2(luma, cbTop, cbBottom, crTop, crBottom, stepValue, chromaWidth, x0, count, topWeight,          \
-                 centredValue, matrix, out);                                                                   \
+        const graph_yuv_fixed_matrix *matrix, int16_t *scratch, uint8_t *out) {                                \
+        row_avx2(luma, cbTop, cbBottom, crTop, crBottom, interleavedValue, chromaWidth, x0, count, topWeight,   \
+                 centredValue, matrix, scratch, out);                                                          \
     }
-ROW_VARIANT(row_interleaved_centred, 2, 1)
-ROW_VARIANT(row_interleaved_left, 2, 0)
-ROW_VARIANT(row_planar_centred, 1, 1)
-ROW_VARIANT(row_planar_left, 1, 0)
+ROW_VARIANT(row_interleaved_centred, 1, 1)
+ROW_VARIANT(row_interleaved_left, 1, 0)
+ROW_VARIANT(row_planar_centred, 0, 1)
+ROW_VARIANT(row_planar_left, 0, 0)
 #undef ROW_VARIANT
 
 void graph_yuv_to_rgba8_row(const uint8_t *luma, const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,
                             const uint8_t *crBottom, int step, int chromaWidth, int x0, int count, int topWeight,
-                            int centred, const graph_yuv_fixed_matrix *matrix, uint8_t *out) {
-    if (!graph_cpu_has_avx2() || (step != 1 && step != 2)) {
+                            int centred, const graph_yuv_fixed_matrix *matrix, int16_t *scratch, uint8_t *out) {
+    // Interleaved loads need Cr right after Cb; any other layout takes the portable loop.
+    int interleaved = step == 2 && crTop == cbTop + 1 && crBottom == cbBottom + 1;
+    if (count <= 0) return;
+    if (!graph_cpu_has_avx2() || !(interleaved || step == 1)) {
         graph_yuv_to_rgba8_row_portable(luma, cbTop, cbBottom, crTop, crBottom, step, chromaWidth, x0, count,
-                                        topWeight, centred, matrix, out);
-        return;
-    }
-    if (step == 2 && crTop != cbTop + 1) {
-        // Interleaved loads assume Cr follows Cb in the same row; any other layout is portable.
-        graph_yuv_to_rgba8_row_portable(luma, cbTop, cbBottom, crTop, crBottom, step, chromaWidth, x0, count,
-                                        topWeight, centred, matrix, out);
-        return;
-    }
-    if (step == 2) {
+                                        topWeight, centred, matrix, scratch, out);
+    } else if (interleaved) {
         (centred ? row_interleaved_centred : row_interleaved_left)(luma, cbTop, cbBottom, crTop, crBottom, chromaWidth,
-                                                                   x0, count, topWeight, matrix, out);
+                                                                   x0, count, topWeight, matrix, scratch, out);
     } else {
         (centred ? row_planar_centred : row_planar_left)(luma, cbTop, cbBottom, crTop, crBottom, chromaWidth, x0, count,
-                                                         topWeight, matrix, out);
+                                                         topWeight, matrix, scratch, out);
     }
 }
 #else
 void graph_yuv_to_rgba8_row(const uint8_t *luma, const uint8_t *cbTop, const uint8_t *cbBottom, const uint8_t *crTop,
                             const uint8_t *crBottom, int step, int chromaWidth, int x0, int count, int topWeight,
-                            int centred, const graph_yuv_fixed_matrix *matrix, uint8_t *out) {
+                            int centred, const graph_yuv_fixed_matrix *matrix, int16_t *scratch, uint8_t *out) {
     graph_yuv_to_rgba8_row_portable(luma, cbTop, cbBottom, crTop, crBottom, step, chromaWidth, x0, count, topWeight,
-                                    centred, matrix, out);
+                                    centred, matrix, scratch, out);
 }
 #endif

@@ -39,6 +39,9 @@ final class RowKernelTests: XCTestCase {
                 for topWeight: Int32 in [1, 3] {
                     for (x0, count) in [(0, 1), (0, 16), (1, 17), (2, 32), (3, 40), (0, 80), (5, 75), (62, 18)] {
                         var fast = [UInt8](repeating: 0, count: 4 * count), portable = fast
+                        // Scratch of the documented size, then a guard band that must stay untouched.
+                        let scratchCount = Int(graph_yuv_to_rgba8_scratch_count(Int32(count)))
+                        var scratch = [Int16](repeating: 0, count: scratchCount) + [Int16](repeating: -7, count: 16)
                         top.withUnsafeBufferPointer { t in
                             bottom.withUnsafeBufferPointer { b in
                                 luma.withUnsafeBufferPointer { l in
@@ -47,15 +50,16 @@ final class RowKernelTests: XCTestCase {
                                     let (cbTop, crTop) = step == 2 ? (t, t + 1) : (t, t + chromaWidth)
                                     let (cbBottom, crBottom) = step == 2 ? (b, b + 1) : (b, b + chromaWidth)
                                     graph_yuv_to_rgba8_row(l + x0, cbTop, cbBottom, crTop, crBottom, step, Int32(chromaWidth),
-                                                           Int32(x0), Int32(count), topWeight, centred, &fixed, &fast)
+                                                           Int32(x0), Int32(count), topWeight, centred, &fixed, &scratch, &fast)
                                     graph_yuv_to_rgba8_row_portable(l + x0, cbTop, cbBottom, crTop, crBottom, step,
                                                                     Int32(chromaWidth), Int32(x0), Int32(count), topWeight,
-                                                                    centred, &fixed, &portable)
+                                                                    centred, &fixed, &scratch, &portable)
                                 }
                             }
                         }
                         let label = "x0 \(x0) count \(count) step \(step) centred \(centred) top \(topWeight)"
                         XCTAssertEqual(fast, portable, label)
+                        XCTAssertEqual(Array(scratch[scratchCount...]), [Int16](repeating: -7, count: 16), label)
                         let wTop = Double(topWeight) / 4
                         func chroma(_ plane: Int, _ k: Int) -> Double {
                             let j = min(max(k, 0), chromaWidth - 1)

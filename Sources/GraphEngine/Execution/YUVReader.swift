@@ -55,10 +55,11 @@ enum YUVReader {
     /// The whole program "load this frame → three-row colour matrix → store RGBA8", one
     /// `CRowKernels` call per row in 16-bit fixed point (``graph_yuv_to_rgba8_row``: exact integer
     /// chroma upsampling, Q15 coefficients, sixteen pixels per AVX2 register). `m` is the matrix's
-    /// 15 uniforms. Returns false, having written nothing, when the matrix does not fit 16 bits
-    /// (a coefficient of magnitude 4 or more in byte units); the general program then runs.
+    /// 15 uniforms; `scratch` holds ``convertScratchBytes(width:)`` bytes. Returns false, having
+    /// written nothing, when the matrix does not fit 16 bits (a coefficient of magnitude 4 or more
+    /// in byte units); the general program then runs.
     static func convertToRGBA8(_ frame: YUVFrame, matrix m: UnsafePointer<Float>, rect: PixelRect,
-                               sink: BufferSink) -> Bool {
+                               sink: BufferSink, scratch: UnsafeMutableRawPointer) -> Bool {
         // Byte units: channel·255 = m0·Y + m1·Cb + m2·Cr + 255·(m3 + m4) for bytes Y, Cb, Cr.
         let byteUnits: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) = (
             m[0], m[1], m[2], 255 * (m[3] + m[4]),
@@ -71,6 +72,7 @@ enum YUVReader {
         guard fits != 0 else { return false }
         let step: Int32 = frame.layout == .biPlanar ? 2 : 1
         let centred: Int32 = frame.siting == .center ? 1 : 0
+        let blended = scratch.assumingMemoryBound(to: Int16.self)
         frame.bytes.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             let cbPlane = base + frame.chromaOffsets.0, crPlane = base + frame.chromaOffsets.1
@@ -86,9 +88,14 @@ enum YUVReader {
                 let row = sink.base + (sink.rect.maxY - 1 - y) * sink.rowBytes + (rect.x - sink.rect.x) * 4
                 graph_yuv_to_rgba8_row(luma, cbPlane + top, cbPlane + bottom, crPlane + top, crPlane + bottom, step,
                                        Int32(frame.chromaWidth), Int32(rect.x), Int32(rect.width), topWeight, centred,
-                                       &fixed, row.assumingMemoryBound(to: UInt8.self))
+                                       &fixed, blended, row.assumingMemoryBound(to: UInt8.self))
             }
         }
         return true
+    }
+
+    /// Bytes of scratch ``convertToRGBA8(_:matrix:rect:sink:scratch:)`` needs for rows `width` wide.
+    static func convertScratchBytes(width: Int) -> Int {
+        Int(graph_yuv_to_rgba8_scratch_count(Int32(clamping: width))) * MemoryLayout<Int16>.size
     }
 }

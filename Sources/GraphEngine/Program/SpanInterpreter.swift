@@ -31,7 +31,7 @@ struct SpanInterpreter {
         let preloads: [Operand]
         /// When the program is exactly `load in0 → matrix.rgb → store` (an unfiltered or
         /// matrix-only camera frame), the matrix's uniform base: a YUV input and an RGBA8 sink then
-        /// run as one row kernel (``YUVReader/convertToRGBA8(_:matrix:rect:sink:)``) when the
+        /// run as one row kernel (``YUVReader/convertToRGBA8(_:matrix:rect:sink:scratch:)``) when the
         /// matrix fits its fixed point.
         let loadMatrixStoreBase: Int?
         /// The program is exactly `load in0 → store` of the same registers (an unfiltered source):
@@ -117,8 +117,13 @@ struct SpanInterpreter {
         guard !rect.isEmpty else { return }
         if let base = executable.loadMatrixStoreBase, case .yuv(let frame, _)? = inputs.first?.storage,
            let buffer = sink as? BufferSink, buffer.format == .rgba8, !buffer.encodeSRGB, base + 15 <= uniforms.count {
+            // The blended chroma rows live in the worker's registers (Float32 each).
+            registers.reserve(YUVReader.convertScratchBytes(width: rect.width) / (4 * spanWidth) + 1)
+            let scratch = UnsafeMutableRawPointer(registers.register(0))
             let converted = uniforms.withUnsafeBufferPointer { u in
-                u.baseAddress.map { YUVReader.convertToRGBA8(frame, matrix: $0 + base, rect: rect, sink: buffer) } ?? false
+                u.baseAddress.map {
+                    YUVReader.convertToRGBA8(frame, matrix: $0 + base, rect: rect, sink: buffer, scratch: scratch)
+                } ?? false
             }
             if converted { return }
         }
