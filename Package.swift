@@ -41,7 +41,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs"], exclude: ["Fixtures"]),
-        .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "Kernels", "CHalf", "CRowKernels"]),
+        .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "GraphCodecs", "Kernels", "CHalf", "CRowKernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphEngine", "Kernels"]),
     ],

@@ -84,6 +84,24 @@ public struct ICCProfile: Sendable, Equatable {
         }
     }
 
+    /// Linear RGB of this profile to linear sRGB (row-major 3×3), for RGB matrix/TRC profiles:
+    /// sRGB's D50-adapted matrix inverted, times the profile's (both adapted with Bradford, as
+    /// the ICC requires, so the white points cancel). For GRAY profiles, the identity (grey maps
+    /// to the same neutral). Nil without the colorant tags.
+    public var toLinearSRGB: [Double]? {
+        if colorSpace == "GRAY" { return [1, 0, 0, 0, 1, 0, 0, 0, 1] }
+        guard colorSpace == "RGB ", let matrix = rgbToXYZD50 else { return nil }
+        return Matrix3.multiply(Matrix3.inverse(ColorPrimaries.sRGB.matrixD50), matrix)
+    }
+
+    /// The one curve every channel uses (the grey curve of a GRAY profile), or nil when the
+    /// channels differ or a curve is missing.
+    public var sharedCurve: Curve? {
+        guard let first = curves.first, curves.count == (colorSpace == "GRAY" ? 1 : 3),
+              curves.allSatisfy({ $0 == first }) else { return nil }
+        return first
+    }
+
     /// Parses a profile. Throws for data that is not an ICC profile (bad size or signature);
     /// unknown or malformed individual tags are skipped.
     public init(bytes: [UInt8]) throws(CodecError) {
@@ -136,7 +154,7 @@ public struct ICCProfile: Sendable, Equatable {
     // MARK: Recognition
 
     /// sRGB's electro-optical transfer function.
-    static func srgbCurve(_ x: Double) -> Double {
+    public static func srgbCurve(_ x: Double) -> Double {
         x >= 0.04045 ? pow((x + 0.055) / 1.055, 2.4) : x / 12.92
     }
 

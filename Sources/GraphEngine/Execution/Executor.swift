@@ -163,7 +163,8 @@ struct Executor {
     private func inputView(_ slot: StagePlanner.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
         switch slot.source {
         case .buffer(let buffer):
-            return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter, decodeSRGB: slot.decodeSRGB)
+            return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter,
+                             decodeTable: slot.decode.flatMap(TransferTables.byteDecode(for:)))
         case .yuv(let frame):
             return InputView(yuv: frame, scratch: scratch.yuvScratch)
         case .stage(let index):

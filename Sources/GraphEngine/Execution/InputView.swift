@@ -13,19 +13,20 @@ struct InputView {
     let valid: PixelRect
     let edge: EdgeMode
     let filter: SamplingFilter
-    /// Decode the sRGB transfer function while reading (buffers only; see ``StagePlanner/Slot``).
-    let decodeSRGB: Bool
+    /// The linear value of each 8-bit code, decoding a transfer function while reading (8-bit
+    /// buffers only; see ``StagePlanner/Slot``), or nil.
+    let decodeTable: [Float]?
 
     init(planes: PlaneSet, edge: EdgeMode, filter: SamplingFilter) {
-        decodeSRGB = false
+        decodeTable = nil
         storage = .planes(planes)
         valid = planes.rect
         self.edge = edge
         self.filter = filter
     }
 
-    init(buffer: ImageBuffer, edge: EdgeMode, filter: SamplingFilter, decodeSRGB: Bool = false) {
-        self.decodeSRGB = decodeSRGB
+    init(buffer: ImageBuffer, edge: EdgeMode, filter: SamplingFilter, decodeTable: [Float]? = nil) {
+        self.decodeTable = decodeTable
         storage = .buffer(buffer)
         valid = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         self.edge = edge
@@ -38,7 +39,7 @@ struct InputView {
         valid = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
         edge = .zero
         filter = .linear
-        decodeSRGB = false
+        decodeTable = nil
     }
 
     typealias Channels = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
@@ -101,7 +102,7 @@ struct InputView {
                 return
             }
             let base = UnsafeRawPointer(buffer.storage + memoryRow * buffer.rowBytes)
-            BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB,
+            BufferDeinterleave.read(base, format: buffer.format, alpha: buffer.alphaMode, decodeTable: decodeTable,
                                     column: column, count: count,
                                     into: (out.0 + offset, out.1 + offset, out.2 + offset, out.3 + offset))
         case .yuv(let frame, let scratch):
@@ -122,7 +123,7 @@ struct InputView {
             if let progress = buffer.rowProgress, !progress.wait(forRow: buffer.height - 1 - row) { return (0, 0, 0, 0) }
             let base = UnsafeRawPointer(buffer.storage + (buffer.height - 1 - row) * buffer.rowBytes
                 + column * buffer.format.bytesPerPixel)
-            return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode, decodeSRGB: decodeSRGB)
+            return PixelIO.readPixel(base, format: buffer.format, alpha: buffer.alphaMode, decodeTable: decodeTable)
         case .yuv(let frame, let scratch):
             return withUnsafeTemporaryAllocation(of: Float.self, capacity: 4) { pixel in
                 guard let p = pixel.baseAddress else { return (0, 0, 0, 1) }
@@ -186,11 +187,11 @@ public enum EdgeMode: String, Hashable, Sendable {
 
 /// Row conversion from interleaved buffers of every ``PixelFormat`` into premultiplied planar Float32.
 enum BufferDeinterleave {
-    static func read(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeSRGB: Bool, column: Int,
+    static func read(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeTable: [Float]?, column: Int,
                      count: Int, into out: InputView.Channels) {
         let (r, g, b, a) = out
-        if decodeSRGB && format.component == .uint8 {
-            return TransferTables.decode8.withUnsafeBufferPointer { table in
+        if let decodeTable, decodeTable.count == 256, format.component == .uint8 {
+            return decodeTable.withUnsafeBufferPointer { table in
                 readDecoding8(row, format: format, alpha: alpha, table: table, column: column, count: count, into: out)
             }
         }
@@ -222,7 +223,7 @@ enum BufferDeinterleave {
             let bytesPerPixel = format.bytesPerPixel
             for i in 0..<count {
                 let pixel = PixelIO.readPixel(row + (column + i) * bytesPerPixel, format: format, alpha: .premultiplied,
-                                              decodeSRGB: decodeSRGB)
+                                              decodeTable: decodeTable)
                 r[i] = pixel.0; g[i] = pixel.1; b[i] = pixel.2; a[i] = pixel.3
             }
         }

@@ -38,10 +38,10 @@ enum PixelIO {
         }
     }
 
-    /// Reads one pixel of an interleaved buffer as premultiplied RGBA, decoding the sRGB transfer
-    /// first when asked (on unpremultiplied colour).
+    /// Reads one pixel of an interleaved buffer as premultiplied RGBA, decoding a transfer function
+    /// first when given its 8-bit table (on unpremultiplied colour).
     @inline(__always)
-    static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeSRGB: Bool = false)
+    static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeTable: [Float]? = nil)
         -> (Float, Float, Float, Float)
     {
         let component = format.component
@@ -63,8 +63,9 @@ enum PixelIO {
             b = readSample(base, index: 2, component: component)
             a = readSample(base, index: 3, component: component)
         }
-        if decodeSRGB {
-            r = ScalarMath.srgbToLinear(r); g = ScalarMath.srgbToLinear(g); b = ScalarMath.srgbToLinear(b)
+        if let decodeTable, decodeTable.count == 256, component == .uint8 {
+            func decoded(_ v: Float) -> Float { decodeTable[Int((v * 255).rounded())] }
+            r = decoded(r); g = decoded(g); b = decoded(b)
         }
         if alpha == .straight { r *= a; g *= a; b *= a }
         return (r, g, b, a)

@@ -59,19 +59,24 @@ extension Image {
 }
 
 extension ImageBuffer {
-    /// The colour space an embedded ICC profile describes: sRGB and Display P3 are recognised from
-    /// their primaries and curves; no profile means sRGB; anything else is treated as sRGB, with a
-    /// note saying so.
+    /// The colour space an embedded ICC profile describes. sRGB, Display P3 and linear sRGB are
+    /// recognised from their primaries and curves; any other matrix/TRC profile (RGB colorants
+    /// and one shared gamma or parametric curve, or a GRAY curve) becomes its own space, converted
+    /// exactly by matrix and curve. No profile means sRGB; what cannot be converted that way (LUT
+    /// profiles, per-channel or sampled curves) is treated as sRGB, with a note saying so.
     public static func colorSpace(of metadata: ImageMetadata) -> (ColorSpace, String?) {
         guard let bytes = metadata.iccProfile else { return (.sRGB, nil) }
         guard let profile = try? ICCProfile(bytes: bytes) else {
             return (.sRGB, "unreadable ICC profile; treating the image as sRGB")
         }
         switch profile.kind {
-        case .sRGB, .grey: return (.sRGB, nil)
+        case .sRGB: return (.sRGB, nil)
         case .displayP3: return (.displayP3, nil)
         case .linearSRGB: return (.linearSRGB, nil)
-        case .other: return (.sRGB, "ICC profile \"\(profile.description)\" is not sRGB or Display P3; treating the image as sRGB")
+        case .grey, .other:
+            if let space = ColorSpace(profile: profile) { return (space, nil) }
+            if profile.kind == .grey { return (.sRGB, nil) }
+            return (.sRGB, "ICC profile \"\(profile.description)\" is not a matrix profile with one gamma or parametric curve; treating the image as sRGB")
         }
     }
 

@@ -35,13 +35,13 @@ struct StagePlanner {
         let filter: SamplingFilter
         /// The node the slot reads (for region-of-interest propagation and dumps).
         let node: Node
-        /// Decode the sRGB transfer function while loading (8-bit buffers: a 256-entry table).
-        var decodeSRGB = false
+        /// A transfer function decoded while loading (8-bit buffers: a 256-entry table), or nil.
+        var decode: ColorSpace.Transfer?
         static func == (l: Slot, r: Slot) -> Bool {
-            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decodeSRGB == r.decodeSRGB
+            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode
         }
         func hash(into hasher: inout Hasher) {
-            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decodeSRGB)
+            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode)
         }
     }
 
@@ -219,9 +219,9 @@ struct StageLowering {
         return slots.count - 1
     }
 
-    private mutating func load(_ node: Node, edge: EdgeMode, decodeSRGB: Bool = false) throws -> OperandQuad {
+    private mutating func load(_ node: Node, edge: EdgeMode, decode: ColorSpace.Transfer? = nil) throws -> OperandQuad {
         var slot = try planner.slot(for: node, edge: edge, filter: .linear)
-        slot.decodeSRGB = decodeSRGB
+        slot.decode = decode
         builder.currentOrigin = "#\(node.serial) \(node.shortName)"
         let index = slotIndex(slot)
         names[ObjectIdentifier(node)] = "in\(index)"
@@ -319,9 +319,9 @@ struct StageLowering {
         let input = node.inputs[0]
         var decoded = false
         var value: OperandQuad
-        if conversion.from.transfer == .sRGB, case .buffer(let buffer) = input.kind, buffer.format.component == .uint8,
+        if conversion.from.transfer != .linear, case .buffer(let buffer) = input.kind, buffer.format.component == .uint8,
            buffer.alphaMode != .premultiplied {
-            value = try load(input, edge: .zero, decodeSRGB: true)
+            value = try load(input, edge: .zero, decode: conversion.from.transfer)
             decoded = true
         } else {
             value = try lower(input)
@@ -329,22 +329,35 @@ struct StageLowering {
         builder.currentOrigin = "#\(node.serial) \(conversion.shortName)"
         let opaque = Opacity.isOpaque(input)
         var c = opaque ? value : builder.unpremultiply(value)
-        if conversion.from.transfer == .sRGB && !decoded {
-            c = OperandQuad(builder.unary(.srgbToLinear, c.r), builder.unary(.srgbToLinear, c.g),
-                            builder.unary(.srgbToLinear, c.b), c.a)
+        if !decoded {
+            switch conversion.from.transfer {
+            case .sRGB:
+                c = OperandQuad(builder.unary(.srgbToLinear, c.r), builder.unary(.srgbToLinear, c.g),
+                                builder.unary(.srgbToLinear, c.b), c.a)
+            case .curve(let curve):
+                c = OperandQuad(curve.lowerDecode(c.r, builder: &builder), curve.lowerDecode(c.g, builder: &builder),
+                                curve.lowerDecode(c.b, builder: &builder), c.a)
+            case .linear:
+                break
+            }
         }
         if let m = conversion.primariesMatrix {
             let matrix = ColorMatrix(rgb: m, sourceName: conversion.shortName)
             c = builder.colorMatrix(matrix.uniformValues, c)
         }
-        if conversion.to.transfer == .sRGB && node === planner.root && planner.encodesSRGBInStore {
+        switch conversion.to.transfer {
+        case .sRGB where node === planner.root && planner.encodesSRGBInStore:
             // The 8-bit store encodes (and unpremultiplies what it must) while quantising.
             builder.currentOrigin = "#\(node.serial) \(conversion.shortName): sRGB encode fused into the 8-bit store"
             return opaque ? c : builder.premultiply(c)
-        }
-        if conversion.to.transfer == .sRGB {
+        case .sRGB:
             c = OperandQuad(builder.unary(.linearToSRGB, c.r), builder.unary(.linearToSRGB, c.g),
                             builder.unary(.linearToSRGB, c.b), c.a)
+        case .curve(let curve):
+            c = OperandQuad(curve.lowerEncode(c.r, builder: &builder), curve.lowerEncode(c.g, builder: &builder),
+                            curve.lowerEncode(c.b, builder: &builder), c.a)
+        case .linear:
+            break
         }
         return opaque ? c : builder.premultiply(c)
     }

@@ -127,7 +127,7 @@ struct SpanInterpreter {
             }
             if converted { return }
         }
-        if executable.isLoadStore, let input = inputs.first, case .buffer(let source) = input.storage, !input.decodeSRGB,
+        if executable.isLoadStore, let input = inputs.first, case .buffer(let source) = input.storage, input.decodeTable == nil,
            let buffer = sink as? BufferSink, buffer.copyRows(from: source, rect: rect) {
             return
         }

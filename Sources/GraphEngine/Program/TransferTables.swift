@@ -25,6 +25,15 @@ enum TransferTables {
         return UInt8(min(max((y * 255).rounded(), 0), 255))
     }
 
+    /// The 256-entry table that decodes 8-bit codes through `transfer` while they load.
+    static func byteDecode(for transfer: ColorSpace.Transfer) -> [Float]? {
+        switch transfer {
+        case .sRGB: return decode8
+        case .curve(let curve): return curve.byteTable
+        case .linear: return nil
+        }
+    }
+
     /// Applies `table` (one of the above) to `n` values, sign-preserving.
     @inline(__always)
     static func apply(_ table: UnsafePointer<Float>, exact: (Float) -> Float,

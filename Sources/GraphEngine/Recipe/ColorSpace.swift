@@ -1,13 +1,16 @@
 /// An RGB colour space: primaries (as a matrix to linear sRGB, D65) and a transfer function.
 ///
 /// The default working space is extended-range linear sRGB; inputs tagged sRGB or Display P3 (what
-/// iPhones write) are converted into it and the output is converted back, with sign-preserving
-/// transfer functions so negative and above-1 values survive.
+/// iPhones write), or with any other matrix/TRC ICC profile (Adobe RGB, ProPhoto, a grey gamma...),
+/// are converted into it and the output is converted back, with sign-preserving transfer
+/// functions so negative and above-1 values survive.
 public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
-    public enum Transfer: String, Hashable, Sendable {
+    public enum Transfer: Hashable, Sendable {
         /// The sRGB curve (also Display P3's), sign-preserving.
         case sRGB
         case linear
+        /// An ICC profile's curve (gamma or parametric), sign-preserving.
+        case curve(ToneCurve)
     }
 
     public let name: String

@@ -148,9 +148,17 @@ public final class ReferenceEvaluator {
             let v = m <= 0.0031308 ? m * 12.92 : 1.055 * pow(m, 1 / 2.4) - 0.055
             return x < 0 ? -v : v
         }
-        if conversion.from.transfer == .sRGB { c = c.map(decode) }
+        switch conversion.from.transfer {
+        case .sRGB: c = c.map(decode)
+        case .curve(let curve): c = c.map(curve.decode)
+        case .linear: break
+        }
         if let m = conversion.primariesMatrix { c = ColorSpace.apply(m, c) }
-        if conversion.to.transfer == .sRGB { c = c.map(encode) }
+        switch conversion.to.transfer {
+        case .sRGB: c = c.map(encode)
+        case .curve(let curve): c = c.map(curve.encode)
+        case .linear: break
+        }
         return SIMD4(Float(c[0] * a), Float(c[1] * a), Float(c[2] * a), Float(a))
     }
 
