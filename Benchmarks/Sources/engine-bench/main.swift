@@ -7,8 +7,10 @@ import Kernels
 // programs) and with every node materialised (fusion off) in the same process, so the ratio is
 // meaningful on a shared, noisy machine. Then colour management on vs off, and T6: 1080p NV12 to
 // RGBA8 frames per second.
-// Usage: engine-bench [--quick] [--threads N] [--t6-only]
+// Usage: engine-bench [--quick] [--threads N] [--t6-only] [--latency]
 //                     [--nv12 FILE] [--i420 FILE] (1920x1080 BT.709 video range frames)
+// --latency: only the wall time of one small render (the fixed costs: planning, optimizer,
+// program cache, dispatch), for a camera frame and a colour-managed matrix on 8-bit RGBA.
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -30,6 +32,29 @@ func makeInput() throws -> ImageBuffer {
                 p[4 * x + 3] = 255
             }
         }
+    }
+}
+
+/// Mean wall time of 5000 renders of a `size`² NV12 frame and of an opaque RGBA8 buffer through a
+/// colour matrix (colour-managed), after 100 warm-up renders.
+func printLatency(_ context: Context, size: Int) throws {
+    let frame = try YUVFrame(bytes: (0..<(size * size * 3 / 2)).map { UInt8(truncatingIfNeeded: $0 * 7) },
+                             width: size, height: size, layout: .biPlanar, matrix: .bt709, range: .video)
+    let buffer = try ImageBuffer(width: size, height: size, format: .rgba8, alphaMode: .opaque) { base, rowBytes in
+        for i in 0..<(rowBytes * size) {
+            base.storeBytes(of: i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: i * 13), toByteOffset: i, as: UInt8.self)
+        }
+    }
+    let matrix = ColorMatrix(rgb: [0.9, 0.1, 0, 0, 1, 0, 0, 0.1, 0.9], sourceName: "mix")
+    let output = UnsafeMutableRawPointer.allocate(byteCount: size * size * 4, alignment: 64)
+    defer { output.deallocate() }
+    let rect = Rect(x: 0, y: 0, width: Double(size), height: Double(size))
+    for (name, image) in [("NV12 frame", Image(yuv: frame)), ("RGBA8 matrix", Image(buffer: buffer).applyingColorMatrix(matrix))] {
+        for _ in 0..<100 { try context.render(image, to: output, rowBytes: size * 4, rect: rect, format: .rgba8) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<5000 { try context.render(image, to: output, rowBytes: size * 4, rect: rect, format: .rgba8) }
+        let microseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 5000 / 1000
+        print(String(format: "latency %@ %dx%d: %.1f us per render", name, size, size, microseconds))
     }
 }
 
@@ -82,6 +107,10 @@ do {
 
     let blur = try source.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(10)]).cropped(to: source.extent)
 
+    if arguments.contains("--latency") {
+        for size in [16, 64, 256] { try printLatency(fused, size: size) }
+        exit(0)
+    }
     let onlyT6 = arguments.contains("--t6-only")
     print("engine-bench: \(width)x\(height) RGBA8 in memory, \(threads) threads, best of \(repeats)")
     var offOptions = fusedOptions
