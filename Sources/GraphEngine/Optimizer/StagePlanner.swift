@@ -331,12 +331,8 @@ struct StageLowering {
         var c = opaque ? value : builder.unpremultiply(value)
         if !decoded {
             switch conversion.from.transfer {
-            case .sRGB:
-                c = OperandQuad(builder.unary(.srgbToLinear, c.r), builder.unary(.srgbToLinear, c.g),
-                                builder.unary(.srgbToLinear, c.b), c.a)
-            case .curve(let curve):
-                c = OperandQuad(curve.lowerDecode(c.r, builder: &builder), curve.lowerDecode(c.g, builder: &builder),
-                                curve.lowerDecode(c.b, builder: &builder), c.a)
+            case .sRGB: c = eachColorChannel(c) { $1.unary(.srgbToLinear, $0) }
+            case .curve(let curve): c = eachColorChannel(c) { curve.lowerDecode($0, builder: &$1) }
             case .linear:
                 break
             }
@@ -350,16 +346,18 @@ struct StageLowering {
             // The 8-bit store encodes (and unpremultiplies what it must) while quantising.
             builder.currentOrigin = "#\(node.serial) \(conversion.shortName): sRGB encode fused into the 8-bit store"
             return opaque ? c : builder.premultiply(c)
-        case .sRGB:
-            c = OperandQuad(builder.unary(.linearToSRGB, c.r), builder.unary(.linearToSRGB, c.g),
-                            builder.unary(.linearToSRGB, c.b), c.a)
-        case .curve(let curve):
-            c = OperandQuad(curve.lowerEncode(c.r, builder: &builder), curve.lowerEncode(c.g, builder: &builder),
-                            curve.lowerEncode(c.b, builder: &builder), c.a)
+        case .sRGB: c = eachColorChannel(c) { $1.unary(.linearToSRGB, $0) }
+        case .curve(let curve): c = eachColorChannel(c) { curve.lowerEncode($0, builder: &$1) }
         case .linear:
             break
         }
         return opaque ? c : builder.premultiply(c)
+    }
+
+    /// `transform` applied to R, G and B; alpha unchanged.
+    private mutating func eachColorChannel(_ c: OperandQuad,
+                                           _ transform: (Operand, inout ProgramBuilder) -> Operand) -> OperandQuad {
+        OperandQuad(transform(c.r, &builder), transform(c.g, &builder), transform(c.b, &builder), c.a)
     }
 
     /// The slot through which a sampling node reads `input` (a clamp becomes the slot's edge mode).
