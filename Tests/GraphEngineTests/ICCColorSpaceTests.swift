@@ -138,6 +138,10 @@ final class ICCColorSpaceTests: XCTestCase {
         bytes.replaceSubrange(entry..<(entry + 4), with: Array("zXYZ".utf8))
         let profile = try ICCProfile(bytes: bytes)
         XCTAssertNil(ColorSpace(profile: profile))
+        // Colorants that do not span RGB (green's tag copied over blue's) are refused too.
+        var flat = try ICCProfile(bytes: Self.adobeProfile)
+        flat.rgbToXYZD50 = flat.rgbToXYZD50.map { m in [m[0], m[1], m[1], m[3], m[4], m[4], m[6], m[7], m[7]] }
+        XCTAssertNil(ColorSpace(profile: flat))
         var metadata = ImageMetadata(format: .png)
         metadata.iccProfile = bytes
         let (space, note) = ImageBuffer.colorSpace(of: metadata)

@@ -6,10 +6,14 @@ extension ColorSpace {
     /// profile's white) as a matrix to linear sRGB, and the one curve its channels share. A curve
     /// matching sRGB's becomes ``Transfer/sRGB`` and an identity one ``Transfer/linear``, so such
     /// profiles take the same fast paths (and cancel) like the built-in spaces. Nil for profiles
-    /// that need more than a matrix and one curve.
+    /// that need more than a matrix and one curve, or whose colorants do not span RGB.
     public init?(profile: ICCProfile) {
         guard let matrix = profile.toLinearSRGB, matrix.allSatisfy(\.isFinite), let curve = profile.sharedCurve,
               let transfer = ColorSpace.transfer(of: curve) else { return nil }
+        // Colorants that do not span RGB (zero or collinear tags) would flatten every colour.
+        let determinant = matrix[0] * (matrix[4] * matrix[8] - matrix[5] * matrix[7])
+            - matrix[1] * (matrix[3] * matrix[8] - matrix[5] * matrix[6]) + matrix[2] * (matrix[3] * matrix[7] - matrix[4] * matrix[6])
+        guard abs(determinant) > 1e-3 else { return nil }
         let name = profile.description.isEmpty ? "ICC profile" : profile.description
         self.init(name: name, transfer: transfer, toLinearSRGB: matrix)
     }
