@@ -44,4 +44,22 @@ final class SourceCopyTests: XCTestCase {
         let premultiplied = try makeTestBuffer(width: 9, height: 4, seed: 3, alpha: .premultiplied)
         XCTAssertEqual(try noColorManagement().render(Image(buffer: premultiplied), format: .rgba8).bytes, premultiplied.bytes)
     }
+
+    /// An opaque RGBA8 buffer's alpha bytes are ignored: alpha reads as 1, colour as stored, in the
+    /// span loads, the pixel fetches of sampling, and with or without colour management.
+    func testOpaqueBufferIgnoresItsAlphaBytes() throws {
+        let bytes: [UInt8] = [200, 100, 50, 0, 10, 20, 30, 7, 255, 255, 255, 128, 1, 2, 3, 255]
+        let buffer = try ImageBuffer(width: 4, height: 1, format: .rgba8, alphaMode: .opaque, bytes: bytes)
+        for context in [noColorManagement(), Context()] {
+            for image in [Image(buffer: buffer), Image(buffer: buffer).transformed(by: AffineTransform(translationX: 0.5, y: 0))
+                .cropped(to: Rect(x: 1, y: 0, width: 3, height: 1))] {
+                let rendered = try context.render(image, format: .rgba8)
+                for x in 0..<rendered.width {
+                    XCTAssertEqual(rendered.pixel(x: x, row: 0)[3], 1, "alpha of pixel \(x)")
+                }
+            }
+            let plain = try context.render(Image(buffer: buffer), format: .rgba8).bytes
+            XCTAssertEqual(plain, [200, 100, 50, 255, 10, 20, 30, 255, 255, 255, 255, 255, 1, 2, 3, 255])
+        }
+    }
 }

@@ -231,6 +231,9 @@ enum BufferDeinterleave {
             for i in 0..<count {
                 r[i] *= a[i]; g[i] *= a[i]; b[i] *= a[i]
             }
+        } else if alpha == .opaque && format.hasAlpha {
+            // Opaque means alpha is 1 whatever the bytes hold (like Core Graphics' "skip" alpha).
+            a.update(repeating: 1, count: count)
         }
     }
 
@@ -269,6 +272,9 @@ enum BufferDeinterleave {
             for i in 0..<count {
                 r[i] *= a[i]; g[i] *= a[i]; b[i] *= a[i]
             }
+        } else if alpha == .opaque && format.hasAlpha {
+            // Opaque means alpha is 1 whatever the bytes hold (like Core Graphics' "skip" alpha).
+            a.update(repeating: 1, count: count)
         }
     }
 }

@@ -48,7 +48,8 @@ public enum AlphaMode: String, Hashable, Sendable {
     case premultiplied
     /// Colour not multiplied by alpha (PNG's convention): premultiplied when read.
     case straight
-    /// No alpha channel or alpha known to be 1.
+    /// No alpha channel, or one to ignore: alpha reads as 1 whatever the bytes hold (Core
+    /// Graphics' "skip" alpha, RGBX).
     case opaque
 }
 
