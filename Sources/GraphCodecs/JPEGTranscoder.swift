@@ -8,14 +8,25 @@
 /// size. An error on either side cancels the ring: both threads stop at the next band and
 /// the first error is thrown (never a hang, never a partial file).
 public enum JPEGTranscoder {
+    /// The metadata segments the output carries.
+    public enum Metadata: Sendable {
+        /// None.
+        case none
+        /// The source's ICC profile, EXIF (orientation tag included: the pixels are not rotated,
+        /// so viewers still show it upright), main XMP packet, extended XMP and first comment.
+        /// The extended XMP is carried only when it was reassembled completely, its MD5 matches
+        /// its GUID and the main packet names that GUID (`ImageMetadata.carriableExtendedXMP`);
+        /// otherwise it is dropped (the transcoder returns no warnings; `JPEGCodec.readInfo` of
+        /// the source says why). Other APPn segments (MPF and its auxiliary images included) are
+        /// dropped.
+        case source
+        /// These segments, as `JPEGRowEncoder` writes them.
+        case explicit(iccProfile: [UInt8]?, xmp: String?, extendedXMP: String?, exif: [UInt8]?, comment: String?)
+    }
+
     /// Re-encodes `bytes` (a JPEG file).
     ///
-    /// - `keepMetadata`: carry the ICC profile, EXIF (orientation tag included: the pixels are
-    ///   not rotated, so viewers still show it upright), the main XMP packet, the extended XMP
-    ///   and the first comment. The extended XMP is carried only when it was reassembled
-    ///   completely, its MD5 matches its GUID and the main packet names that GUID; otherwise it
-    ///   is dropped (the transcoder returns no warnings; `JPEGCodec.readInfo` of the source
-    ///   says why). Other APPn segments (MPF and its auxiliary images included) are dropped.
+    /// - `metadata`: which segments the output carries (see ``Metadata``).
     /// - `decodeOptions`: limits and scaled decoding (`jpegScaleDenominator`);
     ///   `outputRGBA` and `applyOrientation` are ignored. CMYK is converted to RGB.
     /// - `bandRows` × `bandCount` rows of memory sit between the threads; the image is never
@@ -23,12 +34,12 @@ public enum JPEGTranscoder {
     /// - `transcode(_:toFile:...)` streams the output into the file instead of memory.
     public static func transcode(
         _ bytes: [UInt8], quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false,
-        optimizeHuffman: Bool = false, keepMetadata: Bool = true, decodeOptions: DecodeOptions = DecodeOptions(),
+        optimizeHuffman: Bool = false, metadata: Metadata = .source, decodeOptions: DecodeOptions = DecodeOptions(),
         bandRows: Int = 32, bandCount: Int = 4
     ) throws(CodecError) -> [UInt8] {
         try run(
             bytes, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
-            keepMetadata: keepMetadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
+            metadata: metadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
             destination: .memory(bytes.count + 65536)
         ).bytes
     }
@@ -40,13 +51,14 @@ public enum JPEGTranscoder {
     public static func transcode(
         _ bytes: [UInt8], toFile path: String, allowOverwriting: Bool = true, quality: Int = 90,
         subsampling: JPEGSubsampling = .s420, progressive: Bool = false, optimizeHuffman: Bool = false,
-        keepMetadata: Bool = true, decodeOptions: DecodeOptions = DecodeOptions(), bandRows: Int = 32, bandCount: Int = 4
+        metadata: Metadata = .source, decodeOptions: DecodeOptions = DecodeOptions(), bandRows: Int = 32,
+        bandCount: Int = 4
     ) throws(CodecError) -> Int {
         var size = 0
         try ImageFile.writeAtomically(to: path, allowOverwriting: allowOverwriting) { fd throws(CodecError) in
             size = try run(
                 bytes, quality: quality, subsampling: subsampling, progressive: progressive,
-                optimizeHuffman: optimizeHuffman, keepMetadata: keepMetadata, decodeOptions: decodeOptions,
+                optimizeHuffman: optimizeHuffman, metadata: metadata, decodeOptions: decodeOptions,
                 bandRows: bandRows, bandCount: bandCount, destination: .fileDescriptor(fd)
             ).count
         }
@@ -56,7 +68,7 @@ public enum JPEGTranscoder {
     /// The shared body: the bytes (memory destination) or `[]` (file), and the output size.
     private static func run(
         _ bytes: [UInt8], quality: Int, subsampling: JPEGSubsampling, progressive: Bool, optimizeHuffman: Bool,
-        keepMetadata: Bool, decodeOptions: DecodeOptions, bandRows: Int, bandCount: Int,
+        metadata: Metadata, decodeOptions: DecodeOptions, bandRows: Int, bandCount: Int,
         destination: JPEGRowEncoder.Destination
     ) throws(CodecError) -> (bytes: [UInt8], count: Int) {
         guard bandRows >= 1, bandCount >= 1 else {
@@ -67,13 +79,19 @@ public enum JPEGTranscoder {
                 var options = decodeOptions
                 options.outputRGBA = false
                 let decoder = try JPEGRowDecoder(bytes, unownedBuffer: buffer, options: options)
-                let metadata = decoder.metadata
+                let source = decoder.metadata
+                let (icc, xmp, extendedXMP, exif, comment): ([UInt8]?, String?, String?, [UInt8]?, String?)
+                switch metadata {
+                case .none: (icc, xmp, extendedXMP, exif, comment) = (nil, nil, nil, nil, nil)
+                case .source:
+                    (icc, xmp, extendedXMP, exif, comment) = (source.iccProfile, source.xmp, source.carriableExtendedXMP,
+                                                              source.exif, source.comments.first)
+                case .explicit(let i, let x, let e, let f, let c): (icc, xmp, extendedXMP, exif, comment) = (i, x, e, f, c)
+                }
                 let encoder = try JPEGRowEncoder(
                     width: decoder.width, height: decoder.height, channels: decoder.channels, quality: quality,
                     subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
-                    iccProfile: keepMetadata ? metadata.iccProfile : nil, xmp: keepMetadata ? metadata.xmp : nil,
-                    extendedXMP: keepMetadata ? metadata.carriableExtendedXMP : nil,
-                    exif: keepMetadata ? metadata.exif : nil, comment: keepMetadata ? metadata.comments.first : nil,
+                    iccProfile: icc, xmp: xmp, extendedXMP: extendedXMP, exif: exif, comment: comment,
                     destination: destination)
                 try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount)
                 let output = try encoder.finish()

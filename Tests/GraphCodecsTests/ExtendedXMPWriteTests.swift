@@ -208,7 +208,7 @@ final class ExtendedXMPWriteTests: XCTestCase {
         try JPEGTranscoder.transcode(source, toFile: path, quality: 70, decodeOptions: DecodeOptions(jpegScaleDenominator: 2), bandRows: 8)
         XCTAssertEqual(try ImageFile.read(path: path), output)
 
-        let bare = try JPEGCodec.readInfo(try JPEGTranscoder.transcode(source, keepMetadata: false)).metadata
+        let bare = try JPEGCodec.readInfo(try JPEGTranscoder.transcode(source, metadata: .none)).metadata
         XCTAssertNil(bare.xmp)
         XCTAssertNil(bare.extendedXMPGUID)
     }

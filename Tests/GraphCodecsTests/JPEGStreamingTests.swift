@@ -181,7 +181,7 @@ final class JPEGStreamingTests: XCTestCase {
             let expected = try JPEGCodec.encode(
                 width: image.width, height: image.height, channels: image.channels, bytes: image.bytes, quality: 90)
             for (rows, count) in [(1, 2), (7, 4), (32, 4), (64, 3), (100_000, 4), (16, 1)] {
-                let actual = try JPEGTranscoder.transcode(data, quality: 90, keepMetadata: false, bandRows: rows, bandCount: count)
+                let actual = try JPEGTranscoder.transcode(data, quality: 90, metadata: .none, bandRows: rows, bandCount: count)
                 XCTAssertEqual(actual, expected, "input \(n) bands \(count)x\(rows)")
             }
         }
@@ -200,7 +200,7 @@ final class JPEGStreamingTests: XCTestCase {
         XCTAssertEqual(info.metadata.xmp, "<x:xmpmeta/>")
         XCTAssertEqual(info.metadata.exifOrientation, 3)
         XCTAssertEqual(info.metadata.comments, ["note"])
-        let bare = try JPEGCodec.readInfo(try JPEGTranscoder.transcode(source, keepMetadata: false))
+        let bare = try JPEGCodec.readInfo(try JPEGTranscoder.transcode(source, metadata: .none))
         XCTAssertNil(bare.metadata.iccProfile)
         XCTAssertEqual(bare.metadata.exifOrientation, 1)
     }

@@ -73,7 +73,7 @@ do {
                 mode = "pipelined to memory \(bands)x\(bandRows) rows"
                 encoded = try JPEGTranscoder.transcode(
                     bytes, quality: 90, subsampling: .s420, progressive: false, optimizeHuffman: false,
-                    keepMetadata: false, bandRows: bandRows, bandCount: bands)
+                    metadata: .none, bandRows: bandRows, bandCount: bands)
             }
             try ImageFile.writeAtomically(encoded, to: output)
             size = encoded.count
@@ -81,7 +81,7 @@ do {
             mode = "pipelined to file \(bands)x\(bandRows) rows"
             size = try JPEGTranscoder.transcode(
                 bytes, toFile: output, quality: 90, subsampling: .s420, progressive: false, optimizeHuffman: false,
-                keepMetadata: false, bandRows: bandRows, bandCount: bands)
+                metadata: .none, bandRows: bandRows, bandCount: bands)
         }
         let end = now()
         print("t0 \(mode): \(seconds(end - start)) s (read \(seconds(read - start))), \(bytes.count) -> \(size) bytes")

@@ -110,6 +110,10 @@ extension Context {
         try options.validate(for: format)
         let profile = outputSpace.flatMap(Context.iccProfile(for:))
         if format == .jpeg {
+            // An unfiltered JPEG file is re-encoded without a render.
+            if let source = directlyTranscodable(image) {
+                return try transcoded(source, options: options, iccProfile: profile, progress: progress)
+            }
             // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
             // alpha (premultiplied colour is the image over black).
             return try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)

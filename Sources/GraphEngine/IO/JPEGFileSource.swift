@@ -16,8 +16,10 @@ public final class JPEGFileSource: Sendable {
     public let metadata: ImageMetadata
     /// Header warnings and colour-tagging notes.
     public let warnings: [String]
-    private let bytes: [UInt8]
-    private let options: DecodeOptions
+    /// Channels it decodes to: 3 for colour (CMYK is converted), 1 for grey.
+    let channels: Int
+    let bytes: [UInt8]
+    let options: DecodeOptions
     private let decoded = Mutex<[Int: ImageBuffer]>([:])
 
     /// Reads the header; nil when the file isn't a JPEG or has an EXIF orientation to apply (that
@@ -38,6 +40,7 @@ public final class JPEGFileSource: Sendable {
         self.options = options
         self.width = info.width
         self.height = info.height
+        self.channels = info.channels
         self.colorSpace = space
         self.metadata = info.metadata
         self.warnings = info.warnings + (note.map { ["\(path): \($0)"] } ?? [])

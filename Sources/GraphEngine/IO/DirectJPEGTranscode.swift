@@ -1,0 +1,36 @@
+import GraphCodecs
+
+extension Context {
+    /// The JPEG file that `image` is pixel for pixel, when rendering it to an 8-bit RGB JPEG
+    /// would only copy the file's decoded rows: the image is the file itself (no filter, crop or
+    /// transform), fusion is on (the unfused baseline always renders), its colour conversions
+    /// cancel (colour management off, the file tagged as data, or already in the output space),
+    /// and it decodes to three channels (a grey JPEG renders as RGB). Nil otherwise.
+    func directlyTranscodable(_ image: Image) -> JPEGFileSource? {
+        guard options.fusion, case .file(let source) = image.node.kind, source.channels == 3 else { return nil }
+        guard let output = outputSpace, let space = source.colorSpace else { return source }
+        return space == output ? source : nil
+    }
+
+    /// JPEG → JPEG without a render (`JPEGTranscoder`: decode and encode overlap on two threads
+    /// through a ring of row bands, and the image is never held whole). The encoder settings
+    /// and segments are the rendered path's, so the bytes are the same (tested).
+    func transcoded(_ source: JPEGFileSource, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
+                    progress: RenderProgress?) throws -> [UInt8] {
+        progress?.expect(pixels: source.width * source.height)
+        let metadata = writeOptions.metadata
+        let bytes: [UInt8]
+        do {
+            bytes = try JPEGTranscoder.transcode(
+                source.bytes, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
+                progressive: writeOptions.progressive,
+                metadata: .explicit(iccProfile: iccProfile, xmp: metadata?.xmp, extendedXMP: metadata?.carriableExtendedXMP,
+                                    exif: writeOptions.exif, comment: metadata?.comments.first),
+                decodeOptions: source.options)
+        } catch {
+            throw error.at(path: source.path)
+        }
+        progress?.finished(pixels: source.width * source.height)
+        return bytes
+    }
+}
