@@ -148,4 +148,30 @@ final class ICCColorSpaceTests: XCTestCase {
         XCTAssertEqual(space, ColorSpace.sRGB)
         XCTAssertEqual(note, "ICC profile \"Adobe RGB (1998)\" is not a matrix profile with one gamma or parametric curve; treating the image as sRGB")
     }
+
+    /// Corrupted profiles (random bytes changed, 400 seeds) never crash: each parses or throws,
+    /// and any space it gives renders 8- and 16-bit pixels without trapping.
+    func testCorruptedProfilesNeverCrash() throws {
+        var rng = SeededGenerator(seed: 2024)
+        let pixels8 = try ImageBuffer(width: 4, height: 1, format: .rgb8, alphaMode: .opaque,
+                                      bytes: [0, 255, 0, 128, 128, 128, 200, 50, 30, 255, 255, 255])
+        var spaces = 0
+        for _ in 0..<400 {
+            var bytes = Self.adobeProfile
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            guard let profile = try? ICCProfile(bytes: bytes), let space = ColorSpace(profile: profile) else { continue }
+            spaces += 1
+            let image8 = Image(buffer: try ImageBuffer(width: 4, height: 1, format: .rgb8, alphaMode: .opaque, colorSpace: space,
+                                                      bytes: pixels8.bytes))
+            let image16 = Image(buffer: try ImageBuffer(width: 4, height: 1, format: .rgb16, alphaMode: .opaque, colorSpace: space,
+                                                       bytes: pixels8.bytes.flatMap { [$0, $0] }))
+            for image in [image8, image16] {
+                let rendered = try Context().render(image, format: .rgba8)
+                XCTAssertEqual(rendered.bytes.count, 16)
+            }
+        }
+        XCTAssertGreaterThan(spaces, 100, "most corruptions leave a usable matrix profile")
+    }
 }
