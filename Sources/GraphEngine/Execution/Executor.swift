@@ -64,7 +64,7 @@ struct Executor {
         let executables = self.executables()
         let processedResults = processed
         let progress = self.progress
-        parallel(units.count) { scratch, unit in
+        parallel(units.count, pixels: rect.pixelCount) { scratch, unit in
             runUnit(units[unit], scratch: scratch, executables: executables, processed: processedResults,
                     makeSink: makeSink, timings: timings)
             progress?.finished(pixels: units[unit].pixelCount)
@@ -79,9 +79,14 @@ struct Executor {
         }
     }
 
-    /// Runs `body` for work units `0..<count` on the context's workers, each with its own scratch.
-    private func parallel(_ count: Int, _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
-        let workers = max(1, min(context.options.threads, count))
+    /// Below this many pixels a render runs on the calling thread: waking a worker costs more
+    /// (tens of microseconds) than it saves.
+    static let serialPixelLimit = 32 * 1024
+
+    /// Runs `body` for work units `0..<count` on the context's workers, each with its own scratch;
+    /// on the calling thread alone when the units cover fewer than ``serialPixelLimit`` pixels.
+    private func parallel(_ count: Int, pixels: Int, _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
+        let workers = pixels < Executor.serialPixelLimit ? 1 : max(1, min(context.options.threads, count))
         let next = WorkCounter()
         let stageCount = plan.stages.count, format = context.options.workingFormat
         let pool = context.scratchPool
@@ -108,7 +113,7 @@ struct Executor {
             planes.reset(to: isRoot ? .empty : region)
             let strips = stripUnits(region)
             let start = DispatchTime.now().uptimeNanoseconds
-            parallel(strips.count) { scratch, unit in
+            parallel(strips.count, pixels: region.pixelCount) { scratch, unit in
                 let strip = strips[unit]
                 switch stage.work {
                 case .program(_, let uniforms, _, let slots, _):
