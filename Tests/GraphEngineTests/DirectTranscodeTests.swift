@@ -64,6 +64,12 @@ final class DirectTranscodeTests: XCTestCase {
         var off = ContextOptions()
         off.workingColorSpace = nil
         XCTAssertNotNil(Context(options: off).directlyTranscodable(p3), "no colour management: nothing to convert")
+        // The render-size limit still applies.
+        var small = ContextOptions()
+        small.maximumRenderPixels = 1000
+        XCTAssertThrowsError(try Context(options: small).encodedData(plain, format: .jpeg)) { error in
+            XCTAssertTrue("\(error)".contains("exceeds the limit of 1000 pixels"), "\(error)")
+        }
     }
 
     func testTruncatedFileFailsAndWritesNothing() throws {

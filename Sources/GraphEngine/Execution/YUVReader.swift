@@ -77,8 +77,9 @@ enum YUVReader {
             guard let base = bytes.baseAddress else { return }
             let cbPlane = base + frame.chromaOffsets.0, crPlane = base + frame.chromaOffsets.1
             for y in rect.y..<rect.maxY {
-                // Chroma rows sit between luma rows: memory row r reads chroma rows around r/2 − 1/4,
-                // so the top weight is 3/4 on even rows and 1/4 on odd ones (edges repeat the row).
+                // Chroma rows sit between luma rows: memory row r reads chroma at r/2 − 1/4, so the
+                // upper of its two chroma rows weighs 1/4 on even rows and 3/4 on odd ones (edges
+                // repeat the row).
                 let memoryRow = frame.height - 1 - y
                 let upper = (memoryRow - 1) >> 1
                 let row0 = min(max(upper, 0), frame.chromaHeight - 1), row1 = min(upper + 1, frame.chromaHeight - 1)

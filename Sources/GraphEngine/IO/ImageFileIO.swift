@@ -112,6 +112,7 @@ extension Context {
         if format == .jpeg {
             // An unfiltered JPEG file is re-encoded without a render.
             if let source = directlyTranscodable(image) {
+                _ = try renderRect(image, nil)  // the render-size limit holds here too
                 return try transcoded(source, options: options, iccProfile: profile, progress: progress)
             }
             // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
