@@ -197,12 +197,13 @@ enum BufferDeinterleave {
         }
         let scale: Float = 1 / 255
         switch format {
-        case .rgba8:
+        case .rgba8, .bgra8:
             let p = row.assumingMemoryBound(to: UInt8.self) + column * 4
+            let (red, blue) = format.redAndBlueIndices
             for i in 0..<count {
-                r[i] = Float(p[4 * i]) * scale
+                r[i] = Float(p[4 * i + red]) * scale
                 g[i] = Float(p[4 * i + 1]) * scale
-                b[i] = Float(p[4 * i + 2]) * scale
+                b[i] = Float(p[4 * i + blue]) * scale
                 a[i] = Float(p[4 * i + 3]) * scale
             }
         case .rgb8:
@@ -246,8 +247,9 @@ enum BufferDeinterleave {
         let p = row.assumingMemoryBound(to: UInt8.self) + column * channels
         switch channels {
         case 4:
+            let (red, blue) = format.redAndBlueIndices
             for i in 0..<count {
-                r[i] = table[Int(p[4 * i])]; g[i] = table[Int(p[4 * i + 1])]; b[i] = table[Int(p[4 * i + 2])]
+                r[i] = table[Int(p[4 * i + red])]; g[i] = table[Int(p[4 * i + 1])]; b[i] = table[Int(p[4 * i + blue])]
                 a[i] = Float(p[4 * i + 3]) * (1 / 255)
             }
         case 3:

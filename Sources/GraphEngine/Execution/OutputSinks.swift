@@ -32,7 +32,8 @@ struct BufferSink: OutputSink, @unchecked Sendable {
     /// true; returns false (having written nothing) unless that is exact: the same format, no
     /// transfer function, alpha already premultiplied or absent, `rect` inside the buffer.
     func copyRows(from source: ImageBuffer, rect: PixelRect) -> Bool {
-        guard source.format == format, !encodeSRGB, format == .rgb8 || (format == .rgba8 && source.alphaMode == .premultiplied),
+        guard source.format == format, !encodeSRGB,
+              format == .rgb8 || ((format == .rgba8 || format == .bgra8) && source.alphaMode == .premultiplied),
               rect.x >= 0, rect.y >= 0, rect.maxX <= source.width, rect.maxY <= source.height else { return false }
         let bytesPerPixel = format.bytesPerPixel
         for y in rect.y..<rect.maxY {
@@ -56,13 +57,15 @@ struct BufferSink: OutputSink, @unchecked Sendable {
             }
         }
         switch format {
-        case .rgba8:
-            // One 32-bit store per pixel (bytes R, G, B, A in memory order) so the loop vectorises.
-            // (Unaligned stores are allowed: callers' rows need not be 4-byte aligned.)
+        case .rgba8, .bgra8:
+            // One 32-bit store per pixel (bytes R, G, B, A or B, G, R, A in memory order) so the
+            // loop vectorises. (Unaligned stores are allowed: callers' rows need not be 4-byte aligned.)
             let p = row + column * 4
+            let (red, blue) = format.redAndBlueIndices
+            let redShift = UInt32(8 * red), blueShift = UInt32(8 * blue)
             for i in 0..<count {
-                let packed = UInt32(PixelIO.unorm8(r[i])) | UInt32(PixelIO.unorm8(g[i])) << 8
-                    | UInt32(PixelIO.unorm8(b[i])) << 16 | UInt32(PixelIO.unorm8(a[i])) << 24
+                let packed = UInt32(PixelIO.unorm8(r[i])) << redShift | UInt32(PixelIO.unorm8(g[i])) << 8
+                    | UInt32(PixelIO.unorm8(b[i])) << blueShift | UInt32(PixelIO.unorm8(a[i])) << 24
                 p.storeBytes(of: packed.littleEndian, toByteOffset: 4 * i, as: UInt32.self)
             }
         case .rgb8:
@@ -113,6 +116,7 @@ struct BufferSink: OutputSink, @unchecked Sendable {
         let (r, g, b, a) = c
         let bytes = p.assumingMemoryBound(to: UInt8.self)
         let channels = format.channels
+        let (red, blue) = format.redAndBlueIndices
         @inline(__always) func code(_ value: Float, _ alpha: Float) -> UInt8 {
             if alpha == 1 {
                 let clamped: Float = value > 0 ? (value < 1 ? value : 1) : 0
@@ -125,8 +129,8 @@ struct BufferSink: OutputSink, @unchecked Sendable {
             let alpha = a[i]
             switch channels {
             case 4:
-                bytes[4 * i] = code(r[i], alpha); bytes[4 * i + 1] = code(g[i], alpha)
-                bytes[4 * i + 2] = code(b[i], alpha); bytes[4 * i + 3] = PixelIO.unorm8(alpha)
+                bytes[4 * i + red] = code(r[i], alpha); bytes[4 * i + 1] = code(g[i], alpha)
+                bytes[4 * i + blue] = code(b[i], alpha); bytes[4 * i + 3] = PixelIO.unorm8(alpha)
             case 3:
                 bytes[3 * i] = code(r[i], alpha); bytes[3 * i + 1] = code(g[i], alpha); bytes[3 * i + 2] = code(b[i], alpha)
             case 2:

@@ -67,6 +67,7 @@ enum PixelIO {
             func decoded(_ v: Float) -> Float { decodeTable[Int((v * 255).rounded())] }
             r = decoded(r); g = decoded(g); b = decoded(b)
         }
+        if format == .bgra8 { swap(&r, &b) }
         if alpha == .straight { r *= a; g *= a; b *= a } else if alpha == .opaque { a = 1 }
         return (r, g, b, a)
     }

@@ -52,19 +52,22 @@ enum YUVReader {
         }
     }
 
-    /// The whole program "load this frame → three-row colour matrix → store RGBA8", one
+    /// The whole program "load this frame → three-row colour matrix → store RGBA8 or BGRA8", one
     /// `CRowKernels` call per row in 16-bit fixed point (``graph_yuv_to_rgba8_row``: exact integer
     /// chroma upsampling, Q15 coefficients, sixteen pixels per AVX2 register). `m` is the matrix's
     /// 15 uniforms; `scratch` holds ``convertScratchBytes(width:)`` bytes. Returns false, having
     /// written nothing, when the matrix does not fit 16 bits (a coefficient of magnitude 4 or more
-    /// in byte units); the general program then runs.
+    /// in byte units); the general program then runs. BGRA8 is the same kernel with the red and
+    /// blue rows of the matrix swapped.
     static func convertToRGBA8(_ frame: YUVFrame, matrix m: UnsafePointer<Float>, rect: PixelRect,
                                sink: BufferSink, scratch: UnsafeMutableRawPointer) -> Bool {
-        // Byte units: channel·255 = m0·Y + m1·Cb + m2·Cr + 255·(m3 + m4) for bytes Y, Cb, Cr.
+        // Byte units: channel·255 = m0·Y + m1·Cb + m2·Cr + 255·(m3 + m4) for bytes Y, Cb, Cr; rows
+        // in the sink's byte order.
+        let first = sink.format == .bgra8 ? 10 : 0, third = sink.format == .bgra8 ? 0 : 10
         let byteUnits: (Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float, Float) = (
-            m[0], m[1], m[2], 255 * (m[3] + m[4]),
+            m[first], m[first + 1], m[first + 2], 255 * (m[first + 3] + m[first + 4]),
             m[5], m[6], m[7], 255 * (m[8] + m[9]),
-            m[10], m[11], m[12], 255 * (m[13] + m[14]))
+            m[third], m[third + 1], m[third + 2], 255 * (m[third + 3] + m[third + 4]))
         var fixed = graph_yuv_fixed_matrix()
         let fits = withUnsafeBytes(of: byteUnits) { raw in
             raw.baseAddress.map { graph_yuv_fixed_matrix_make($0.assumingMemoryBound(to: Float.self), &fixed) } ?? 0

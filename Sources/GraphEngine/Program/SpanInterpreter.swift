@@ -116,7 +116,8 @@ struct SpanInterpreter {
                     registers: RegisterFile, sink: OutputSink) {
         guard !rect.isEmpty else { return }
         if let base = executable.loadMatrixStoreBase, case .yuv(let frame, _)? = inputs.first?.storage,
-           let buffer = sink as? BufferSink, buffer.format == .rgba8, !buffer.encodeSRGB, base + 15 <= uniforms.count {
+           let buffer = sink as? BufferSink, buffer.format == .rgba8 || buffer.format == .bgra8, !buffer.encodeSRGB,
+           base + 15 <= uniforms.count {
             // The blended chroma rows live in the worker's registers (Float32 each).
             registers.reserve(YUVReader.convertScratchBytes(width: rect.width) / (4 * spanWidth) + 1)
             let scratch = UnsafeMutableRawPointer(registers.register(0))

@@ -1,8 +1,11 @@
 /// Pixel formats of buffers at the edges of the engine (sources, render targets).
 ///
 /// Inside, pixels are premultiplied RGBA computed in Float32 and stored in the working format.
+/// Samples are in the order the name gives: `bgra8` holds bytes B, G, R, A (the usual display
+/// and video frame-buffer layout, Core Image's `kCIFormatBGRA8`).
 public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
     case rgba8 = "RGBA8", rgba16 = "RGBA16", rgbah = "RGBAh", rgbaf = "RGBAf"
+    case bgra8 = "BGRA8"
     case rgb8 = "RGB8", rgb16 = "RGB16"
     case grayAlpha8 = "LA8", grayAlpha16 = "LA16"
     case gray8 = "L8", gray16 = "L16", grayh = "Lh", grayf = "Lf"
@@ -10,7 +13,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
     /// Samples per pixel.
     public var channels: Int {
         switch self {
-        case .rgba8, .rgba16, .rgbah, .rgbaf: return 4
+        case .rgba8, .bgra8, .rgba16, .rgbah, .rgbaf: return 4
         case .rgb8, .rgb16: return 3
         case .grayAlpha8, .grayAlpha16: return 2
         case .gray8, .gray16, .grayh, .grayf: return 1
@@ -19,7 +22,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
 
     public var component: ComponentType {
         switch self {
-        case .rgba8, .rgb8, .grayAlpha8, .gray8: return .uint8
+        case .rgba8, .bgra8, .rgb8, .grayAlpha8, .gray8: return .uint8
         case .rgba16, .rgb16, .grayAlpha16, .gray16: return .uint16
         case .rgbah, .grayh: return .float16
         case .rgbaf, .grayf: return .float32
@@ -27,6 +30,8 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
     }
 
     public var bytesPerPixel: Int { channels * component.byteCount }
+    /// Where red and blue sit in a pixel's samples.
+    var redAndBlueIndices: (red: Int, blue: Int) { self == .bgra8 ? (2, 0) : (0, 2) }
     public var hasAlpha: Bool { channels == 2 || channels == 4 }
 }
 
