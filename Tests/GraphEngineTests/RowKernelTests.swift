@@ -1,3 +1,4 @@
+import Foundation
 import CRowKernels
 import XCTest
 
@@ -97,6 +98,36 @@ final class RowKernelTests: XCTestCase {
             var m = identity
             m[index] = value
             XCTAssertEqual(graph_yuv_fixed_matrix_make(m, &fixed), 0, "a[\(index)] = \(value)")
+        }
+    }
+
+    /// The IR's power: the wide path gives the portable bits for every remainder; both are within
+    /// 2e-6 of the exact power where the polynomials apply, and powf's value everywhere else.
+    func testPowerSpanMatchesPortableExactAndPowf() {
+        var rng = SeededGenerator(seed: 31)
+        let special: [(Float, Float)] = [(0, 2.2), (0, -1), (-0.5, 2), (-0.5, 3), (-0.5, 0.5), (.infinity, 0.5), (.nan, 2),
+                                         (0.5, .nan), (0.5, .infinity), (Float.leastNormalMagnitude / 8, 2), (1e-30, 10), (3e38, 2), (1, 1e30)]
+        var x = special.map(\.0), y = special.map(\.1)
+        for _ in 0..<500 {
+            x.append(Float.random(in: 0...4, using: &rng))
+            y.append([2.2, 1 / 2.4, 0.45, Float.random(in: -3...3, using: &rng)][Int.random(in: 0..<4, using: &rng)])
+        }
+        for count in [1, 7, 8, 9, 13, 100, x.count] {
+            var wide = [Float](repeating: 0, count: count), portable = wide
+            graph_pow_span(x, y, &wide, Int32(count))
+            graph_pow_span_portable(x, y, &portable, Int32(count))
+            XCTAssertEqual(wide.map(\.bitPattern), portable.map(\.bitPattern), "count \(count)")
+        }
+        var result = [Float](repeating: 0, count: x.count)
+        graph_pow_span_portable(x, y, &result, Int32(x.count))
+        for i in x.indices {
+            let exact = Foundation.pow(Double(x[i]), Double(y[i]))
+            if x[i] >= Float.leastNormalMagnitude, x[i].isFinite, y[i].isFinite, exact >= 1.2e-38, exact <= 1.7e38 {
+                XCTAssertEqual(Double(result[i]), exact, accuracy: 2e-6 * exact, "\(x[i])^\(y[i])")
+            } else {
+                let powf = Foundation.pow(x[i], y[i])
+                XCTAssertTrue(result[i] == powf || (result[i].isNaN && powf.isNaN), "\(x[i])^\(y[i]): \(result[i]) vs \(powf)")
+            }
         }
     }
 

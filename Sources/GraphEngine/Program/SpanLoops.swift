@@ -1,3 +1,4 @@
+import CRowKernels
 import Foundation
 
 /// The loop bodies of the span interpreter: one tight loop per operator over `n` floats.
@@ -65,7 +66,9 @@ enum SpanLoops {
         case .logicalAnd: map2(d, a, b, n) { ($0 != 0 && $1 != 0) ? 1 : 0 }
         case .logicalOr: map2(d, a, b, n) { ($0 != 0 || $1 != 0) ? 1 : 0 }
         case .modulo: map2(d, a, b, n) { $0 - $1 * ($0 / $1).rounded(.down) }
-        case .power, .atan2:
+        case .power:
+            graph_pow_span(a, b, d, Int32(n))  // CRowKernels: polynomial exp2/log2, eight lanes at a time
+        case .atan2:
             for i in 0..<n { d[i] = ScalarMath.binary(op, a[i], b[i]) }
         }
     }
