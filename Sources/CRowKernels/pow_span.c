@@ -36,6 +36,7 @@ static inline float exp2_bounded(float z) {
 
 /// x^y: the polynomials for a positive normal x, finite y and a normal result; powf otherwise.
 static inline float pow_one(float x, float y) {
+    if (to_bits(x) == 0 && y > 0) return 0.0f;  // +0 to a positive power (black pixels: common)
     if (!(x >= 1.17549435e-38f) || x > 3.40282347e38f || !(fabsf(y) <= 3.40282347e38f)) return powf(x, y);
     float z = y * log2_positive(x);
     if (!(z >= -126.0f && z <= 127.0f)) return powf(x, y);
@@ -86,8 +87,11 @@ static void pow_avx2(const float *x, const float *y, float *out, int n) {
         p = _mm256_add_ps(_mm256_mul_ps(p, f), one);
         p = _mm256_add_ps(_mm256_mul_ps(p, f), one);
         __m256 scale = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(nn), _mm256_set1_epi32(127)), 23));
-        _mm256_storeu_ps(out + i, _mm256_mul_ps(p, scale));
-        int mask = _mm256_movemask_ps(ok);
+        // +0 to a positive power is 0, as powf gives.
+        __m256 zero = _mm256_and_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bits, _mm256_setzero_si256())),
+                                    _mm256_cmp_ps(vy, _mm256_setzero_ps(), _CMP_GT_OQ));
+        _mm256_storeu_ps(out + i, _mm256_andnot_ps(zero, _mm256_mul_ps(p, scale)));
+        int mask = _mm256_movemask_ps(_mm256_or_ps(ok, zero));
         if (mask != 0xFF) {
             for (int k = 0; k < 8; k++) if (!(mask >> k & 1)) out[i + k] = powf(x[i + k], y[i + k]);
         }
