@@ -11,9 +11,7 @@ extension ColorSpace {
         guard let matrix = profile.toLinearSRGB, matrix.allSatisfy(\.isFinite), let curve = profile.sharedCurve,
               let transfer = ColorSpace.transfer(of: curve) else { return nil }
         // Colorants that do not span RGB (zero or collinear tags) would flatten every colour.
-        let determinant = matrix[0] * (matrix[4] * matrix[8] - matrix[5] * matrix[7])
-            - matrix[1] * (matrix[3] * matrix[8] - matrix[5] * matrix[6]) + matrix[2] * (matrix[3] * matrix[7] - matrix[4] * matrix[6])
-        guard abs(determinant) > 1e-3 else { return nil }
+        guard abs(ColorSpace.determinant(matrix)) > 1e-3 else { return nil }
         let name = profile.description.isEmpty ? "ICC profile" : profile.description
         self.init(name: name, transfer: transfer, toLinearSRGB: matrix)
     }

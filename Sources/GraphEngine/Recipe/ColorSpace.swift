@@ -74,15 +74,26 @@ public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
 
     /// The inverse by cofactors (the matrices here are well conditioned primaries matrices).
     static func invert(_ m: [Double]) -> [Double] {
+        let adjugate = adjugate(m)
+        let det = determinant(m, adjugate: adjugate)
+        let d = det == 0 ? 1 : det
+        return adjugate.map { $0 / d }
+    }
+
+    /// The determinant (by the first row's cofactors).
+    static func determinant(_ m: [Double]) -> Double { determinant(m, adjugate: adjugate(m)) }
+
+    private static func determinant(_ m: [Double], adjugate: [Double]) -> Double {
+        m[0] * adjugate[0] + m[1] * adjugate[3] + m[2] * adjugate[6]
+    }
+
+    private static func adjugate(_ m: [Double]) -> [Double] {
         func cofactor(_ a: Int, _ b: Int, _ c: Int, _ d: Int) -> Double { m[a] * m[b] - m[c] * m[d] }
-        let adjugate: [Double] = [
+        return [
             cofactor(4, 8, 5, 7), cofactor(2, 7, 1, 8), cofactor(1, 5, 2, 4),
             cofactor(5, 6, 3, 8), cofactor(0, 8, 2, 6), cofactor(2, 3, 0, 5),
             cofactor(3, 7, 4, 6), cofactor(1, 6, 0, 7), cofactor(0, 4, 1, 3),
         ]
-        let det = m[0] * adjugate[0] + m[1] * adjugate[3] + m[2] * adjugate[6]
-        let d = det == 0 ? 1 : det
-        return adjugate.map { $0 / d }
     }
 }
 
