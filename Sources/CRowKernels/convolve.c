@@ -4,6 +4,7 @@
 // target attribute and a run-time CPU check (like the F16C shim). No FMA: fused multiply-adds
 // would round differently from the portable path.
 #include "CRowKernels.h"
+#include "cpu_features.h"
 
 #pragma clang fp contract(off)
 
@@ -56,17 +57,9 @@ static void convolve_avx(const float *source, ptrdiff_t tapStride, const float *
     if (i < count) graph_convolve_row_portable(source + i, tapStride, taps, tapCount, count - i, out + i);
 }
 
-static int avx_state = -1;
-
 void graph_convolve_row(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count,
                         float *out) {
-    int state = __atomic_load_n(&avx_state, __ATOMIC_RELAXED);
-    if (state < 0) {
-        __builtin_cpu_init();
-        state = __builtin_cpu_supports("avx") ? 1 : 0;
-        __atomic_store_n(&avx_state, state, __ATOMIC_RELAXED);
-    }
-    if (state) convolve_avx(source, tapStride, taps, tapCount, count, out);
+    if (graph_cpu_has_avx()) convolve_avx(source, tapStride, taps, tapCount, count, out);
     else graph_convolve_row_portable(source, tapStride, taps, tapCount, count, out);
 }
 #else

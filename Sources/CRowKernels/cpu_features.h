@@ -5,18 +5,23 @@
 // -mavx2, so wide paths sit behind target attributes and one of these checks).
 
 #if defined(__x86_64__) || defined(__i386__)
-/// 1 when the CPU has AVX2 (checked once; racing first calls store the same answer).
-static inline int graph_cpu_has_avx2(void) {
-    static int state = -1;
-    int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
-        __atomic_store_n(&state, known, __ATOMIC_RELAXED);
-    }
+/// 1 when the CPU has `feature` (a string literal for __builtin_cpu_supports), checked once per
+/// file that includes this header; racing first calls store the same answer.
+#define GRAPH_CPU_CHECK(feature)                                                                               \
+    static int state = -1;                                                                                   \
+    int known = __atomic_load_n(&state, __ATOMIC_RELAXED);                                                   \
+    if (known < 0) {                                                                                         \
+        __builtin_cpu_init();                                                                                \
+        known = __builtin_cpu_supports(feature) ? 1 : 0;                                                     \
+        __atomic_store_n(&state, known, __ATOMIC_RELAXED);                                                   \
+    }                                                                                                        \
     return known;
-}
+
+static inline int graph_cpu_has_avx(void) { GRAPH_CPU_CHECK("avx") }
+static inline int graph_cpu_has_avx2(void) { GRAPH_CPU_CHECK("avx2") }
+#undef GRAPH_CPU_CHECK
 #else
+static inline int graph_cpu_has_avx(void) { return 0; }
 static inline int graph_cpu_has_avx2(void) { return 0; }
 #endif
 
