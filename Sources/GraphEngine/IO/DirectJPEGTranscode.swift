@@ -18,14 +18,14 @@ extension Context {
     func transcoded(_ source: JPEGFileSource, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
                     progress: RenderProgress?) throws -> [UInt8] {
         progress?.expect(pixels: source.width * source.height)
-        let metadata = writeOptions.metadata
+        let segments = writeOptions.jpegSegments
         let bytes: [UInt8]
         do {
             bytes = try JPEGTranscoder.transcode(
                 source.bytes, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
                 progressive: writeOptions.progressive,
-                metadata: .explicit(iccProfile: iccProfile, xmp: metadata?.xmp, extendedXMP: metadata?.carriableExtendedXMP,
-                                    exif: writeOptions.exif, comment: metadata?.comments.first),
+                metadata: .explicit(iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP,
+                                    exif: segments.exif, comment: segments.comment),
                 decodeOptions: source.options)
         } catch {
             throw error.at(path: source.path)

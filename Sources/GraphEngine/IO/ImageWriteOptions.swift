@@ -34,6 +34,12 @@ public struct ImageWriteOptions: Sendable, Equatable {
     /// The carried EXIF with its orientation set to ``exifOrientation``.
     var exif: [UInt8]? { metadata?.exif.map { EXIF.settingOrientation(exifOrientation, in: $0) } }
 
+    /// The JPEG segments the carried metadata becomes (the rendered and the transcoded paths both
+    /// write these, so their files are the same).
+    var jpegSegments: (xmp: String?, extendedXMP: String?, exif: [UInt8]?, comment: String?) {
+        (metadata?.xmp, metadata?.carriableExtendedXMP, exif, metadata?.comments.first)
+    }
+
     /// Checks the values against `format`, naming the offending key.
     func validate(for format: OutputFileFormat) throws {
         guard bitDepth == 8 || bitDepth == 16 else {

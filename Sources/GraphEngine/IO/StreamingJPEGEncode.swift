@@ -15,11 +15,11 @@ extension Context {
         progress?.expect(pixels: area.pixelCount)
         let bandRows = executor.needsTiles ? max(64, options.tileSize) : 64
         let rowBytes = area.width * 3
+        let segments = writeOptions.jpegSegments
         let encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: writeOptions.quality,
                                          subsampling: writeOptions.subsampling, progressive: writeOptions.progressive,
-                                         iccProfile: iccProfile, xmp: writeOptions.metadata?.xmp,
-                                         extendedXMP: writeOptions.metadata?.carriableExtendedXMP, exif: writeOptions.exif,
-                                         comment: writeOptions.metadata?.comments.first, initialCapacity: area.pixelCount / 4)
+                                         iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP,
+                                         exif: segments.exif, comment: segments.comment, initialCapacity: area.pixelCount / 4)
         let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)
         let consumer = EncodeConsumer(encoder: encoder, ring: ring, rowBytes: rowBytes)
         guard let thread = JoinableThread({ consumer.run() }) else {
