@@ -17,9 +17,9 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 }
 
 extension Image {
-    /// Opens a PNG or JPEG file (EXIF orientation applied), tagged with the colour space of its ICC
-    /// profile (see ``ImageBuffer/colorSpace(of:)``). PNGs decode now; JPEGs decode when first
-    /// rendered, at the scale the render needs (see ``JPEGFileSource``).
+    /// Opens a PNG, JPEG or HEIF file (EXIF orientation, or HEIF's own, applied), tagged with the
+    /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). PNGs and HEIFs decode
+    /// now; JPEGs decode when first rendered, at the scale the render needs (see ``JPEGFileSource``).
     public init(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
         self = try Image.decoding(path: path, options: options).image
     }
@@ -34,7 +34,13 @@ extension Image {
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
-        let bytes = try ImageFile.read(path: path)
+        try decoding(bytes: ImageFile.read(path: path), path: path, options: options, colorSpace: colorSpace)
+    }
+
+    /// The same for a file's bytes already in memory (`path` names them in errors and dumps).
+    static func decoding(bytes: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
+        throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
+    {
         if let source = try JPEGFileSource(path: path, bytes: bytes, options: options, colorSpace: colorSpace) {
             let node = Node(.file(source), inputs: [],
                             extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)))
@@ -100,35 +106,48 @@ extension ImageBuffer {
 extension Context {
     /// Renders `image` (its whole, finite extent) and encodes it as PNG or JPEG.
     ///
-    /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque. JPEG: 8-bit RGB
-    /// (alpha dropped; the premultiplied colour is the image over black) with `options`' quality,
-    /// subsampling and scan mode. Either is tagged with the output colour space's ICC profile and
-    /// carries `options.metadata`.
+    /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque (grey, or grey and
+    /// alpha, for a `.data` output whose pixels are all grey). JPEG: 8-bit RGB (alpha dropped; the
+    /// premultiplied colour is the image over black) with `options`' quality, subsampling and scan mode,
+    /// followed by its auxiliary images (see ``AuxiliaryImages``). Either is tagged with the output
+    /// colour space's ICC profile (none for `.data`) and carries `options.metadata`.
     public func encodedData(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                             progress: RenderProgress? = nil) throws -> [UInt8]
     {
         try options.validate(for: format)
-        let profile = outputSpace.flatMap(Context.iccProfile(for:))
+        let (options, appended) = try preparingAuxiliaryImages(options, format: format)
+        let target = outputTarget(options.colorSpace)
+        let profile = target.tag.flatMap(Context.iccProfile(for:))
         if format == .jpeg {
-            // An unfiltered JPEG file is re-encoded without a render.
-            if let source = directlyTranscodable(image) {
+            let primary: [UInt8]
+            if let source = directlyTranscodable(image, colorSpace: options.colorSpace) {
+                // An unfiltered JPEG file is re-encoded without a render.
                 _ = try renderRect(image, nil)  // the render-size limit holds here too
-                return try transcoded(source, options: options, iccProfile: profile, progress: progress)
+                primary = try transcoded(source, options: options, iccProfile: profile, progress: progress)
+            } else {
+                // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
+                // alpha (premultiplied colour is the image over black).
+                primary = try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)
             }
-            // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
-            // alpha (premultiplied colour is the image over black).
-            return try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)
+            return appended.isEmpty ? primary : try MPF.assemble(primary: primary, auxiliaries: appended)
         }
         let bitDepth = options.bitDepth
-        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, progress: progress)
+        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, colorSpace: options.colorSpace,
+                                progress: progress)
         let pixels = buffer.width * buffer.height
         var samples = buffer.bytes
         let opaque = bitDepth == 8 ? Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
             : Context.unpremultiply(&samples, pixels: pixels, as: UInt16.self)
-        if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8) }
-        return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4,
+        var channels = opaque ? 3 : 4
+        if options.colorSpace == .data, Context.isGrey(samples, pixels: pixels, bytesPerSample: bitDepth / 8) {
+            samples = Context.keepChannels(samples, pixels: pixels, bytesPerSample: bitDepth / 8, opaque ? [0] : [0, 3])
+            channels = opaque ? 1 : 2
+        } else if opaque {
+            samples = Context.keepChannels(samples, pixels: pixels, bytesPerSample: bitDepth / 8, [0, 1, 2])
+        }
+        return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: channels,
                                    bitDepth: bitDepth, bytes: samples, iccProfile: profile, exif: options.exif,
-                                   xmp: options.metadata?.xmp)
+                                   xmp: options.jpegSegments.xmp)
     }
 
     /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed
@@ -184,13 +203,29 @@ extension Context {
         return opaque
     }
 
-    /// RGBA samples to RGB.
-    static func dropAlpha(_ samples: [UInt8], pixels: Int, bytesPerSample: Int) -> [UInt8] {
-        let inPixel = 4 * bytesPerSample, outPixel = 3 * bytesPerSample
+    /// RGBA samples reduced to the channels `kept` (RGB: [0, 1, 2]; grey: [0]; grey and alpha: [0, 3]).
+    static func keepChannels(_ samples: [UInt8], pixels: Int, bytesPerSample: Int, _ kept: [Int]) -> [UInt8] {
+        let inPixel = 4 * bytesPerSample, outPixel = kept.count * bytesPerSample
         var out = [UInt8](repeating: 0, count: pixels * outPixel)
         for i in 0..<pixels {
-            for b in 0..<outPixel { out[i * outPixel + b] = samples[i * inPixel + b] }
+            for (k, channel) in kept.enumerated() {
+                for b in 0..<bytesPerSample {
+                    out[i * outPixel + k * bytesPerSample + b] = samples[i * inPixel + channel * bytesPerSample + b]
+                }
+            }
         }
         return out
+    }
+
+    /// Whether every pixel of RGBA samples has equal red, green and blue.
+    static func isGrey(_ samples: [UInt8], pixels: Int, bytesPerSample: Int) -> Bool {
+        let step = bytesPerSample
+        for i in 0..<pixels {
+            let base = i * 4 * step
+            for b in 0..<step where samples[base + b] != samples[base + step + b] || samples[base + b] != samples[base + 2 * step + b] {
+                return false
+            }
+        }
+        return true
     }
 }

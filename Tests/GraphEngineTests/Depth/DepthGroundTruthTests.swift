@@ -1,0 +1,161 @@
+import Foundation
+import GraphCodecs
+import XCTest
+@testable import GraphEngine
+
+/// The five real depth photos against their README ground truth: kind, stored size, range,
+/// matte size, orientation handling, and decoded values (checked against an independent
+/// extraction by exiftool where it is installed, converted with the formula written here).
+final class DepthGroundTruthTests: XCTestCase {
+    struct Expected {
+        let file: String
+        let kind: DepthData.Kind
+        /// Stored size of the map, and its size once upright with the photo.
+        let stored: (Int, Int)
+        let upright: (Int, Int)
+        /// The stated range (FloatMin/FloatMax, d_min/d_max or Near/Far).
+        let range: (Double, Double)
+        let matte: (Int, Int)?
+    }
+
+    static let photos: [Expected] = [
+        Expected(file: "iphone7plus_rw_test00.jpg", kind: .disparity, stored: (768, 576), upright: (576, 768),
+                 range: (0.787109, 1.735352), matte: nil),
+        Expected(file: "iphoneX_depth_shu223.jpg", kind: .disparity, stored: (576, 768), upright: (576, 768),
+                 range: (0.650879, 2.509766), matte: nil),
+        Expected(file: "iphoneX_depth_matte_shu223.jpg", kind: .disparity, stored: (576, 768), upright: (576, 768),
+                 range: (0.864746, 1.366211), matte: (1512, 2016)),
+        Expected(file: "iphone13pro_pug_depth.heic", kind: .disparity, stored: (768, 576), upright: (768, 576),
+                 range: (1.498047, 4.382812), matte: nil),
+        Expected(file: "gdepth_motorola_xt912_exifr.jpg", kind: .depth, stored: (1536, 2048), upright: (1536, 2048),
+                 range: (18.849538803100586, 633.323486328125), matte: nil),
+    ]
+
+    func testEveryPhotoMatchesItsGroundTruth() throws {
+        for expected in Self.photos {
+            let path = try DepthTestData.path(expected.file)
+            let photo = try DepthPhoto(contentsOf: path)
+            let aux = try XCTUnwrap(photo.depthMapInfo, expected.file)
+            XCTAssertEqual(aux.kind.rawValue, expected.kind.rawValue, expected.file)
+            XCTAssertEqual([aux.width, aux.height], [expected.stored.0, expected.stored.1], expected.file)
+            XCTAssertTrue(aux.problems.isEmpty, "\(expected.file): \(aux.problems)")
+
+            let depth = try photo.depthData()
+            XCTAssertEqual(depth.kind, expected.kind, expected.file)
+            let range = try XCTUnwrap(depth.storedRange, expected.file)
+            XCTAssertEqual(range.lowerBound, expected.range.0, accuracy: 1e-6, expected.file)
+            XCTAssertEqual(range.upperBound, expected.range.1, accuracy: 1e-6, expected.file)
+
+            let upright = try DepthTestData.values(depth.map)
+            XCTAssertEqual([upright.width, upright.height], [expected.upright.0, expected.upright.1], expected.file)
+            let stored = try DepthTestData.values(try photo.depthData(orientation: .stored).map)
+            XCTAssertEqual([stored.width, stored.height], [expected.stored.0, expected.stored.1], expected.file)
+
+            // Decoded extremes: within one 8-bit step of the stated range (Apple, HEIC: the maps
+            // span the range), or inside it (GDepth: its samples span 63...248, see below).
+            let low = Double(try XCTUnwrap(upright.values.min())), high = Double(try XCTUnwrap(upright.values.max()))
+            if expected.kind == .disparity {
+                let step = (expected.range.1 - expected.range.0) / 255
+                XCTAssertEqual(low, expected.range.0, accuracy: step + 1e-6, expected.file)
+                XCTAssertEqual(high, expected.range.1, accuracy: step + 1e-6, expected.file)
+            } else {
+                XCTAssertGreaterThanOrEqual(low, expected.range.0, expected.file)
+                XCTAssertLessThanOrEqual(high, expected.range.1, expected.file)
+            }
+
+            if let matteSize = expected.matte {
+                let matte = try DepthTestData.values(try photo.portraitEffectsMatte().map)
+                XCTAssertEqual([matte.width, matte.height], [matteSize.0, matteSize.1], expected.file)
+                XCTAssertEqual(try XCTUnwrap(matte.values.min()), 0, expected.file)
+                XCTAssertEqual(try XCTUnwrap(matte.values.max()), 1, expected.file)
+            } else {
+                XCTAssertNil(photo.portraitEffectsMatteInfo, expected.file)
+            }
+        }
+    }
+
+    /// The iPhone 7 Plus map is stored sensor-landscape like its photo (EXIF orientation 6):
+    /// upright, pixel (x, y) is stored pixel (y, H − 1 − x).
+    func testIPhone7PlusMapIsRotatedLikeItsPhoto() throws {
+        let path = try DepthTestData.path("iphone7plus_rw_test00.jpg")
+        let photo = try Image(contentsOf: path)
+        XCTAssertEqual(photo.extent, Rect(x: 0, y: 0, width: 3024, height: 4032))
+        let upright = try DepthTestData.values(try Image(contentsOf: path, auxiliary: .disparity))
+        let stored = try DepthTestData.values(try Image(contentsOf: path, auxiliary: .disparity, orientation: .stored))
+        XCTAssertEqual([upright.width, upright.height, stored.width, stored.height], [576, 768, 768, 576])
+        for y in stride(from: 0, to: 768, by: 7) {
+            for x in stride(from: 0, to: 576, by: 5) {
+                XCTAssertEqual(upright.values[y * 576 + x], stored.values[(575 - x) * 768 + y], "(\(x), \(y))")
+            }
+        }
+        XCTAssertEqual(try DepthData(contentsOf: path, orientation: .stored).orientation, 6)
+        XCTAssertEqual(try DepthData(contentsOf: path).orientation, 1)
+    }
+
+    /// Every Apple map against exiftool's own extraction (`-b -MPImage2`/`-MPImage3`), converted
+    /// with `FloatMin + v/255·(FloatMax − FloatMin)` in Double here; GDepth against
+    /// `-b -DepthImage` with `d = Far·Near / (Far − dn·(Far − Near))`.
+    func testValuesMatchExiftoolsExtraction() throws {
+        let folder = try DepthTestData.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases: [(String, String, (Double) -> Double)] = [
+            ("iphone7plus_rw_test00.jpg", "-MPImage2", { 0.787109 + $0 / 255 * (1.735352 - 0.787109) }),
+            ("iphoneX_depth_shu223.jpg", "-MPImage2", { 0.650879 + $0 / 255 * (2.509766 - 0.650879) }),
+            ("iphoneX_depth_matte_shu223.jpg", "-MPImage2", { 0.864746 + $0 / 255 * (1.366211 - 0.864746) }),
+            ("iphoneX_depth_matte_shu223.jpg", "-MPImage3", { $0 / 255 }),
+            ("gdepth_motorola_xt912_exifr.jpg", "-DepthImage", { v in
+                let near = 18.849538803100586, far = 633.323486328125
+                return far * near / (far - v / 255 * (far - near))
+            }),
+        ]
+        for (file, tag, formula) in cases {
+            let path = try DepthTestData.path(file)
+            guard let extracted = try DepthTestData.run("exiftool", ["-b", tag, path]) else {
+                throw XCTSkip("exiftool is not installed: the independent extraction check needs it")
+            }
+            XCTAssertEqual(extracted.status, 0, extracted.error)
+            let reference = try DepthTestData.greySamples(Array(extracted.output))
+            let map = tag == "-MPImage3" ? try PortraitEffectsMatte(contentsOf: path, orientation: .stored).map
+                : try DepthData(contentsOf: path, orientation: .stored).map
+            let ours = try DepthTestData.values(map)
+            XCTAssertEqual([ours.width, ours.height], [reference.width, reference.height], "\(file) \(tag)")
+            var worst = 0.0
+            for (value, sample) in zip(ours.values, reference.samples) {
+                let expected = formula(Double(sample))
+                worst = max(worst, abs(Double(value) - expected) / expected)
+            }
+            XCTAssertLessThan(worst, 1e-6, "\(file) \(tag): largest relative difference")
+            if file.hasPrefix("gdepth") {
+                // Its samples span 63...248, so the decoded extremes are the formula's values there.
+                XCTAssertEqual(reference.samples.min(), 63)
+                XCTAssertEqual(reference.samples.max(), 248)
+                XCTAssertEqual(Double(try XCTUnwrap(ours.values.min())), formula(63), accuracy: 1e-4)
+                XCTAssertEqual(Double(try XCTUnwrap(ours.values.max())), formula(248), accuracy: 1e-3)
+            }
+        }
+    }
+
+    /// The HEIC photo decodes at 4032×3024 (Display P3) and its 768×576 map covers it with the
+    /// same scale on both axes (5.25), neither rotated (irot 0 on both items).
+    func testHEICMainImageAndMapLineUp() throws {
+        let path = try DepthTestData.path("iphone13pro_pug_depth.heic")
+        let decoded = try Image.decoding(path: path)
+        XCTAssertEqual(decoded.image.extent, Rect(x: 0, y: 0, width: 4032, height: 3024))
+        XCTAssertEqual(decoded.metadata.parsedICCProfile?.kind, .displayP3)
+        XCTAssertEqual(decoded.metadata.exifOrientation, 1)
+        let depth = try DepthData(contentsOf: path)
+        XCTAssertEqual(depth.map.extent, Rect(x: 0, y: 0, width: 768, height: 576))
+        XCTAssertEqual(decoded.image.extent.width / depth.map.extent.width, 5.25)
+        XCTAssertEqual(decoded.image.extent.height / depth.map.extent.height, 5.25)
+        XCTAssertEqual(depth.sourceFormat, .appleHEIC)
+        // The range comes from the XMP; the depth SEI says the same in binary floating point.
+        let info = try XCTUnwrap(DepthPhoto(contentsOf: path).depthMapInfo?.depthRepresentation)
+        XCTAssertEqual(info.type, 1)
+        XCTAssertEqual(info.dMin, 1.498046875)
+        XCTAssertEqual(info.dMax, 4.3828125)
+        // A bright (near) pug in the middle, a darker background at the top corners.
+        let values = try DepthTestData.values(depth.map)
+        let centre = values.values[288 * 768 + 384], corner = values.values[10 * 768 + 10]
+        XCTAssertGreaterThan(centre, corner)
+    }
+}
