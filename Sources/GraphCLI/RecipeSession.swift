@@ -74,8 +74,9 @@ struct RecipeSession {
         var jsonDumps: [String] = []
         for (output, image) in zip(recipe.outputs, images) {
             let dump = profile || stages.contains(.timing)
-                ? try context.dumpWithProfile(image, format: output.options.bitDepth == 16 ? .rgba16 : .rgba8)
-                : try context.dump(image)
+                ? try context.dumpWithProfile(image, format: output.options.bitDepth == 16 ? .rgba16 : .rgba8,
+                                              colorSpace: output.options.colorSpace)
+                : try context.dump(image, colorSpace: output.options.colorSpace)
             var shown = stages
             if profile { shown.insert(.timing) }
             switch format {

@@ -72,6 +72,12 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         return nil
     }
 
+    /// The stored samples: "8-bit grey", "8-bit RGBA" ...
+    public var pixelFormat: String {
+        let models = [1: "grey", 2: "grey+alpha", 3: "RGB", 4: "RGBA"]
+        return "\(bitDepth)-bit \(models[channels] ?? "\(channels)-channel")"
+    }
+
     /// Whether camera calibration (intrinsics) is stored with it.
     public var hasCalibration: Bool { apple?.calibration != nil }
 
@@ -91,7 +97,7 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         case .heifItem(let id): parts.append("item \(id)")
         case .gDepth: parts.append("GDepth extended XMP")
         }
-        parts.append("\(width)x\(height) \(bitDepth)-bit \(channels == 1 ? "grey" : "\(channels)-channel") \(codec)")
+        parts.append("\(width)x\(height) \(pixelFormat) \(codec)")
         if let range = valueRange { parts.append("range \(range.min)...\(range.max) [\(range.source)]") }
         if let info = depthRepresentation { parts.append(info.typeName) }
         parts.append("orientation \(orientation)")

@@ -76,7 +76,7 @@ public struct ImageWriteOptions: Sendable, Equatable {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.quality",
                                                   reason: "must be 1...100, got \(auxiliaryImages.quality)")
             }
-            if auxiliaryImages.resolvedFormat == .gDepth && auxiliaryImages.portraitEffectsMatte != nil {
+            if auxiliaryImages.writtenFormat == .gDepth && auxiliaryImages.portraitEffectsMatte != nil {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
                                                   reason: "GDepth has no portrait matte; write it in the Apple format")
             }

@@ -37,13 +37,11 @@ enum DepthTestData {
         return (samples, decoded.width, decoded.height)
     }
 
-    /// Runs a tool; nil (and the test is skipped by the caller) when it is not installed.
+    /// Runs a tool found on PATH; nil (the caller skips its test) when it is not installed.
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: Data, error: String)? {
-        let paths = ["/usr/bin/\(tool)", "/usr/local/bin/\(tool)", "/bin/\(tool)"]
-        guard let executable = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -51,6 +49,7 @@ enum DepthTestData {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        if process.terminationStatus == 127 { return nil }  // env: no such tool
         return (process.terminationStatus, output, error)
     }
 }

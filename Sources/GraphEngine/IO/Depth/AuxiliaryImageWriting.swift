@@ -23,7 +23,7 @@ extension Context {
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             return (options, [])
         }
-        switch auxiliary.resolvedFormat {
+        switch auxiliary.writtenFormat {
         case .apple:
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             var appended: [[UInt8]] = []

@@ -41,7 +41,7 @@ public struct AuxiliaryImages: Sendable, Hashable {
     public var isEmpty: Bool { depthData == nil && portraitEffectsMatte == nil }
 
     /// The format the depth data is written in.
-    var resolvedFormat: Format {
+    public var writtenFormat: Format {
         format ?? (depthData?.sourceFormat == .gDepth ? .gDepth : .apple)
     }
 }

@@ -187,6 +187,10 @@ public struct DepthPhoto: Sendable {
             located.segment = part(aux) + (error.segment.map { ": \($0)" } ?? "")
             throw located
         }
+        // A map libjpeg or libpng had to patch up would hold wrong values: refused.
+        if let warning = decoded.warnings.first {
+            throw AuxiliaryImageError(path: path, message: "\(part(aux)) is damaged: \(warning)")
+        }
         var samples = StoredSamples(decoded)
         if needsOrientation { samples.orient(aux.orientation) }
         samples.orientationApplied = orientation == .upright && aux.orientation != 1
