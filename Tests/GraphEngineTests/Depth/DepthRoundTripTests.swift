@@ -145,6 +145,64 @@ final class DepthRoundTripTests: XCTestCase {
     }
 }
 
+final class GDepthRoundTripTests: XCTestCase {
+    /// A GDepth photo is written back as GDepth: unchanged, its depth PNG and original image are
+    /// copied as they are; cropped, the depth map and the original image are cropped with it and
+    /// Near/Far become the cropped map's range. exiftool reads the depth image back.
+    func testGDepthIsWrittenBackAsGDepth() throws {
+        let source = try DepthTestData.path("gdepth_motorola_xt912_exifr.jpg")
+        let folder = try DepthTestData.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try DepthPhoto(contentsOf: source)
+        let photo = try Image(contentsOf: source)
+        let original = try XCTUnwrap(file.depthMapInfo?.gDepth)
+
+        let (same, _) = file.auxiliaryImages(following: photo, from: photo)
+        XCTAssertEqual(same.writtenFormat, .gDepth)
+        let copy = folder.appendingPathComponent("copy.jpg").path
+        let decoded = try Image.decoding(path: source)
+        try Context().write(photo, to: copy, options: ImageWriteOptions(metadata: decoded.metadata, auxiliaryImages: same))
+        let copied = try XCTUnwrap(try DepthPhoto(contentsOf: copy).depthMapInfo?.gDepth)
+        XCTAssertEqual(copied.data, original.data)
+        XCTAssertEqual(copied.originalImage, original.originalImage)
+        XCTAssertEqual([copied.near, copied.far], [original.near, original.far])
+        let focus = XMPProperties.parse(try XCTUnwrap(try ImageFile.info(path: copy).metadata.xmp))
+        XCTAssertEqual(focus.number(GDepth.focusNamespace, "FocalDistance"), 26.517597)
+
+        let crop = Rect(x: 200, y: 300, width: 800, height: 1000)
+        let edited = photo.cropped(to: crop)
+        let (moved, warnings) = file.auxiliaryImages(following: edited, from: photo)
+        XCTAssertEqual(warnings, [])
+        let cropped = folder.appendingPathComponent("cropped.jpg").path
+        try Context().write(edited, to: cropped, options: ImageWriteOptions(auxiliaryImages: moved))
+        let written = try DepthPhoto(contentsOf: cropped)
+        XCTAssertEqual(written.info.auxiliaryImages.first?.problems, [])
+        let depth = try written.depthData()
+        XCTAssertEqual(depth.sourceFormat, .gDepth)
+        let after = try DepthTestData.values(depth.map)
+        XCTAssertEqual([after.width, after.height], [800, 1000])
+        let before = try DepthTestData.values(try file.depthData().map.cropped(to: crop))
+        let near = Double(before.values.min()!), far = Double(before.values.max()!)
+        XCTAssertEqual(depth.storedRange?.lowerBound ?? 0, near, accuracy: 1e-3)
+        XCTAssertEqual(depth.storedRange?.upperBound ?? 0, far, accuracy: 1e-2)
+        // RangeInverse over near...far: one 8-bit step in dn, at each value.
+        let gdepth = GDepthMetadata(format: .rangeInverse, near: near, far: far, mime: "", data: [])
+        for (value, reread) in zip(before.values, after.values) {
+            let dn = gdepth.normalized(depth: Double(value))
+            let held = gdepth.depth(normalized: (dn * 255).rounded() / 255)
+            XCTAssertEqual(Double(reread), held, accuracy: 1e-3 * held)
+        }
+        let originalImage = try XCTUnwrap(try written.originalImage())
+        XCTAssertEqual(originalImage.extent, Rect(x: 0, y: 0, width: 800, height: 1000))
+
+        guard let extracted = try DepthTestData.run("exiftool", ["-b", "-DepthImage", cropped]) else {
+            throw XCTSkip("exiftool is not installed")
+        }
+        let samples = try DepthTestData.greySamples(Array(extracted.output))
+        XCTAssertEqual([samples.width, samples.height], [800, 1000])
+    }
+}
+
 extension AuxiliaryImageInfo {
     /// The bytes of an MPF auxiliary image in its file.
     var jpegRange: Range<Int> {
