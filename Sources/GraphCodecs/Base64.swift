@@ -11,40 +11,51 @@ public enum Base64 {
     }()
 
     /// Decodes `text`, ignoring XML white space (writers wrap long values); padding is optional.
-    /// Nil when a character is outside the alphabet, padding sits in the middle, or the length
-    /// leaves a single dangling character.
+    /// Nil when a character is outside the alphabet, padding sits in the middle or runs past two,
+    /// or the length leaves a single dangling character.
     public static func decode(_ text: String) -> [UInt8]? {
-        decode(Array(text.utf8))
+        var text = text
+        return text.withUTF8 { decode($0) }
     }
 
     /// The same for UTF-8 bytes.
     public static func decode(_ text: [UInt8]) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count / 4 * 3)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for byte in text {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
-            if byte == 0x3D {  // '='
-                padding += 1
-                guard padding <= 2 else { return nil }
-                continue
+        text.withUnsafeBufferPointer { decode($0) }
+    }
+
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let values = Base64.values  // once, not a lazy-global check per character
+        var valid = true
+        let decoded = [UInt8](unsafeUninitializedCapacity: input.count / 4 * 3 + 3) { output, written in
+            var accumulator: UInt32 = 0
+            var bits = 0
+            var padding = 0
+            var count = 0
+            for byte in input {
+                let value = values[Int(byte)]
+                if value != 0xFF && padding == 0 {
+                    accumulator = accumulator << 6 | UInt32(value)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        output[count] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                        count += 1
+                        accumulator &= (1 << UInt32(bits)) - 1
+                    }
+                } else if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                    continue
+                } else if byte == 0x3D && padding < 2 {  // '='
+                    padding += 1
+                } else {
+                    valid = false
+                    break
+                }
             }
-            guard padding == 0 else { return nil }
-            let value = values[Int(byte)]
-            guard value != 0xFF else { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
-            }
+            // 2 or 4 leftover bits are the zero fill of a final group; 6 would be a lone character.
+            if bits >= 6 { valid = false }
+            written = count
         }
-        // 2 or 4 leftover bits are the zero fill of a final group; 6 would be a lone character.
-        guard bits < 6 else { return nil }
-        return out
+        return valid ? decoded : nil
     }
 
     /// Encodes with padding and no line breaks.

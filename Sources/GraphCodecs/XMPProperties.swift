@@ -94,8 +94,9 @@ func parseXMLDouble(_ text: String) -> Double? {
 extension String {
     /// Without leading and trailing XML white space (space, tab, CR, LF).
     func trimmingXMLSpace() -> String {
-        let bytes = Array(utf8)
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+        if let first = utf8.first, let last = utf8.last, !isSpace(first), !isSpace(last) { return self }
+        let bytes = Array(utf8)
         guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
             return ""
         }

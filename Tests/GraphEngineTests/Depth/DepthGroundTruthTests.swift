@@ -135,6 +135,38 @@ final class DepthGroundTruthTests: XCTestCase {
         }
     }
 
+    /// Depth asked of a file that stores disparity: 1 / disparity, pixel by pixel, and the range
+    /// 1/FloatMax...1/FloatMin.
+    func testDepthFromADisparityFileIsConverted() throws {
+        let path = try DepthTestData.path("iphoneX_depth_shu223.jpg")
+        let disparity = try DepthTestData.values(try Image(contentsOf: path, auxiliary: .disparity))
+        let depth = try DepthData(contentsOf: path, as: .depth)
+        XCTAssertEqual(depth.kind, .depth)
+        XCTAssertEqual(depth.storedKind, .disparity)
+        let range = try XCTUnwrap(depth.storedRange)
+        XCTAssertEqual(range.lowerBound, 1 / 2.509766, accuracy: 1e-9)
+        XCTAssertEqual(range.upperBound, 1 / 0.650879, accuracy: 1e-9)
+        let values = try DepthTestData.values(depth.map)
+        for (d, p) in zip(values.values, disparity.values) { XCTAssertEqual(Double(d), 1 / Double(p), accuracy: 1e-6 / Double(p)) }
+        XCTAssertEqual(try DepthTestData.values(depth.converting(to: .disparity).map).values.first!, disparity.values.first!,
+                       accuracy: 1e-6)
+    }
+
+    /// Asking for what a file lacks names the file and lists what it has.
+    func testMissingAuxiliaryImagesAreNamed() throws {
+        let heic = try DepthTestData.path("iphone13pro_pug_depth.heic")
+        XCTAssertThrowsError(try Image(contentsOf: heic, auxiliary: .portraitEffectsMatte)) { error in
+            XCTAssertEqual("\(error)", "\(heic): HEIF file has no portrait effects matte; its auxiliary images: "
+                           + "hdrGainMap (HEIF item 52 (urn:com:apple:photo:2020:aux:hdrgainmap)), "
+                           + "disparity (HEIF item 54 (urn:mpeg:hevc:2015:auxid:2))")
+        }
+        let gdepth = try DepthTestData.path("gdepth_motorola_xt912_exifr.jpg")
+        XCTAssertThrowsError(try PortraitEffectsMatte(contentsOf: gdepth)) { error in
+            XCTAssertTrue("\(error)".hasSuffix("JPEG file has no portrait effects matte; its auxiliary images: depth (GDepth depth map)"),
+                          "\(error)")
+        }
+    }
+
     /// The HEIC photo decodes at 4032×3024 (Display P3) and its 768×576 map covers it with the
     /// same scale on both axes (5.25), neither rotated (irot 0 on both items).
     func testHEICMainImageAndMapLineUp() throws {
@@ -157,5 +189,63 @@ final class DepthGroundTruthTests: XCTestCase {
         let values = try DepthTestData.values(depth.map)
         let centre = values.values[288 * 768 + 384], corner = values.values[10 * 768 + 10]
         XCTAssertGreaterThan(centre, corner)
+    }
+}
+
+/// A HEIC portrait matte: no real file has one, so the pug photo's gain-map item is retyped
+/// `urn:com:apple:photo:2018:aux:portraiteffectsmatte` (its `auxC` box rewritten, the boxes around
+/// it and the `iloc` file offsets after it moved by the 10 bytes it grows).
+final class HEICMatteTests: XCTestCase {
+    func testAuxiliaryItemTypedAsMatteIsTheMatte() throws {
+        let source = try DepthTestData.path("iphone13pro_pug_depth.heic")
+        var bytes = try ImageFile.read(path: source)
+        func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        func setU32(_ at: Int, _ value: Int) { for i in 0..<4 { bytes[at + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * i)) } }
+        func find(_ text: String, from: Int = 0) -> Int? {  // in the meta box, near the start
+            let needle = Array(text.utf8)
+            return (from..<5_000).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+        }
+        let oldURN = "urn:com:apple:photo:2020:aux:hdrgainmap", newURN = "urn:com:apple:photo:2018:aux:portraiteffectsmatte"
+        let delta = newURN.utf8.count - oldURN.utf8.count
+        let urnAt = try XCTUnwrap(find(oldURN))
+        let auxC = urnAt - 12  // size, "auxC", version and flags
+        // Enclosing boxes: each one starting before the auxC box and ending after it.
+        for type in ["meta", "iprp", "ipco", "auxC"] {
+            var at = 0
+            while let found = find(type, from: at) {
+                let start = found - 4
+                if start <= auxC && start + u32(start) > urnAt { setU32(start, u32(start) + delta) }
+                at = found + 1
+            }
+        }
+        // iloc version 1, 4-byte offsets and lengths, no base offset: file offsets after the meta box move.
+        let iloc = try XCTUnwrap(find("iloc")) - 4
+        XCTAssertEqual([bytes[iloc + 8], bytes[iloc + 12], bytes[iloc + 13]], [1, 0x44, 0x00])
+        var position = iloc + 16
+        let count = Int(bytes[iloc + 14]) << 8 | Int(bytes[iloc + 15])
+        for _ in 0..<count {
+            let method = Int(bytes[position + 3]) & 0xF
+            let extents = Int(bytes[position + 6]) << 8 | Int(bytes[position + 7])
+            position += 8
+            for _ in 0..<extents {
+                if method == 0 { setU32(position, u32(position) + delta) }
+                position += 8
+            }
+        }
+        bytes.replaceSubrange(urnAt..<(urnAt + oldURN.utf8.count), with: Array(newURN.utf8))
+        let folder = try DepthTestData.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("matte.heic").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let photo = try DepthPhoto(contentsOf: path)
+        XCTAssertEqual(photo.auxiliaryImages.map(\.kind), [.portraitEffectsMatte, .disparity])
+        let matte = try DepthTestData.values(try photo.portraitEffectsMatte().map)
+        XCTAssertEqual([matte.width, matte.height], [2016, 1512])
+        // The same samples as the original file's item 52, over 255.
+        let item = try HEIFCodec.decodeAuxiliary(try ImageFile.read(path: source), itemID: 52)
+        XCTAssertEqual(matte.values.count, item.bytes.count)
+        for (value, sample) in zip(matte.values, item.bytes) { XCTAssertEqual(value, Float(sample) / 255) }
+        XCTAssertEqual(try photo.depthData().kind, .disparity)
     }
 }

@@ -131,14 +131,16 @@ struct MapValues {
     let width: Int
     let height: Int
 
-    /// The smallest and largest finite values, or nil when there is none.
+    /// The smallest and largest finite values, or nil when there is none. As the shortest
+    /// decimals of their Float32 values (1.498047, not 1.4980469942092896): what the files print.
     var finiteRange: (Double, Double)? {
         var low = Float.infinity, high = -Float.infinity
         for value in values where value.isFinite {
             low = min(low, value)
             high = max(high, value)
         }
-        return low <= high ? (Double(low), Double(high)) : nil
+        guard low <= high, let shortLow = Double(low.description), let shortHigh = Double(high.description) else { return nil }
+        return (shortLow, shortHigh)
     }
 
     /// 8-bit samples of `normalized(value)` (0...1, clamped, rounded; NaN to 0).
