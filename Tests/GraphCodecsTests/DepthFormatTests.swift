@@ -236,6 +236,20 @@ final class DepthFormatTests: XCTestCase {
         XCTAssertThrowsError(try MPF.assemble(primary: Array(primary[0..<30]), auxiliaries: aux))
     }
 
+    /// Apple's MPF stub inside each auxiliary image (version and image count, no entries) is not
+    /// a problem: no warning when an auxiliary image is inspected on its own.
+    func testAppleMPFStubDoesNotWarn() throws {
+        let bytes = try ImageFile.read(path: try TestPaths.sharedTestData("depth") + "/iphoneX_depth_matte_shu223.jpg")
+        let info = try ImageFile.info(bytes)
+        for image in info.auxiliaryImages {
+            guard case .jpeg(let stream) = image.location else { return XCTFail("not an MPF image") }
+            let aux = try ImageFile.info(Array(bytes[stream.range]))
+            XCTAssertTrue(aux.metadata.segments.contains { $0.name == "APP2 MPF" })
+            XCTAssertEqual(aux.warnings, [], "\(image.kind)")
+            XCTAssertEqual(try JPEGCodec.decode(Array(bytes[stream.range])).warnings, [])
+        }
+    }
+
     /// The end of a JPEG stream is its EOI, not an FF D9 inside a segment or the entropy data.
     func testEndOfStreamSkipsSegmentsAndStuffedBytes() throws {
         let image = try JPEGCodec.encode(width: 32, height: 32, channels: 3,

@@ -90,6 +90,9 @@ final class DepthGroundTruthTests: XCTestCase {
         }
         XCTAssertEqual(try DepthData(contentsOf: path, orientation: .stored).orientation, 6)
         XCTAssertEqual(try DepthData(contentsOf: path).orientation, 1)
+        // The calibration describes the stored (sensor) geometry: only the stored map has it.
+        XCTAssertEqual(try DepthData(contentsOf: path, orientation: .stored).calibration?.referenceWidth, 4032)
+        XCTAssertNil(try DepthData(contentsOf: path).calibration)
     }
 
     /// Every Apple map against exiftool's own extraction (`-b -MPImage2`/`-MPImage3`), converted

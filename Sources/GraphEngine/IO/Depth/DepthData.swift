@@ -82,7 +82,7 @@ public struct DepthData: Sendable, Hashable {
     /// `depthData:DepthDataVersion`.
     public var version: Int?
     /// The camera calibration, when stored; it refers to the photo's stored geometry, so it is
-    /// dropped when the map is rotated, cropped or scaled.
+    /// left out when the map is turned upright, rotated, cropped or scaled.
     public var calibration: CameraCalibration?
     public var sourceFormat: SourceFormat?
     /// The EXIF-style orientation (1...8) still to apply to ``map`` to show it upright with the

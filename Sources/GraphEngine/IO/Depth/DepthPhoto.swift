@@ -69,7 +69,9 @@ public struct DepthPhoto: Sendable {
     /// The portrait matte's description, when the file has one.
     public var portraitEffectsMatteInfo: AuxiliaryImageInfo? { auxiliaryImages.first { $0.kind == .portraitEffectsMatte } }
 
-    /// The depth data with real values (see ``DepthData``), as stored or converted to `kind`.
+    /// The depth data with real values (see ``DepthData``), as stored or converted to `kind`. The
+    /// calibration describes the stored geometry: a map turned upright (the file's orientation
+    /// is not 1) comes without it; load it with `orientation: .stored` to have it.
     public func depthData(as kind: DepthData.Kind? = nil, orientation: AuxiliaryOrientation = .upright) throws -> DepthData {
         guard let aux = depthMapInfo else { throw missing("depth or disparity map") }
         try checkUsable(aux)
@@ -90,7 +92,8 @@ public struct DepthPhoto: Sendable {
         let data = DepthData(
             map: map, kind: storedKind, storedEncoding: encoding, storedKind: storedKind,
             accuracy: apple?.accuracy.flatMap { DepthData.Accuracy(rawValue: $0.lowercased()) }, isFiltered: apple?.filtered,
-            quality: apple?.quality, version: apple?.depthDataVersion, calibration: apple?.calibration,
+            quality: apple?.quality, version: apple?.depthDataVersion,
+            calibration: samples.orientationApplied ? nil : apple?.calibration,
             sourceFormat: sourceFormat(aux), orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
         return data.converting(to: kind ?? storedKind)
     }
