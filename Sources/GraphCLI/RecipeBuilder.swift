@@ -146,8 +146,8 @@ struct RecipeBuilder {
     }
 
     /// What a JPEG output carries: the depth data and matte of the depth photo it edits, moved
-    /// like the photo (unless `"auxiliary": "drop"`), and the images it attaches. A PNG output
-    /// carries none (a warning says so when there was something to carry).
+    /// like the photo (unless `"auxiliary": "drop"`), and the images it attaches. A PNG or HEIC
+    /// output carries none (a warning says so when there was something to carry).
     private mutating func auxiliaryImages(of output: RecipeOutput, image: Image) throws -> AuxiliaryImages {
         var carried: [(name: String, images: AuxiliaryImages)] = []
         if output.keepsAuxiliaryImages || !output.attached.isEmpty {
@@ -188,7 +188,7 @@ struct RecipeBuilder {
         }
         if output.format != .jpeg {
             if !result.isEmpty {
-                warnings.append("\(output.path): a PNG output cannot carry depth data or a matte; written without them")
+                warnings.append("\(output.path): a \(output.format.name) output cannot carry depth data or a matte (JPEG only); written without them")
             }
             return AuxiliaryImages()
         }

@@ -237,20 +237,20 @@ struct RecipeDecoder {
         if let formatJSON = json["format"] {
             guard case .string(let text) = formatJSON,
                   let parsed = OutputFileFormat(rawValue: text.lowercased() == "jpg" ? "jpeg" : text.lowercased()) else {
-                throw RecipeError("\(path).format", "expected \"png\" or \"jpeg\", got \(formatJSON.compact)")
+                throw RecipeError("\(path).format", "expected \"png\", \"jpeg\" or \"heic\", got \(formatJSON.compact)")
             }
             format = parsed
         } else {
             guard let parsed = OutputFileFormat(path: file) else {
                 let ext = (file as NSString).pathExtension
-                throw RecipeError("\(path).file", "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(file)'; use .png, .jpg or .jpeg")
+                throw RecipeError("\(path).file", "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(file)'; use .png, .jpg, .jpeg or .heic")
             }
             format = parsed
         }
         let quality = try json["quality"].map { try integer($0, "\(path).quality", in: 1...100) } ?? 90
         let bitDepth = try json["bitDepth"].map { try integer($0, "\(path).bitDepth", in: 8...16) } ?? 8
         guard bitDepth == 8 || bitDepth == 16 else { throw RecipeError("\(path).bitDepth", "expected 8 or 16, got \(bitDepth)") }
-        if format == .jpeg && bitDepth == 16 { throw RecipeError("\(path).bitDepth", "JPEG output is 8-bit only") }
+        if format != .png && bitDepth == 16 { throw RecipeError("\(path).bitDepth", "\(format.name) output is 8-bit only") }
         var subsampling = JPEGSubsampling.s420
         if let subsamplingJSON = json["subsampling"] {
             let names: [String: JPEGSubsampling] = ["4:4:4": .s444, "4:2:2": .s422, "4:2:0": .s420, "4:4:0": .s440]

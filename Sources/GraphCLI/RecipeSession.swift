@@ -37,11 +37,11 @@ struct RecipeSession {
                 throw RecipeError("--output", "the recipe has \(recipe.outputs.count) outputs; -o works only with one")
             }
             guard let format = OutputFileFormat(path: output) else {
-                throw RecipeError("--output", "unknown output format in '\(output)'; use .png, .jpg or .jpeg")
+                throw RecipeError("--output", "unknown output format in '\(output)'; use .png, .jpg, .jpeg or .heic")
             }
             recipe.outputs[0].file = URL(fileURLWithPath: output).standardizedFileURL.path
             recipe.outputs[0].format = format
-            if format == .jpeg { recipe.outputs[0].options.bitDepth = 8 }
+            if format != .png { recipe.outputs[0].options.bitDepth = 8 }
         }
         if !settings.allowOverwritingInputs {
             for output in recipe.outputs where Context.isSameFile(output.file, asAnyOf: recipe.inputFiles) {

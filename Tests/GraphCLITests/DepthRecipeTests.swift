@@ -82,11 +82,15 @@ final class DepthRecipeTests: XCTestCase {
                      {"image": "cropped", "file": "cropped.jpg"},
                      {"image": "toned", "file": "dropped.jpg", "auxiliary": "drop"},
                      {"image": "toned", "file": "attached.jpg", "attach": {"disparity": "halved"}},
-                     {"image": "toned", "file": "kept.png"}]}
+                     {"image": "toned", "file": "kept.png"},
+                     {"image": "toned", "file": "kept.heic", "quality": 80}]}
         """#, in: folder)
         let result = Graph.runInProcess(["run", path])
         XCTAssertEqual(result.status, 0, result.err)
         XCTAssertTrue(result.err.contains("outputs[4]: a PNG output cannot carry depth data"), result.err)
+        XCTAssertTrue(result.err.contains("outputs[5]: a HEIC output cannot carry depth data"), result.err)
+        XCTAssertTrue(result.out.contains("kept.heic 64x48 HEIC"), result.out)
+        XCTAssertEqual(try ImageFile.info(path: folder.appendingPathComponent("kept.heic").path).format, .heif)
         let source = try ImageFile.read(path: folder.appendingPathComponent("depth.jpg").path)
         let sourceInfo = try ImageFile.info(source)
         guard case .jpeg(let sourceStream)? = sourceInfo.auxiliaryImages.first?.location else { return XCTFail("no map") }

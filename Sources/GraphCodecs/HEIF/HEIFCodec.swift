@@ -162,7 +162,7 @@ public enum HEIFCodec {
         return Array(ids.prefix(Int(max(0, min(filled, count)))))
     }
 
-    private static func check(_ error: heif_error, _ what: String, segment: String) throws(CodecError) {
+    static func check(_ error: heif_error, _ what: String, segment: String) throws(CodecError) {
         guard error.code != heif_error_Ok else { return }
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         let kind: CodecError.Kind

@@ -4,16 +4,22 @@ import GraphCodecs
 /// The file formats a ``Context`` can write.
 public enum OutputFileFormat: String, Sendable, CaseIterable {
     case png, jpeg
+    /// HEIC (HEVC through libheif and x265): the main image only, 8-bit.
+    case heic
 
-    /// The format implied by a path's extension (`.png`, `.jpg`, `.jpeg`), or nil.
+    /// The format implied by a path's extension (`.png`, `.jpg`, `.jpeg`, `.heic`, `.heif`), or nil.
     public init?(path: String) {
         let ext = (path as NSString).pathExtension.lowercased()
         switch ext {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
+        case "heic", "heif": self = .heic
         default: return nil
         }
     }
+
+    /// "PNG", "JPEG", "HEIC".
+    public var name: String { rawValue.uppercased() }
 }
 
 extension Image {
@@ -104,12 +110,13 @@ extension ImageBuffer {
 }
 
 extension Context {
-    /// Renders `image` (its whole, finite extent) and encodes it as PNG or JPEG.
+    /// Renders `image` (its whole, finite extent) and encodes it as PNG, JPEG or HEIC.
     ///
     /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque (grey, or grey and
     /// alpha, for a `.data` output whose pixels are all grey). JPEG: 8-bit RGB (alpha dropped; the
     /// premultiplied colour is the image over black) with `options`' quality, subsampling and scan mode,
-    /// followed by its auxiliary images (see ``AuxiliaryImages``). Either is tagged with the output
+    /// followed by its auxiliary images (see ``AuxiliaryImages``). HEIC: 8-bit RGB or RGBA, HEVC at
+    /// `options`' quality, no auxiliary images (libheif cannot write them). Each is tagged with the output
     /// colour space's ICC profile (none for `.data`) and carries `options.metadata`.
     public func encodedData(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                             progress: RenderProgress? = nil) throws -> [UInt8]
@@ -134,6 +141,16 @@ extension Context {
         let bitDepth = options.bitDepth
         let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, colorSpace: options.colorSpace,
                                 progress: progress)
+        if format == .heic {
+            // 8-bit RGB(A), straight alpha, converted to YCbCr by libheif.
+            var samples = buffer.bytes
+            let pixels = buffer.width * buffer.height
+            let opaque = Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
+            if opaque { samples = Context.keepChannels(samples, pixels: pixels, bytesPerSample: 1, [0, 1, 2]) }
+            return try HEIFCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4, bytes: samples,
+                                        quality: options.quality, iccProfile: profile, exif: options.exif,
+                                        xmp: options.jpegSegments.xmp)
+        }
         let pixels = buffer.width * buffer.height
         var samples = buffer.bytes
         let opaque = bitDepth == 8 ? Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
@@ -157,7 +174,7 @@ extension Context {
                       options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = []) throws {
         guard let resolved = format ?? OutputFileFormat(path: path) else {
             throw GraphError.invalidParameter(filter: "output", key: "file",
-                                              reason: "unknown image format for '\(path)' (use .png, .jpg or .jpeg)")
+                                              reason: "unknown image format for '\(path)' (use .png, .jpg, .jpeg or .heic)")
         }
         if Context.isSameFile(path, asAnyOf: protectedPaths) {
             throw GraphError.renderFailed("refusing to overwrite '\(path)': it is an input of this render")

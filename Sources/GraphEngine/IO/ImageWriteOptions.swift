@@ -3,13 +3,13 @@ import GraphCodecs
 /// How ``Context/encodedData(_:format:options:progress:)`` and
 /// ``Context/write(_:to:format:options:protectedPaths:)`` encode a rendered image.
 public struct ImageWriteOptions: Sendable, Equatable {
-    /// JPEG quality, 1...100 (libjpeg's scale).
+    /// JPEG quality, 1...100 (libjpeg's scale); HEIC quality (libheif's lossy scale).
     public var quality: Int
     /// JPEG chroma subsampling.
     public var subsampling: JPEGSubsampling
     /// A progressive JPEG (several scans, coarse to fine) instead of a baseline one.
     public var progressive: Bool
-    /// PNG bits per sample, 8 or 16 (JPEG is always 8).
+    /// PNG bits per sample, 8 or 16 (JPEG and HEIC are always 8).
     public var bitDepth: Int
     /// Metadata to carry into the file, usually the source's (``Image/decoding(path:options:colorSpace:)``
     /// returns it): EXIF and XMP (JPEG APP1, PNG eXIf and iTXt), and in JPEG also the extended XMP
@@ -57,8 +57,8 @@ public struct ImageWriteOptions: Sendable, Equatable {
         guard bitDepth == 8 || bitDepth == 16 else {
             throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "must be 8 or 16, got \(bitDepth)")
         }
-        if format == .jpeg && bitDepth != 8 {
-            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "JPEG supports only 8 bits")
+        if format != .png && bitDepth != 8 {
+            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "\(format.name) supports only 8 bits here")
         }
         guard (1...100).contains(quality) else {
             throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
