@@ -106,8 +106,8 @@ public enum HEIFCodec {
                     throw CodecError(.tooLarge, "libheif could not allocate a context", format: .heif)
                 }
                 defer { heif_context_free(context) }
-                // libheif's own limit is on the larger side; ours on the pixel count is checked per image.
-                heif_context_set_maximum_image_size_limit(context, Int32(clamping: min(options.maxPixelCount, 1 << 30)))
+                // libheif's own limit is on each side (65536); ours on the pixel count is checked per image.
+                heif_context_set_maximum_image_size_limit(context, 1 << 16)
                 try check(heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil),
                           "cannot read the HEIF structure", segment: "meta")
                 return try body(context)

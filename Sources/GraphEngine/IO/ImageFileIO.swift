@@ -146,7 +146,7 @@ extension Context {
             var samples = buffer.bytes
             let pixels = buffer.width * buffer.height
             let opaque = Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
-            if opaque { samples = Context.keepChannels(samples, pixels: pixels, bytesPerSample: 1, [0, 1, 2]) }
+            if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: 1) }
             return try HEIFCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4, bytes: samples,
                                         quality: options.quality, iccProfile: profile, exif: options.exif,
                                         xmp: options.jpegSegments.xmp)
@@ -156,11 +156,11 @@ extension Context {
         let opaque = bitDepth == 8 ? Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
             : Context.unpremultiply(&samples, pixels: pixels, as: UInt16.self)
         var channels = opaque ? 3 : 4
-        if options.colorSpace == .data, Context.isGrey(samples, pixels: pixels, bytesPerSample: bitDepth / 8) {
-            samples = Context.keepChannels(samples, pixels: pixels, bytesPerSample: bitDepth / 8, opaque ? [0] : [0, 3])
-            channels = opaque ? 1 : 2
+        if options.colorSpace == .data,
+           let grey = Context.greySamples(samples, pixels: pixels, bytesPerSample: bitDepth / 8, keepingAlpha: !opaque) {
+            (samples, channels) = (grey, opaque ? 1 : 2)
         } else if opaque {
-            samples = Context.keepChannels(samples, pixels: pixels, bytesPerSample: bitDepth / 8, [0, 1, 2])
+            samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8)
         }
         return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: channels,
                                    bitDepth: bitDepth, bytes: samples, iccProfile: profile, exif: options.exif,
@@ -220,29 +220,29 @@ extension Context {
         return opaque
     }
 
-    /// RGBA samples reduced to the channels `kept` (RGB: [0, 1, 2]; grey: [0]; grey and alpha: [0, 3]).
-    static func keepChannels(_ samples: [UInt8], pixels: Int, bytesPerSample: Int, _ kept: [Int]) -> [UInt8] {
-        let inPixel = 4 * bytesPerSample, outPixel = kept.count * bytesPerSample
+    /// RGBA samples to RGB.
+    static func dropAlpha(_ samples: [UInt8], pixels: Int, bytesPerSample: Int) -> [UInt8] {
+        let inPixel = 4 * bytesPerSample, outPixel = 3 * bytesPerSample
         var out = [UInt8](repeating: 0, count: pixels * outPixel)
         for i in 0..<pixels {
-            for (k, channel) in kept.enumerated() {
-                for b in 0..<bytesPerSample {
-                    out[i * outPixel + k * bytesPerSample + b] = samples[i * inPixel + channel * bytesPerSample + b]
-                }
-            }
+            for b in 0..<outPixel { out[i * outPixel + b] = samples[i * inPixel + b] }
         }
         return out
     }
 
-    /// Whether every pixel of RGBA samples has equal red, green and blue.
-    static func isGrey(_ samples: [UInt8], pixels: Int, bytesPerSample: Int) -> Bool {
-        let step = bytesPerSample
+    /// RGBA samples as grey (and alpha, when kept), or nil when some pixel's red, green and blue differ.
+    static func greySamples(_ samples: [UInt8], pixels: Int, bytesPerSample step: Int, keepingAlpha: Bool) -> [UInt8]? {
+        let outPixel = (keepingAlpha ? 2 : 1) * step
+        var out = [UInt8](repeating: 0, count: pixels * outPixel)
         for i in 0..<pixels {
             let base = i * 4 * step
-            for b in 0..<step where samples[base + b] != samples[base + step + b] || samples[base + b] != samples[base + 2 * step + b] {
-                return false
+            for b in 0..<step {
+                let grey = samples[base + b]
+                guard samples[base + step + b] == grey, samples[base + 2 * step + b] == grey else { return nil }
+                out[i * outPixel + b] = grey
+                if keepingAlpha { out[i * outPixel + step + b] = samples[base + 3 * step + b] }
             }
         }
-        return true
+        return out
     }
 }

@@ -21,14 +21,23 @@ enum AuxiliaryGeometry {
 
     static func trace(_ edited: Image, to source: Image) -> Trace {
         let target = source.node
+        // Which nodes have the source among their inputs, bottom-up without recursion (recipes
+        // may be deep).
         var reaches: [ObjectIdentifier: Bool] = [:]
-        func reachesSource(_ node: Node) -> Bool {
-            if node === target { return true }
-            if let known = reaches[ObjectIdentifier(node)] { return known }
-            let result = node.inputs.contains(where: reachesSource)
-            reaches[ObjectIdentifier(node)] = result
-            return result
+        var pending: [(Node, expanded: Bool)] = [(edited.node, false)]
+        while let (node, expanded) = pending.popLast() {
+            let id = ObjectIdentifier(node)
+            if reaches[id] != nil { continue }
+            if node === target {
+                reaches[id] = true
+            } else if expanded {
+                reaches[id] = node.inputs.contains { reaches[ObjectIdentifier($0)] == true }
+            } else {
+                pending.append((node, true))
+                for input in node.inputs where reaches[ObjectIdentifier(input)] == nil { pending.append((input, false)) }
+            }
         }
+        func reachesSource(_ node: Node) -> Bool { reaches[ObjectIdentifier(node)] == true }
         guard reachesSource(edited.node) else { return .notReached }
 
         var found: [AffineTransform] = []
