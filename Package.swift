@@ -23,9 +23,12 @@ let package = Package(
             name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
         .target(name: "CCodecShims", dependencies: ["CLibPNG", "CLibJPEG"], path: "Sources/CCodecShims"),
+        .systemLibrary(
+            name: "CLibHeif", path: "Sources/CLibHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
 
-        // Codecs: libpng / libjpeg-turbo decode and encode, metadata segments.
-        .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG"]),
+        // Codecs: libpng / libjpeg-turbo decode and encode, libheif decode, metadata segments.
+        .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif"]),
 
         // The engine: recipes, kernel language, optimizer, programs, executor, I/O, dumps.
         .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "GraphCodecs"]),

@@ -1,12 +1,14 @@
 import ArgumentParser
 import GraphCodecs
 
-/// `graph info FILE`: header and metadata of a PNG or JPEG, without decoding pixels.
+/// `graph info FILE`: header and metadata of a PNG, JPEG or HEIF, with its auxiliary images (depth and
+/// disparity maps, mattes, gain maps), without decoding pixels.
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "info", abstract: "Show an image file's format, size, profile, orientation and metadata.")
+        commandName: "info",
+        abstract: "Show an image file's format, size, profile, orientation, metadata and auxiliary images (depth, mattes).")
 
-    @Argument(help: "A PNG or JPEG file.") var file: String
+    @Argument(help: "A PNG, JPEG or HEIF file.") var file: String
     @Option(help: "text or json.") var format: OutputFormat = .text
 
     func run() throws {
@@ -50,7 +52,49 @@ struct InfoCommand: ParsableCommand {
             .object([("index", number($0.index + 1)), ("type", .string($0.typeName)),
                      ("offset", number($0.absoluteOffset)), ("length", number($0.length))])
         })))
+        members.append(("auxiliaryImages", .array(info.auxiliaryImages.map(json))))
         members.append(("warnings", .array(info.warnings.map { .string($0) })))
+        return .object(members)
+    }
+
+    /// One auxiliary image: what it is, where, its stored size and format, value range and the
+    /// depth metadata stored with it (null when absent).
+    static func json(_ image: AuxiliaryImageInfo) -> JSON {
+        func number(_ n: Int) -> JSON { .number(Double(n)) }
+        func optional<T>(_ value: T?, _ make: (T) -> JSON) -> JSON { value.map(make) ?? .null }
+        let location: JSON
+        switch image.location {
+        case .jpeg(let stream):
+            location = .object([("mpfImage", optional(stream.mpfImage, number)), ("offset", number(stream.range.lowerBound)),
+                                ("length", number(stream.range.count)), ("foundByScan", .bool(stream.foundByScan))])
+        case .heifItem(let id): location = .object([("heifItem", number(Int(id)))])
+        case .gDepth: location = .object([("gDepth", .string("extended XMP"))])
+        }
+        var members: [(String, JSON)] = [
+            ("kind", .string(image.kind.rawValue)), ("type", .string(image.type)), ("location", location),
+            ("width", number(image.width)), ("height", number(image.height)), ("channels", number(image.channels)),
+            ("bitDepth", number(image.bitDepth)), ("pixelFormat", .string(image.pixelFormat)), ("codec", .string(image.codec)),
+            ("orientation", number(image.orientation)),
+            ("valueRange", optional(image.valueRange) {
+                .object([("min", .number($0.min)), ("max", .number($0.max)), ("source", .string($0.source))])
+            }),
+            ("accuracy", optional(image.accuracy) { .string($0) }), ("filtered", optional(image.filtered) { .bool($0) }),
+            ("quality", optional(image.apple?.quality) { .string($0) }), ("calibration", .bool(image.hasCalibration)),
+        ]
+        if let info = image.depthRepresentation {
+            members.append(("depthRepresentation", .object([
+                ("type", .string(info.typeName)), ("dMin", optional(info.dMin) { .number($0) }),
+                ("dMax", optional(info.dMax) { .number($0) }), ("zNear", optional(info.zNear) { .number($0) }),
+                ("zFar", optional(info.zFar) { .number($0) }),
+            ])))
+        }
+        if let gDepth = image.gDepth {
+            members.append(("gDepth", .object([
+                ("format", .string(gDepth.format.rawValue)), ("near", .number(gDepth.near)), ("far", .number(gDepth.far)),
+                ("mime", .string(gDepth.mime)), ("originalImage", .bool(gDepth.originalImage != nil)),
+            ])))
+        }
+        members.append(("problems", .array(image.problems.map { .string($0) })))
         return .object(members)
     }
 }

@@ -14,7 +14,7 @@ struct Recipe {
     var inputFiles: [String] {
         imageOrder.compactMap { name in
             switch images[name]?.source {
-            case .file(let path, _)?: return path
+            case .file(let path, _, _)?: return path
             case .yuv(let spec)?: return spec.file
             default: return nil
             }
@@ -56,9 +56,10 @@ struct RecipeKernel {
 /// One named image of a recipe.
 struct RecipeImage {
     enum Source {
-        /// A PNG or JPEG file, with an optional colour space that overrides its ICC profile
-        /// (`nil` inside means data: never colour-converted).
-        case file(String, colorSpace: ColorSpace??)
+        /// A PNG, JPEG or HEIF file, with an optional colour space that overrides its ICC profile
+        /// (`nil` inside means data: never colour-converted), or one of its auxiliary images
+        /// (a depth or disparity map, a portrait matte: data).
+        case file(String, colorSpace: ColorSpace??, auxiliary: AuxiliaryImage?)
         /// A raw YCbCr 4:2:0 frame file.
         case yuv(RecipeYUV)
         /// A catalogue filter (or generator) with raw JSON inputs, checked when built.
@@ -87,6 +88,10 @@ struct RecipeOutput {
     var options: ImageWriteOptions
     /// The `file` image whose EXIF and XMP the output carries.
     var metadataFrom: String?
+    /// Whether a JPEG output carries the depth data and matte of the depth photo it edits.
+    var keepsAuxiliaryImages = true
+    /// Images attached as auxiliary images (JPEG only): `.disparity` or `.depth`, and `.portraitEffectsMatte`.
+    var attached: [(AuxiliaryImage, String)] = []
     let path: String
 }
 

@@ -12,6 +12,11 @@ struct RecipeBuilder {
     private(set) var warnings: [String] = []
     /// The metadata of every `file` image, by name (outputs carry it with `metadataFrom`).
     private(set) var fileMetadata: [String: ImageMetadata] = [:]
+    /// The main image of every `file` image, by name, with its path: photos whose depth data an
+    /// output may carry.
+    private var photos: [(name: String, path: String, image: Image)] = []
+    /// Photos opened for their auxiliary images, by path.
+    private var depthPhotos: [String: DepthPhoto] = [:]
     private var visiting: [String] = []
 
     init(recipe: Recipe, registry: FilterRegistry = .standard) {
@@ -29,7 +34,8 @@ struct RecipeBuilder {
     /// outputs with the metadata they carry filled in.
     mutating func outputImages() throws -> (images: [Image], outputs: [RecipeOutput]) {
         _ = try buildAll()
-        let outputs = try recipe.outputs.map { output in
+        var outputs: [RecipeOutput] = []
+        for output in recipe.outputs {
             var resolved = output
             if let name = output.metadataFrom {
                 guard recipe.images[name] != nil else {
@@ -40,7 +46,10 @@ struct RecipeBuilder {
                 }
                 resolved.options.metadata = metadata
             }
-            return resolved
+            if let image = built[output.image] {
+                resolved.options.auxiliaryImages = try auxiliaryImages(of: output, image: image)
+            }
+            outputs.append(resolved)
         }
         let images = try recipe.outputs.map { output in
             guard let image = built[output.image] else { throw RecipeError("\(output.path).image", "unknown image \"\(output.image)\"") }
@@ -73,12 +82,21 @@ struct RecipeBuilder {
 
     private mutating func build(_ spec: RecipeImage, name: String) throws -> Image {
         switch spec.source {
-        case .file(let file, let colorSpace):
+        case .file(let file, _, let auxiliary?):
+            do {
+                let photo = try depthPhoto(file)
+                fileMetadata[name] = photo.info.metadata
+                return try photo.image(auxiliary)
+            } catch {
+                throw RecipeError("\(spec.path).auxiliary", "\(error)")
+            }
+        case .file(let file, let colorSpace, nil):
             do {
                 // JPEGs decode when rendered, streaming, at the scale the render needs.
                 let decoded = try Image.decoding(path: file, colorSpace: colorSpace)
                 warnings += decoded.warnings
                 fileMetadata[name] = decoded.metadata
+                photos.append((name, file, decoded.image))
                 return decoded.image
             } catch {
                 throw RecipeError("\(spec.path).file", "\(error)")
@@ -117,6 +135,64 @@ struct RecipeBuilder {
                 throw RecipeError("\(spec.path).arguments", "\(error)")
             }
         }
+    }
+
+    /// The photo file `path` opened for its auxiliary images (once per path).
+    private mutating func depthPhoto(_ path: String) throws -> DepthPhoto {
+        if let opened = depthPhotos[path] { return opened }
+        let photo = try DepthPhoto(contentsOf: path)
+        depthPhotos[path] = photo
+        return photo
+    }
+
+    /// What a JPEG output carries: the depth data and matte of the depth photo it edits, moved
+    /// like the photo (unless `"auxiliary": "drop"`), and the images it attaches. A PNG or HEIC
+    /// output carries none (a warning says so when there was something to carry).
+    private mutating func auxiliaryImages(of output: RecipeOutput, image: Image) throws -> AuxiliaryImages {
+        var carried: [(name: String, images: AuxiliaryImages)] = []
+        if output.keepsAuxiliaryImages || !output.attached.isEmpty {
+            for photo in photos {
+                let opened: DepthPhoto
+                do {
+                    opened = try depthPhoto(photo.path)
+                } catch {
+                    warnings.append("\(output.path): depth data of \"\(photo.name)\" not read: \(error)")
+                    continue
+                }
+                let (images, notes) = opened.auxiliaryImages(following: image, from: photo.image)
+                warnings += notes.map { "\(output.path): \($0)" }
+                if !images.isEmpty { carried.append((photo.name, images)) }
+            }
+        }
+        if carried.count > 1 {
+            if let preferred = carried.first(where: { $0.name == output.metadataFrom }) {
+                carried = [preferred]
+            } else {
+                warnings.append("\(output.path): the output edits several depth photos (\(carried.map(\.name).joined(separator: ", "))); no depth data is carried (name one with metadataFrom)")
+                carried = []
+            }
+        }
+        let base = carried.first?.images ?? AuxiliaryImages()
+        var result = output.keepsAuxiliaryImages ? base : AuxiliaryImages()
+        for (kind, name) in output.attached {
+            guard let map = built[name] else { throw RecipeError("\(output.path).attach", "unknown image \"\(name)\"") }
+            switch kind {
+            case .disparity, .depth:
+                let template = base.depthData
+                result.depthData = DepthData(map: map, kind: kind == .depth ? .depth : .disparity, accuracy: template?.accuracy,
+                                             isFiltered: template?.isFiltered, quality: template?.quality)
+                result.format = base.depthData == nil ? nil : base.writtenFormat
+            case .portraitEffectsMatte:
+                result.portraitEffectsMatte = PortraitEffectsMatte(map: map, version: base.portraitEffectsMatte?.version)
+            }
+        }
+        if output.format != .jpeg {
+            if !result.isEmpty {
+                warnings.append("\(output.path): a \(output.format.name) output cannot carry depth data or a matte (JPEG only); written without them")
+            }
+            return AuxiliaryImages()
+        }
+        return result
     }
 
     private mutating func buildFilter(_ name: String, inputs: [(String, JSON)], path: String, key kindKey: String) throws -> Image {

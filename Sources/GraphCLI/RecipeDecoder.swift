@@ -11,7 +11,8 @@ struct RecipeDecoder {
     static let topKeys: Set<String> = ["version", "description", "options", "kernels", "images", "outputs"]
     static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels",
                                           "colorManagement"]
-    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format", "subsampling", "progressive", "metadataFrom"]
+    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format", "subsampling", "progressive", "metadataFrom",
+                                          "colorSpace", "auxiliary", "attach"]
 
     /// Reads, parses (with `--set` overrides) and decodes a recipe file.
     static func load(path: String, overrides: [String] = []) throws -> Recipe {
@@ -66,6 +67,10 @@ struct RecipeDecoder {
             let output = try decodeOutput(item, path: "outputs[\(index)]")
             guard images[output.image] != nil else {
                 throw RecipeError("\(output.path).image", "unknown image \"\(output.image)\"\(suggestion(output.image, images.keys))")
+            }
+            for (kind, name) in output.attached where images[name] == nil {
+                let key = Self.auxiliaryNames.first { $0.value == kind }?.key ?? kind.rawValue
+                throw RecipeError("\(output.path).attach.\(key)", "unknown image \"\(name)\"\(suggestion(name, images.keys))")
             }
             if let earlier = outputs.first(where: { Context.isSameFile($0.file, asAnyOf: [output.file]) }) {
                 throw RecipeError("\(output.path).file", "the same file is written by \(earlier.path)")
@@ -138,7 +143,7 @@ struct RecipeDecoder {
         }
         let allowed: Set<String>
         switch kind {
-        case "file": allowed = ["file", "colorSpace", "crop"]
+        case "file": allowed = ["file", "colorSpace", "auxiliary", "crop"]
         case "yuv": allowed = ["yuv", "size", "layout", "matrix", "range", "siting", "crop"]
         case "filter", "generator": allowed = [kind, "inputs", "crop"]
         case "kernel": allowed = ["kernel", "arguments", "extent", "roi", "crop"]
@@ -157,7 +162,17 @@ struct RecipeDecoder {
                 }
                 colorSpace = .some(space)
             }
-            source = .file(resolve(try string(json["file"], "\(path).file")), colorSpace: colorSpace)
+            var auxiliary: AuxiliaryImage?
+            if let value = json["auxiliary"] {
+                guard case .string(let text) = value, let kind = Self.auxiliaryNames[text] else {
+                    throw RecipeError("\(path).auxiliary", "expected \"disparity\", \"depth\" or \"matte\", got \(value.compact)")
+                }
+                if colorSpace != nil {
+                    throw RecipeError("\(path).colorSpace", "an auxiliary image is data, never colour-converted; remove \"colorSpace\"")
+                }
+                auxiliary = kind
+            }
+            source = .file(resolve(try string(json["file"], "\(path).file")), colorSpace: colorSpace, auxiliary: auxiliary)
         case "yuv":
             func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ fallback: T) throws -> T where T.RawValue == String {
                 guard let value = json[key] else { return fallback }
@@ -222,20 +237,20 @@ struct RecipeDecoder {
         if let formatJSON = json["format"] {
             guard case .string(let text) = formatJSON,
                   let parsed = OutputFileFormat(rawValue: text.lowercased() == "jpg" ? "jpeg" : text.lowercased()) else {
-                throw RecipeError("\(path).format", "expected \"png\" or \"jpeg\", got \(formatJSON.compact)")
+                throw RecipeError("\(path).format", "expected \"png\", \"jpeg\" or \"heic\", got \(formatJSON.compact)")
             }
             format = parsed
         } else {
             guard let parsed = OutputFileFormat(path: file) else {
                 let ext = (file as NSString).pathExtension
-                throw RecipeError("\(path).file", "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(file)'; use .png, .jpg or .jpeg")
+                throw RecipeError("\(path).file", "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(file)'; use .png, .jpg, .jpeg or .heic")
             }
             format = parsed
         }
         let quality = try json["quality"].map { try integer($0, "\(path).quality", in: 1...100) } ?? 90
         let bitDepth = try json["bitDepth"].map { try integer($0, "\(path).bitDepth", in: 8...16) } ?? 8
         guard bitDepth == 8 || bitDepth == 16 else { throw RecipeError("\(path).bitDepth", "expected 8 or 16, got \(bitDepth)") }
-        if format == .jpeg && bitDepth == 16 { throw RecipeError("\(path).bitDepth", "JPEG output is 8-bit only") }
+        if format != .png && bitDepth == 16 { throw RecipeError("\(path).bitDepth", "\(format.name) output is 8-bit only") }
         var subsampling = JPEGSubsampling.s420
         if let subsamplingJSON = json["subsampling"] {
             let names: [String: JPEGSubsampling] = ["4:4:4": .s444, "4:2:2": .s422, "4:2:0": .s420, "4:4:0": .s440]
@@ -245,11 +260,45 @@ struct RecipeDecoder {
             subsampling = parsed
         }
         let progressive = try json["progressive"].map { try bool($0, "\(path).progressive") } ?? false
-        let options = ImageWriteOptions(quality: quality, subsampling: subsampling, progressive: progressive, bitDepth: bitDepth)
+        var options = ImageWriteOptions(quality: quality, subsampling: subsampling, progressive: progressive, bitDepth: bitDepth)
+        if let value = json["colorSpace"] {
+            let names: [String: OutputColorSpace] = ["sRGB": .sRGB, "displayP3": .displayP3, "linearSRGB": .linearSRGB, "data": .data]
+            guard case .string(let text) = value, let space = names[text] else {
+                throw RecipeError("\(path).colorSpace", "expected \"sRGB\", \"displayP3\", \"linearSRGB\" or \"data\", got \(value.compact)")
+            }
+            options.colorSpace = space
+        }
         let metadataFrom = try json["metadataFrom"].map { try string($0, "\(path).metadataFrom") }
-        return RecipeOutput(image: image, file: resolve(file), format: format, options: options, metadataFrom: metadataFrom,
-                            path: path)
+        var output = RecipeOutput(image: image, file: resolve(file), format: format, options: options, metadataFrom: metadataFrom,
+                                  path: path)
+        if let value = json["auxiliary"] {
+            guard case .string(let text) = value, text == "keep" || text == "drop" else {
+                throw RecipeError("\(path).auxiliary", "expected \"keep\" (the depth photo's depth data and matte follow the edit) or \"drop\", got \(value.compact)")
+            }
+            output.keepsAuxiliaryImages = text == "keep"
+        }
+        if let value = json["attach"] {
+            for (key, reference) in try object(value, "\(path).attach") {
+                guard let kind = Self.auxiliaryNames[key] else {
+                    throw RecipeError("\(path).attach.\(key)", "unknown auxiliary image\(suggestion(key, Self.auxiliaryNames.keys)); expected \"disparity\", \"depth\" or \"matte\"")
+                }
+                let name: String
+                if case .object = reference {
+                    name = try imageReference(reference, "\(path).attach.\(key)")
+                } else {
+                    name = try string(reference, "\(path).attach.\(key)")
+                }
+                output.attached.append((kind, name))
+            }
+            if output.attached.contains(where: { $0.0 == .disparity }) && output.attached.contains(where: { $0.0 == .depth }) {
+                throw RecipeError("\(path).attach", "attach either a \"disparity\" or a \"depth\" map, not both")
+            }
+        }
+        return output
     }
+
+    /// Recipe names of auxiliary images.
+    static let auxiliaryNames: [String: AuxiliaryImage] = ["disparity": .disparity, "depth": .depth, "matte": .portraitEffectsMatte]
 
     // MARK: Helpers
 

@@ -37,11 +37,11 @@ struct RecipeSession {
                 throw RecipeError("--output", "the recipe has \(recipe.outputs.count) outputs; -o works only with one")
             }
             guard let format = OutputFileFormat(path: output) else {
-                throw RecipeError("--output", "unknown output format in '\(output)'; use .png, .jpg or .jpeg")
+                throw RecipeError("--output", "unknown output format in '\(output)'; use .png, .jpg, .jpeg or .heic")
             }
             recipe.outputs[0].file = URL(fileURLWithPath: output).standardizedFileURL.path
             recipe.outputs[0].format = format
-            if format == .jpeg { recipe.outputs[0].options.bitDepth = 8 }
+            if format != .png { recipe.outputs[0].options.bitDepth = 8 }
         }
         if !settings.allowOverwritingInputs {
             for output in recipe.outputs where Context.isSameFile(output.file, asAnyOf: recipe.inputFiles) {
@@ -74,8 +74,9 @@ struct RecipeSession {
         var jsonDumps: [String] = []
         for (output, image) in zip(recipe.outputs, images) {
             let dump = profile || stages.contains(.timing)
-                ? try context.dumpWithProfile(image, format: output.options.bitDepth == 16 ? .rgba16 : .rgba8)
-                : try context.dump(image)
+                ? try context.dumpWithProfile(image, format: output.options.bitDepth == 16 ? .rgba16 : .rgba8,
+                                              colorSpace: output.options.colorSpace)
+                : try context.dump(image, colorSpace: output.options.colorSpace)
             var shown = stages
             if profile { shown.insert(.timing) }
             switch format {

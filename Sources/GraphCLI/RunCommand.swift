@@ -64,8 +64,7 @@ struct RunCommand: ParsableCommand {
                     throw RecipeError("\(output.path).file", "\(error)")
                 }
                 let size = PixelSize(image.extent)
-                let format = output.format == .png ? "PNG" : "JPEG"
-                Terminal.shared.out("\(output.file) \(size.width)x\(size.height) \(format) " + String(format: "%.1f ms", milliseconds))
+                Terminal.shared.out("\(output.file) \(size.width)x\(size.height) \(output.format.name) " + String(format: "%.1f ms", milliseconds))
             }
             if stages != nil || profile {
                 try session.printDumps(stages: stages ?? [], format: dumpFormat, profile: profile)

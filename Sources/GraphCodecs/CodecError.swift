@@ -52,7 +52,7 @@ public struct CodecError: Error, CustomStringConvertible, Sendable, Equatable {
         text += message
         if let segment { text += " [\(segment)]" }
         if let libraryMessage, !libraryMessage.isEmpty, !message.contains(libraryMessage) {
-            let library = format == .png ? "libpng" : format == .jpeg ? "libjpeg" : "system"
+            let library = format == .png ? "libpng" : format == .jpeg ? "libjpeg" : format == .heif ? "libheif" : "system"
             text += " (\(library): \(libraryMessage))"
         }
         return text

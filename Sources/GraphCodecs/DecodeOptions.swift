@@ -36,7 +36,7 @@ public struct DecodeOptions: Sendable, Equatable {
             throw CodecError(
                 .tooLarge,
                 "image is \(width)x\(height) (\(overflow ? "overflow" : String(pixels)) pixels), above the limit of \(maxPixelCount) pixels; refused before allocating",
-                format: format, segment: format == .png ? "IHDR" : "SOF")
+                format: format, segment: format == .png ? "IHDR" : format == .heif ? "ispe" : "SOF")
         }
     }
 }

@@ -66,14 +66,15 @@ public enum ImageFile {
         let head = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
         throw CodecError(
             .unrecognizedFormat,
-            bytes.isEmpty ? "empty file" : "not a PNG or JPEG file (starts with \(head))", path: path)
+            bytes.isEmpty ? "empty file" : "not a PNG, JPEG or HEIF file (starts with \(head))", path: path)
     }
 
-    /// Decodes PNG or JPEG bytes (format chosen by magic bytes).
+    /// Decodes PNG, JPEG or HEIF bytes (format chosen by magic bytes).
     public static func decode(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
         switch try format(of: bytes) {
         case .png: return try PNGCodec.decode(bytes, options: options)
         case .jpeg: return try JPEGCodec.decode(bytes, options: options)
+        case .heif: return try HEIFCodec.decode(bytes, options: options)
         }
     }
 
@@ -91,6 +92,7 @@ public enum ImageFile {
         switch try format(of: bytes) {
         case .png: return try PNGCodec.readInfo(bytes)
         case .jpeg: return try JPEGCodec.readInfo(bytes)
+        case .heif: return try HEIFCodec.readInfo(bytes)
         }
     }
 

@@ -12,11 +12,14 @@ public struct ImageInfo: Sendable {
     public var colorModel: String
     public var metadata: ImageMetadata
     public var warnings: [String]
+    /// Depth and disparity maps, mattes and other auxiliary images, from their headers.
+    public var auxiliaryImages: [AuxiliaryImageInfo]
 
     public init(
         format: ImageFormat, width: Int, height: Int, channels: Int, bitDepth: Int, colorModel: String,
-        metadata: ImageMetadata, warnings: [String]
+        metadata: ImageMetadata, warnings: [String], auxiliaryImages: [AuxiliaryImageInfo] = []
     ) {
+        self.auxiliaryImages = auxiliaryImages
         self.format = format
         self.width = width
         self.height = height
@@ -62,6 +65,10 @@ public struct ImageInfo: Sendable {
         }
         for entry in metadata.mpfEntries {
             lines.append("mpf image \(entry.index + 1): \(entry.typeName), offset \(entry.absoluteOffset), \(entry.length) bytes")
+        }
+        for image in auxiliaryImages {
+            lines.append("auxiliary image: \(image.summary)")
+            for problem in image.problems { lines.append("warning: \(problem)") }
         }
         for warning in warnings { lines.append("warning: \(warning)") }
         return lines

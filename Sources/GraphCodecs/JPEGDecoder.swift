@@ -157,8 +157,9 @@ public enum JPEGCodec {
     }
 
     /// Reads the frame header and APPn metadata with the Swift header walk only (no libjpeg,
-    /// no pixels): cheap even for 24 MP files.
-    public static func readInfo(_ data: [UInt8]) throws(CodecError) -> ImageInfo {
+    /// no pixels): cheap even for 24 MP files. With `auxiliaryImages`, the MPF images and a
+    /// GDepth map are described too (their headers only; see ``JPEGAuxiliaryImages``).
+    public static func readInfo(_ data: [UInt8], auxiliaryImages: Bool = true) throws(CodecError) -> ImageInfo {
         guard data.count >= 2, data[0] == 0xFF, data[1] == 0xD8 else {
             throw CodecError(.unrecognizedFormat, "not a JPEG file: no SOI marker (FF D8) at the start", format: .jpeg)
         }
@@ -185,8 +186,10 @@ public enum JPEGCodec {
         }
         metadata.jpegColorSpace = space
         let models: [JPEGColorSpace: String] = [.grey: "grey", .yCbCr: "YCbCr", .rgb: "RGB", .cmyk: "CMYK", .ycck: "YCCK"]
+        let auxiliary = auxiliaryImages ? JPEGAuxiliaryImages.describe(data, metadata: metadata, warnings: &warnings) : []
         return ImageInfo(
             format: .jpeg, width: frame.width, height: frame.height, channels: frame.components.count,
-            bitDepth: frame.precision, colorModel: models[space] ?? "unknown", metadata: metadata, warnings: warnings)
+            bitDepth: frame.precision, colorModel: models[space] ?? "unknown", metadata: metadata, warnings: warnings,
+            auxiliaryImages: auxiliary)
     }
 }

@@ -19,36 +19,17 @@ enum MD5 {
 
     /// The digest as 32 uppercase hex digits.
     static func hexDigest(_ message: [UInt8]) -> String {
-        var data = message
+        // The whole 64-byte blocks straight from the message, then the padded tail (1 or 2 blocks).
+        let whole = message.count / 64 * 64
+        var tail = Array(message[whole...])
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
         let bitLength = UInt64(message.count) &* 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for i in 0..<8 { data.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
-        var a0: UInt32 = 0x6745_2301, b0: UInt32 = 0xefcd_ab89, c0: UInt32 = 0x98ba_dcfe, d0: UInt32 = 0x1032_5476
-        var words = [UInt32](repeating: 0, count: 16)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                words[i] = UInt32(data[j]) | UInt32(data[j + 1]) << 8 | UInt32(data[j + 2]) << 16 | UInt32(data[j + 3]) << 24
-            }
-            var a = a0, b = b0, c = c0, d = d0
-            for i in 0..<64 {
-                var f: UInt32
-                let g: Int
-                switch i {
-                case 0..<16: f = (b & c) | (~b & d); g = i
-                case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) % 16
-                case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) % 16
-                default: f = c ^ (b | ~d); g = (7 * i) % 16
-                }
-                f = f &+ a &+ table[i] &+ words[g]
-                a = d
-                d = c
-                c = b
-                b = b &+ (f << shifts[i] | f >> (32 - shifts[i]))
-            }
-            a0 = a0 &+ a; b0 = b0 &+ b; c0 = c0 &+ c; d0 = d0 &+ d
-        }
+        for i in 0..<8 { tail.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
+        var state: (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)
+        message.withUnsafeBytes { compress($0, blocks: whole / 64, into: &state) }
+        tail.withUnsafeBytes { compress($0, blocks: tail.count / 64, into: &state) }
+        let (a0, b0, c0, d0) = state
         let hex: [Character] = Array("0123456789ABCDEF")
         var out = ""
         for word in [a0, b0, c0, d0] {
@@ -59,5 +40,44 @@ enum MD5 {
             }
         }
         return out
+    }
+
+    /// The MD5 rounds over `blocks` 64-byte blocks of `bytes`.
+    private static func compress(_ bytes: UnsafeRawBufferPointer, blocks: Int,
+                                 into state: inout (UInt32, UInt32, UInt32, UInt32)) {
+        // Local copies (no lazy-global check per round), read through pointers (no bounds checks:
+        // every index is a constant below 64 or 16).
+        let table = MD5.table, shifts = MD5.shifts
+        var words = (UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0),
+                     UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0))
+        table.withUnsafeBufferPointer { k in
+            shifts.withUnsafeBufferPointer { r in
+                withUnsafeMutableBytes(of: &words) { raw in
+                    let m = raw.bindMemory(to: UInt32.self)
+                    for block in 0..<blocks {
+                        for i in 0..<16 {
+                            m[i] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: block * 64 + i * 4, as: UInt32.self))
+                        }
+                        var (a, b, c, d) = state
+                        for i in 0..<64 {
+                            var f: UInt32
+                            let g: Int
+                            switch i {
+                            case 0..<16: f = (b & c) | (~b & d); g = i
+                            case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) & 15
+                            case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) & 15
+                            default: f = c ^ (b | ~d); g = (7 * i) & 15
+                            }
+                            f = f &+ a &+ k[i] &+ m[g]
+                            a = d
+                            d = c
+                            c = b
+                            b = b &+ (f << r[i] | f >> (32 - r[i]))
+                        }
+                        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
+                    }
+                }
+            }
+        }
     }
 }

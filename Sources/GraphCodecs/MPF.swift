@@ -77,7 +77,9 @@ public enum MPF {
             }
         }
         guard let entryOffset else {
-            warnings.append("MPF: no MP Entry tag (0xB002)")
+            // Apple writes such a stub (version and NumberOfImages only) inside each auxiliary
+            // image: it indexes nothing, which is not a problem.
+            if numberOfImages == nil { warnings.append("MPF: no MP Entry tag (0xB002)") }
             return []
         }
         let n = entryBytes / 16

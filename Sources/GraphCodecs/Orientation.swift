@@ -3,8 +3,8 @@
 /// For output pixel (x, y) of the upright image, the source pixel in the stored W×H image is:
 /// 2 (W-1-x, y) · 3 (W-1-x, H-1-y) · 4 (x, H-1-y) · 5 (y, x) · 6 (y, H-1-x) ·
 /// 7 (W-1-y, H-1-x) · 8 (W-1-y, x). Orientations 5...8 swap width and height.
-enum Orientation {
-    static func apply(
+public enum Orientation {
+    public static func apply(
         _ orientation: Int, bytes: [UInt8], width: Int, height: Int, pixelBytes: Int
     ) -> (bytes: [UInt8], width: Int, height: Int) {
         guard (2...8).contains(orientation), width > 0, height > 0, pixelBytes > 0,

@@ -93,7 +93,7 @@ final class RecipeErrorTests: XCTestCase {
 
     func testBadOutputExtension() throws {
         try assertFails(recipe(images: #""out": {"file": "in.png"}"#, outputs: #"[{"image": "out", "file": "out.tiff"}]"#),
-                        #"outputs[0].file: unknown output format ".tiff" in 'out.tiff'; use .png, .jpg or .jpeg"#, outputs: ["out.tiff"])
+                        #"outputs[0].file: unknown output format ".tiff" in 'out.tiff'; use .png, .jpg, .jpeg or .heic"#, outputs: ["out.tiff"])
     }
 
     func testWrongVectorLength() throws {

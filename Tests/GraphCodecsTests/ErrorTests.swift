@@ -82,7 +82,7 @@ final class ErrorTests: XCTestCase {
         let garbage = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
         let error = expectCodecError { () throws(CodecError) in try ImageFile.decode(garbage) }
         XCTAssertEqual(error?.kind, .unrecognizedFormat)
-        XCTAssertTrue(error?.message.contains("not a PNG or JPEG") == true)
+        XCTAssertTrue(error?.message.contains("not a PNG, JPEG or HEIF") == true)
         let empty = expectCodecError { () throws(CodecError) in try ImageFile.decode([]) }
         XCTAssertTrue(empty?.message.contains("empty") == true)
         // Garbage after a JPEG SOI marker: libjpeg's message comes back, nothing is printed.

@@ -47,37 +47,38 @@ public final class Context: @unchecked Sendable {
 
     // MARK: Rendering
 
-    /// Renders `rect` of `image` into caller memory: `rowBytes` apart, top row first, in `format`.
+    /// Renders `rect` of `image` into caller memory: `rowBytes` apart, top row first, in `format`, converted
+    /// to `colorSpace` (default: the context's output colour space).
     public func render(_ image: Image, to destination: UnsafeMutableRawPointer, rowBytes: Int, rect: Rect,
-                       format: PixelFormat) throws {
-        _ = try render(image, rect: rect, destination: destination, rowBytes: rowBytes, format: format)
+                       format: PixelFormat, colorSpace: OutputColorSpace? = nil) throws {
+        _ = try render(image, rect: rect, destination: destination, rowBytes: rowBytes, format: format,
+                       colorSpace: colorSpace)
     }
 
-    /// Renders `rect` (default: the image's extent) into a new buffer; `progress`, when given,
-    /// counts the pixels written (for a progress line on another thread).
-    public func render(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8,
+    /// Renders `rect` (default: the image's extent) into a new buffer, converted to `colorSpace` (default:
+    /// the context's output colour space; `.data` writes the working values untagged); `progress`, when
+    /// given, counts the pixels written (for a progress line on another thread).
+    public func render(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8, colorSpace: OutputColorSpace? = nil,
                        progress: RenderProgress? = nil) throws -> ImageBuffer {
         let area = try renderRect(image, rect)
-        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format, colorSpace: outputSpace)
+        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format,
+                                     colorSpace: outputTarget(colorSpace).tag)
         _ = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes, format: format,
-                       progress: progress)
+                       colorSpace: colorSpace, progress: progress)
         return buffer
     }
 
     /// Renders and returns the profile of the render (the `timing` dump).
-    public func renderWithProfile(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8) throws
+    public func renderWithProfile(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8,
+                                  colorSpace: OutputColorSpace? = nil) throws
         -> (buffer: ImageBuffer, profile: RenderProfile)
     {
         let area = try renderRect(image, rect)
-        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format, colorSpace: outputSpace)
+        let buffer = try ImageBuffer(width: area.width, height: area.height, format: format,
+                                     colorSpace: outputTarget(colorSpace).tag)
         let profile = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes,
-                                 format: format)
+                                 format: format, colorSpace: colorSpace)
         return (buffer, profile)
-    }
-
-    /// What rendered pixels are in: the output space, or the working space when there is none.
-    var outputSpace: ColorSpace? {
-        options.workingColorSpace == nil ? nil : (options.outputColorSpace ?? options.workingColorSpace)
     }
 
     func renderRect(_ image: Image, _ rect: Rect?) throws -> PixelRect {
@@ -96,13 +97,13 @@ public final class Context: @unchecked Sendable {
     }
 
     /// Plans a render: the optimized graph and its stages.
-    func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil) throws
+    func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil) throws
         -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
     {
         var resolveLog: [String] = []
         let resolved = try ResolveFileSources.run(image.node, log: &resolveLog)
         let managed = ColorManagement.insertConversions(resolved, working: options.workingColorSpace,
-                                                        output: options.outputColorSpace)
+                                                        output: outputTarget(colorSpace).convertTo)
         var optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
         let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
@@ -112,13 +113,13 @@ public final class Context: @unchecked Sendable {
 
     @discardableResult
     func render(_ image: Image, rect: Rect, destination: UnsafeMutableRawPointer, rowBytes: Int,
-                format: PixelFormat, progress: RenderProgress? = nil) throws -> RenderProfile {
+                format: PixelFormat, colorSpace: OutputColorSpace? = nil, progress: RenderProgress? = nil) throws -> RenderProfile {
         let area = try renderRect(image, rect)
         guard rowBytes >= area.width * format.bytesPerPixel else {
             throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(area.width) \(format.rawValue) pixels")
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        let (root, plan, _) = try self.plan(image, rect: area, destination: format)
+        let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)

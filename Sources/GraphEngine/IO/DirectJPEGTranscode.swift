@@ -4,12 +4,13 @@ extension Context {
     /// The JPEG file that `image` is pixel for pixel, when rendering it to an 8-bit RGB JPEG
     /// would only copy the file's decoded rows: the image is the file itself (no filter, crop or
     /// transform), fusion is on (the unfused baseline always renders), its colour conversions
-    /// cancel (colour management off, the file tagged as data, or already in the output space),
+    /// cancel (colour management off, the file tagged as data, or already in the output space, or
+    /// in the working space for a `.data` output),
     /// and it decodes to three channels (a grey JPEG renders as RGB). Nil otherwise.
-    func directlyTranscodable(_ image: Image) -> JPEGFileSource? {
+    func directlyTranscodable(_ image: Image, colorSpace: OutputColorSpace? = nil) -> JPEGFileSource? {
         guard options.fusion, case .file(let source) = image.node.kind, source.channels == 3 else { return nil }
-        guard let output = outputSpace, let space = source.colorSpace else { return source }
-        return space == output ? source : nil
+        guard let working = options.workingColorSpace, let space = source.colorSpace else { return source }
+        return space == (outputTarget(colorSpace).convertTo ?? working) ? source : nil
     }
 
     /// JPEG → JPEG without a render (`JPEGTranscoder`: decode and encode overlap on two threads

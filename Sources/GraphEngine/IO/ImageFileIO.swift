@@ -4,22 +4,28 @@ import GraphCodecs
 /// The file formats a ``Context`` can write.
 public enum OutputFileFormat: String, Sendable, CaseIterable {
     case png, jpeg
+    /// HEIC (HEVC through libheif and x265): the main image only, 8-bit.
+    case heic
 
-    /// The format implied by a path's extension (`.png`, `.jpg`, `.jpeg`), or nil.
+    /// The format implied by a path's extension (`.png`, `.jpg`, `.jpeg`, `.heic`, `.heif`), or nil.
     public init?(path: String) {
         let ext = (path as NSString).pathExtension.lowercased()
         switch ext {
         case "png": self = .png
         case "jpg", "jpeg": self = .jpeg
+        case "heic", "heif": self = .heic
         default: return nil
         }
     }
+
+    /// "PNG", "JPEG", "HEIC".
+    public var name: String { rawValue.uppercased() }
 }
 
 extension Image {
-    /// Opens a PNG or JPEG file (EXIF orientation applied), tagged with the colour space of its ICC
-    /// profile (see ``ImageBuffer/colorSpace(of:)``). PNGs decode now; JPEGs decode when first
-    /// rendered, at the scale the render needs (see ``JPEGFileSource``).
+    /// Opens a PNG, JPEG or HEIF file (EXIF orientation, or HEIF's own, applied), tagged with the
+    /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). PNGs and HEIFs decode
+    /// now; JPEGs decode when first rendered, at the scale the render needs (see ``JPEGFileSource``).
     public init(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
         self = try Image.decoding(path: path, options: options).image
     }
@@ -34,7 +40,13 @@ extension Image {
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
-        let bytes = try ImageFile.read(path: path)
+        try decoding(bytes: ImageFile.read(path: path), path: path, options: options, colorSpace: colorSpace)
+    }
+
+    /// The same for a file's bytes already in memory (`path` names them in errors and dumps).
+    static func decoding(bytes: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
+        throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
+    {
         if let source = try JPEGFileSource(path: path, bytes: bytes, options: options, colorSpace: colorSpace) {
             let node = Node(.file(source), inputs: [],
                             extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)))
@@ -98,37 +110,61 @@ extension ImageBuffer {
 }
 
 extension Context {
-    /// Renders `image` (its whole, finite extent) and encodes it as PNG or JPEG.
+    /// Renders `image` (its whole, finite extent) and encodes it as PNG, JPEG or HEIC.
     ///
-    /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque. JPEG: 8-bit RGB
-    /// (alpha dropped; the premultiplied colour is the image over black) with `options`' quality,
-    /// subsampling and scan mode. Either is tagged with the output colour space's ICC profile and
-    /// carries `options.metadata`.
+    /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque (grey, or grey and
+    /// alpha, for a `.data` output whose pixels are all grey). JPEG: 8-bit RGB (alpha dropped; the
+    /// premultiplied colour is the image over black) with `options`' quality, subsampling and scan mode,
+    /// followed by its auxiliary images (see ``AuxiliaryImages``). HEIC: 8-bit RGB or RGBA, HEVC at
+    /// `options`' quality, no auxiliary images (libheif cannot write them). Each is tagged with the output
+    /// colour space's ICC profile (none for `.data`) and carries `options.metadata`.
     public func encodedData(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                             progress: RenderProgress? = nil) throws -> [UInt8]
     {
         try options.validate(for: format)
-        let profile = outputSpace.flatMap(Context.iccProfile(for:))
+        let (options, appended) = try preparingAuxiliaryImages(options, format: format)
+        let target = outputTarget(options.colorSpace)
+        let profile = target.tag.flatMap(Context.iccProfile(for:))
         if format == .jpeg {
-            // An unfiltered JPEG file is re-encoded without a render.
-            if let source = directlyTranscodable(image) {
+            let primary: [UInt8]
+            if let source = directlyTranscodable(image, colorSpace: options.colorSpace) {
+                // An unfiltered JPEG file is re-encoded without a render.
                 _ = try renderRect(image, nil)  // the render-size limit holds here too
-                return try transcoded(source, options: options, iccProfile: profile, progress: progress)
+                primary = try transcoded(source, options: options, iccProfile: profile, progress: progress)
+            } else {
+                // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
+                // alpha (premultiplied colour is the image over black).
+                primary = try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)
             }
-            // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
-            // alpha (premultiplied colour is the image over black).
-            return try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)
+            return appended.isEmpty ? primary : try MPF.assemble(primary: primary, auxiliaries: appended)
         }
         let bitDepth = options.bitDepth
-        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, progress: progress)
+        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, colorSpace: options.colorSpace,
+                                progress: progress)
+        if format == .heic {
+            // 8-bit RGB(A), straight alpha, converted to YCbCr by libheif.
+            var samples = buffer.bytes
+            let pixels = buffer.width * buffer.height
+            let opaque = Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
+            if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: 1) }
+            return try HEIFCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4, bytes: samples,
+                                        quality: options.quality, iccProfile: profile, exif: options.exif,
+                                        xmp: options.jpegSegments.xmp)
+        }
         let pixels = buffer.width * buffer.height
         var samples = buffer.bytes
         let opaque = bitDepth == 8 ? Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
             : Context.unpremultiply(&samples, pixels: pixels, as: UInt16.self)
-        if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8) }
-        return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4,
+        var channels = opaque ? 3 : 4
+        if options.colorSpace == .data,
+           let grey = Context.greySamples(samples, pixels: pixels, bytesPerSample: bitDepth / 8, keepingAlpha: !opaque) {
+            (samples, channels) = (grey, opaque ? 1 : 2)
+        } else if opaque {
+            samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8)
+        }
+        return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: channels,
                                    bitDepth: bitDepth, bytes: samples, iccProfile: profile, exif: options.exif,
-                                   xmp: options.metadata?.xmp)
+                                   xmp: options.jpegSegments.xmp)
     }
 
     /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed
@@ -138,7 +174,7 @@ extension Context {
                       options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = []) throws {
         guard let resolved = format ?? OutputFileFormat(path: path) else {
             throw GraphError.invalidParameter(filter: "output", key: "file",
-                                              reason: "unknown image format for '\(path)' (use .png, .jpg or .jpeg)")
+                                              reason: "unknown image format for '\(path)' (use .png, .jpg, .jpeg or .heic)")
         }
         if Context.isSameFile(path, asAnyOf: protectedPaths) {
             throw GraphError.renderFailed("refusing to overwrite '\(path)': it is an input of this render")
@@ -190,6 +226,22 @@ extension Context {
         var out = [UInt8](repeating: 0, count: pixels * outPixel)
         for i in 0..<pixels {
             for b in 0..<outPixel { out[i * outPixel + b] = samples[i * inPixel + b] }
+        }
+        return out
+    }
+
+    /// RGBA samples as grey (and alpha, when kept), or nil when some pixel's red, green and blue differ.
+    static func greySamples(_ samples: [UInt8], pixels: Int, bytesPerSample step: Int, keepingAlpha: Bool) -> [UInt8]? {
+        let outPixel = (keepingAlpha ? 2 : 1) * step
+        var out = [UInt8](repeating: 0, count: pixels * outPixel)
+        for i in 0..<pixels {
+            let base = i * 4 * step
+            for b in 0..<step {
+                let grey = samples[base + b]
+                guard samples[base + step + b] == grey, samples[base + 2 * step + b] == grey else { return nil }
+                out[i * outPixel + b] = grey
+                if keepingAlpha { out[i * outPixel + step + b] = samples[base + 3 * step + b] }
+            }
         }
         return out
     }

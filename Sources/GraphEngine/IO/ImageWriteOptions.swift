@@ -3,13 +3,13 @@ import GraphCodecs
 /// How ``Context/encodedData(_:format:options:progress:)`` and
 /// ``Context/write(_:to:format:options:protectedPaths:)`` encode a rendered image.
 public struct ImageWriteOptions: Sendable, Equatable {
-    /// JPEG quality, 1...100 (libjpeg's scale).
+    /// JPEG quality, 1...100 (libjpeg's scale); HEIC quality (libheif's lossy scale).
     public var quality: Int
     /// JPEG chroma subsampling.
     public var subsampling: JPEGSubsampling
     /// A progressive JPEG (several scans, coarse to fine) instead of a baseline one.
     public var progressive: Bool
-    /// PNG bits per sample, 8 or 16 (JPEG is always 8).
+    /// PNG bits per sample, 8 or 16 (JPEG and HEIC are always 8).
     public var bitDepth: Int
     /// Metadata to carry into the file, usually the source's (``Image/decoding(path:options:colorSpace:)``
     /// returns it): EXIF and XMP (JPEG APP1, PNG eXIf and iTXt), and in JPEG also the extended XMP
@@ -20,15 +20,26 @@ public struct ImageWriteOptions: Sendable, Equatable {
     /// the pixels upright; pass the source's `exifOrientation` when it was decoded with
     /// `applyOrientation: false`, so viewers still rotate it.
     public var exifOrientation: Int
+    /// The colour space the file is written in; nil: the context's output colour space. `.data`
+    /// writes the working values untagged (a PNG whose pixels are all grey is then written as grey).
+    public var colorSpace: OutputColorSpace?
+    /// Depth data and portrait matte to attach (JPEG only); see ``AuxiliaryImages``.
+    public var auxiliaryImages: AuxiliaryImages
+    /// XMP packets written instead of the carried ones (GDepth writes its own; a carried GDepth
+    /// packet is dropped when no depth is written, since its map would no longer match).
+    var replacedXMP: XMPPackets?
 
     public init(quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false, bitDepth: Int = 8,
-                metadata: ImageMetadata? = nil, exifOrientation: Int = 1) {
+                metadata: ImageMetadata? = nil, exifOrientation: Int = 1, colorSpace: OutputColorSpace? = nil,
+                auxiliaryImages: AuxiliaryImages = AuxiliaryImages()) {
         self.quality = quality
         self.subsampling = subsampling
         self.progressive = progressive
         self.bitDepth = bitDepth
         self.metadata = metadata
         self.exifOrientation = exifOrientation
+        self.colorSpace = colorSpace
+        self.auxiliaryImages = auxiliaryImages
     }
 
     /// The carried EXIF with its orientation set to ``exifOrientation``.
@@ -37,7 +48,8 @@ public struct ImageWriteOptions: Sendable, Equatable {
     /// The JPEG segments the carried metadata becomes (the rendered and the transcoded paths both
     /// write these, so their files are the same).
     var jpegSegments: (xmp: String?, extendedXMP: String?, exif: [UInt8]?, comment: String?) {
-        (metadata?.xmp, metadata?.carriableExtendedXMP, exif, metadata?.comments.first)
+        if let replacedXMP { return (replacedXMP.main, replacedXMP.extended, exif, metadata?.comments.first) }
+        return (metadata?.xmp, metadata?.carriableExtendedXMP, exif, metadata?.comments.first)
     }
 
     /// Checks the values against `format`, naming the offending key.
@@ -45,8 +57,8 @@ public struct ImageWriteOptions: Sendable, Equatable {
         guard bitDepth == 8 || bitDepth == 16 else {
             throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "must be 8 or 16, got \(bitDepth)")
         }
-        if format == .jpeg && bitDepth != 8 {
-            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "JPEG supports only 8 bits")
+        if format != .png && bitDepth != 8 {
+            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "\(format.name) supports only 8 bits here")
         }
         guard (1...100).contains(quality) else {
             throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
@@ -55,5 +67,25 @@ public struct ImageWriteOptions: Sendable, Equatable {
             throw GraphError.invalidParameter(filter: "output", key: "exifOrientation",
                                               reason: "must be 1...8, got \(exifOrientation)")
         }
+        if !auxiliaryImages.isEmpty {
+            guard format == .jpeg else {
+                throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
+                                                  reason: "depth data and mattes can be attached to JPEG outputs only")
+            }
+            guard (1...100).contains(auxiliaryImages.quality) else {
+                throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.quality",
+                                                  reason: "must be 1...100, got \(auxiliaryImages.quality)")
+            }
+            if auxiliaryImages.writtenFormat == .gDepth && auxiliaryImages.portraitEffectsMatte != nil {
+                throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
+                                                  reason: "GDepth has no portrait matte; write it in the Apple format")
+            }
+        }
     }
+}
+
+/// A main and an extended XMP packet to write (either may be absent).
+struct XMPPackets: Sendable, Equatable {
+    var main: String?
+    var extended: String?
 }

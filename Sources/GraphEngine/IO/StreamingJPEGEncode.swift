@@ -9,7 +9,7 @@ extension Context {
     func streamedJPEG(_ image: Image, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
                       progress: RenderProgress? = nil) throws -> [UInt8] {
         let area = try renderRect(image, nil)
-        let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8)
+        let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace)
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)

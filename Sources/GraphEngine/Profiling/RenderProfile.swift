@@ -18,17 +18,19 @@ public struct RenderProfile: Sendable {
 
 extension Context {
     /// The dumps of rendering `rect` (default: the extent) of `image`, without rendering.
-    public func dump(_ image: Image, rect: Rect? = nil) throws -> GraphDump {
-        try makeDump(image, rect: rect, profile: nil)
+    public func dump(_ image: Image, rect: Rect? = nil, colorSpace: OutputColorSpace? = nil) throws -> GraphDump {
+        try makeDump(image, rect: rect, profile: nil, colorSpace: colorSpace)
     }
 
     /// Renders `image` and returns the dumps with timings.
-    public func dumpWithProfile(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8) throws -> GraphDump {
-        let (_, profile) = try renderWithProfile(image, rect: rect, format: format)
-        return try makeDump(image, rect: rect, profile: profile, outputFormat: format)
+    public func dumpWithProfile(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8,
+                                colorSpace: OutputColorSpace? = nil) throws -> GraphDump {
+        let (_, profile) = try renderWithProfile(image, rect: rect, format: format, colorSpace: colorSpace)
+        return try makeDump(image, rect: rect, profile: profile, outputFormat: format, colorSpace: colorSpace)
     }
 
-    private func makeDump(_ image: Image, rect: Rect?, profile: RenderProfile?, outputFormat: PixelFormat? = nil) throws
+    private func makeDump(_ image: Image, rect: Rect?, profile: RenderProfile?, outputFormat: PixelFormat? = nil,
+                          colorSpace: OutputColorSpace? = nil) throws
         -> GraphDump
     {
         let wanted = rect ?? image.extent
@@ -36,12 +38,13 @@ extension Context {
             throw GraphError.invalidExtent("cannot plan an image with an infinite extent: crop it first")
         }
         let area = PixelRect(wanted)
-        let (plannedRoot, plan, log) = try self.plan(image, rect: area, destination: outputFormat ?? .rgba8)
+        let (plannedRoot, plan, log) = try self.plan(image, rect: area, destination: outputFormat ?? .rgba8,
+                                                     colorSpace: colorSpace)
         // With a profile, show the plan that ran (its nodes are the ones the timings belong to).
         let plannedPlan = profile?.plan ?? plan
         let root = profile?.plan.root ?? plannedRoot
         let initialRoot = ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
-                                                            output: options.outputColorSpace)
+                                                            output: outputTarget(colorSpace).convertTo)
         let initialRegions = RegionOfInterest.propagate(root: initialRoot, rect: area)
         let optimizedRegions = RegionOfInterest.propagate(root: root, rect: area)
 

@@ -1,0 +1,110 @@
+/// One auxiliary image of a photo, as its headers describe it (no pixels decoded): an iPhone
+/// disparity or depth map or portrait matte (JPEG MPF image or HEIF auxiliary item), a HEIF
+/// gain map, or a Google GDepth depth map.
+public struct AuxiliaryImageInfo: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        case disparity, depth, portraitEffectsMatte, hdrGainMap, semanticMatte, alpha, unknown
+    }
+
+    /// Where the image is stored.
+    public enum Location: Sendable, Equatable {
+        /// A JPEG stream appended to a JPEG file (``JPEGStreams/Embedded``).
+        case jpeg(JPEGStreams.Embedded)
+        /// A HEIF auxiliary item, by item ID.
+        case heifItem(UInt32)
+        /// GDepth: base64 in the extended XMP.
+        case gDepth
+    }
+
+    public var kind: Kind
+    /// The type as the file names it: Apple's `apdi:AuxiliaryImageType`, a HEIF `auxC` URN, "GDepth".
+    public var type: String
+    public var location: Location
+    /// Stored size, before ``orientation``.
+    public var width: Int
+    public var height: Int
+    public var channels: Int
+    public var bitDepth: Int
+    /// The codec of the stored image: "JPEG", "HEVC", "PNG" ...
+    public var codec: String
+    /// The EXIF-style orientation (1...8) that turns the stored image upright with the main
+    /// image: the primary's EXIF orientation for JPEG auxiliary images (they have no EXIF of
+    /// their own), the item's own `irot`/`imir` for HEIF.
+    public var orientation: Int
+    /// Apple's auxiliary-image XMP, when present.
+    public var apple: AppleAuxiliaryMetadata?
+    /// HEIF depth items: the depth representation SEI in `auxC`.
+    public var depthRepresentation: HEVCDepthRepresentation?
+    /// GDepth: format, range and the depth image itself.
+    public var gDepth: GDepthMetadata?
+    /// Why this image cannot be decoded to values, if it cannot (no FloatMin/FloatMax, a
+    /// truncated stream, ...). Listed by `graph info`; loading it fails with this message.
+    public var problems: [String]
+
+    public init(kind: Kind, type: String, location: Location, width: Int, height: Int, channels: Int, bitDepth: Int,
+                codec: String, orientation: Int, apple: AppleAuxiliaryMetadata? = nil,
+                depthRepresentation: HEVCDepthRepresentation? = nil, gDepth: GDepthMetadata? = nil, problems: [String] = []) {
+        self.kind = kind
+        self.type = type
+        self.location = location
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bitDepth = bitDepth
+        self.codec = codec
+        self.orientation = orientation
+        self.apple = apple
+        self.depthRepresentation = depthRepresentation
+        self.gDepth = gDepth
+        self.problems = problems
+    }
+
+    /// The values the stored samples span, in the map's own unit (disparity in 1/m, depth in
+    /// m or GDepth units, 0...1 for mattes), and how that range is stored.
+    public var valueRange: (min: Double, max: Double, source: String)? {
+        if let apple, apple.valueEncodingProblem == nil, let low = apple.floatMinValue, let high = apple.floatMaxValue {
+            return (low, high, "apdi:FloatMinValue/FloatMaxValue")
+        }
+        if let info = depthRepresentation, let low = info.dMin, let high = info.dMax { return (low, high, "depth SEI d_min/d_max") }
+        if let info = depthRepresentation, let low = info.zNear, let high = info.zFar { return (low, high, "depth SEI z_near/z_far") }
+        if let gDepth { return (min(gDepth.near, gDepth.far), max(gDepth.near, gDepth.far), "GDepth:Near/Far (\(gDepth.format.rawValue))") }
+        if kind == .portraitEffectsMatte || kind == .semanticMatte { return (0, 1, "8-bit alpha") }
+        return nil
+    }
+
+    /// The stored samples: "8-bit grey", "8-bit RGBA" ...
+    public var pixelFormat: String {
+        let models = [1: "grey", 2: "grey+alpha", 3: "RGB", 4: "RGBA"]
+        return "\(bitDepth)-bit \(models[channels] ?? "\(channels)-channel")"
+    }
+
+    /// Whether camera calibration (intrinsics) is stored with it.
+    public var hasCalibration: Bool { apple?.calibration != nil }
+
+    /// "relative" / "absolute", when stored.
+    public var accuracy: String? { apple?.accuracy }
+
+    /// Whether the map was hole-filled and smoothed, when stored.
+    public var filtered: Bool? { apple?.filtered }
+
+    /// A one-line description for `graph info`.
+    public var summary: String {
+        var parts = ["\(kind.rawValue)" + (type != kind.rawValue ? " (\(type))" : "")]
+        switch location {
+        case .jpeg(let stream):
+            parts.append((stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG")
+                + " at \(stream.range.lowerBound), \(stream.range.count) bytes" + (stream.foundByScan ? " (found by scanning)" : ""))
+        case .heifItem(let id): parts.append("item \(id)")
+        case .gDepth: parts.append("GDepth extended XMP")
+        }
+        parts.append("\(width)x\(height) \(pixelFormat) \(codec)")
+        if let range = valueRange { parts.append("range \(range.min)...\(range.max) [\(range.source)]") }
+        if let info = depthRepresentation { parts.append(info.typeName) }
+        parts.append("orientation \(orientation)")
+        if let accuracy { parts.append("accuracy \(accuracy)") }
+        if let filtered { parts.append(filtered ? "filtered" : "not filtered") }
+        if let quality = apple?.quality { parts.append("quality \(quality)") }
+        if kind == .disparity || kind == .depth { parts.append(hasCalibration ? "calibration present" : "no calibration") }
+        return parts.joined(separator: ", ")
+    }
+}

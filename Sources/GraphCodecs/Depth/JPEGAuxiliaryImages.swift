@@ -1,0 +1,71 @@
+/// The auxiliary images of a JPEG file, from its headers: iPhone MPF images (each identified by
+/// its own XMP, depth-formats.md 1.2-1.3) and a Google GDepth depth map (3).
+public enum JPEGAuxiliaryImages {
+    /// Describes every auxiliary image of `bytes`, whose primary header gave `metadata`.
+    /// Problems that make an image unusable are in its `problems`; problems with the index
+    /// itself (stale offsets) go to `warnings`.
+    public static func describe(_ bytes: [UInt8], metadata: ImageMetadata, warnings: inout [String]) -> [AuxiliaryImageInfo] {
+        var images: [AuxiliaryImageInfo] = []
+        for stream in JPEGStreams.auxiliaryImages(in: bytes, entries: metadata.mpfEntries, warnings: &warnings) {
+            images.append(describe(stream, in: bytes, orientation: metadata.exifOrientation))
+        }
+        if let gDepth = describeGDepth(metadata) { images.append(gDepth) }
+        return images
+    }
+
+    /// One MPF image: its frame header and its Apple XMP.
+    static func describe(_ stream: JPEGStreams.Embedded, in bytes: [UInt8], orientation: Int) -> AuxiliaryImageInfo {
+        let name = stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG"
+        let scan = JPEGMarkers.scanHeader(Array(bytes[stream.range]))
+        var info = AuxiliaryImageInfo(kind: .unknown, type: "undefined", location: .jpeg(stream), width: 0, height: 0, channels: 0,
+                                      bitDepth: 8, codec: "JPEG", orientation: orientation)
+        if let frame = scan.frame {
+            (info.width, info.height, info.channels, info.bitDepth) = (frame.width, frame.height, frame.components.count, frame.precision)
+        } else {
+            info.problems.append("\(name): no JPEG frame header (\(scan.problem ?? "no SOF before the first scan"))")
+        }
+        if !stream.complete { info.problems.append("\(name) is truncated: its JPEG stream has no EOI") }
+        let xmp = scan.segments.first { $0.marker == 0xE1 && $0.payload.hasBytePrefix(XMP.jpegPrefix) }
+        guard let xmp, let apple = AppleDepthXMP.parse(String(decoding: xmp.payload[XMP.jpegPrefix.count...], as: UTF8.self)) else {
+            return info
+        }
+        info.apple = apple
+        if apple.isPortraitEffectsMatte {
+            info.kind = .portraitEffectsMatte
+            info.type = "portraitEffectsMatte"
+        } else if let type = apple.auxiliaryImageType {
+            info.type = type
+            switch type.lowercased() {
+            case "disparity": info.kind = .disparity
+            case "depth": info.kind = .depth
+            default: break
+            }
+            if info.kind == .disparity || info.kind == .depth, let problem = apple.valueEncodingProblem {
+                info.problems.append("\(name) (\(type)): \(problem)")
+            }
+        }
+        return info
+    }
+
+    /// The GDepth map named by the main XMP, with its depth image's header.
+    static func describeGDepth(_ metadata: ImageMetadata) -> AuxiliaryImageInfo? {
+        guard let xmp = metadata.xmp, GDepth.isPresent(inMainPacket: xmp) else { return nil }
+        var info = AuxiliaryImageInfo(kind: .depth, type: "GDepth", location: .gDepth, width: 0, height: 0, channels: 0,
+                                      bitDepth: 8, codec: "?", orientation: metadata.exifOrientation)
+        if metadata.extendedXMPDigestMatches == false {
+            info.problems.append("GDepth: the extended XMP's MD5 does not match its GUID \(metadata.extendedXMPGUID ?? ""): the depth map may be damaged")
+        }
+        do throws(CodecError) {
+            guard let gDepth = try GDepth.parse(mainPacket: xmp, extendedPacket: metadata.extendedXMP) else { return nil }
+            info.gDepth = gDepth
+            // Header only, and never the depth image's own auxiliary images (no nesting).
+            let header = ImageFormat.sniff(gDepth.data) == .jpeg
+                ? try JPEGCodec.readInfo(gDepth.data, auxiliaryImages: false) : try ImageFile.info(gDepth.data)
+            (info.width, info.height, info.channels, info.bitDepth) = (header.width, header.height, header.channels, header.bitDepth)
+            info.codec = header.format.name
+        } catch {
+            info.problems.append(error.segment == nil ? "GDepth depth image: \(error.message)" : error.message)
+        }
+        return info
+    }
+}

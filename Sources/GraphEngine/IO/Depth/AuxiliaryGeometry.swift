@@ -1,0 +1,148 @@
+/// Where an edited image's pixels come from in a source image, so a photo's depth map and matte
+/// can follow the edit.
+///
+/// The recipe is walked from the edited image's root down to the source. Nodes that keep every
+/// pixel where it is pass the geometry through: colour kernels, matrices and conversions (per
+/// pixel), crops, clamps and convolutions (a neighbourhood around the same position). Affine
+/// transforms compose. Anything else on the way (warps, general kernels, image processors) may
+/// move pixels in ways a map cannot follow: the trace fails and says which node.
+enum AuxiliaryGeometry {
+    enum Trace: Equatable {
+        /// The source does not reach the edited image.
+        case notReached
+        /// Source working coordinates to edited working coordinates.
+        case transform(AffineTransform)
+        /// The source reaches it, but not through geometry a map can follow.
+        case unfollowable(String)
+    }
+
+    /// Largest number of node visits before giving up (recipes with many shared branches).
+    static let maxVisits = 100_000
+
+    static func trace(_ edited: Image, to source: Image) -> Trace {
+        let target = source.node
+        // Which nodes have the source among their inputs, bottom-up without recursion (recipes
+        // may be deep).
+        var reaches: [ObjectIdentifier: Bool] = [:]
+        var pending: [(Node, expanded: Bool)] = [(edited.node, false)]
+        while let (node, expanded) = pending.popLast() {
+            let id = ObjectIdentifier(node)
+            if reaches[id] != nil { continue }
+            if node === target {
+                reaches[id] = true
+            } else if expanded {
+                reaches[id] = node.inputs.contains { reaches[ObjectIdentifier($0)] == true }
+            } else {
+                pending.append((node, true))
+                for input in node.inputs where reaches[ObjectIdentifier(input)] == nil { pending.append((input, false)) }
+            }
+        }
+        func reachesSource(_ node: Node) -> Bool { reaches[ObjectIdentifier(node)] == true }
+        guard reachesSource(edited.node) else { return .notReached }
+
+        var found: [AffineTransform] = []
+        var problem: String?
+        var visits = 0
+        // (node, transform from the node's coordinates to the edited image's)
+        var stack: [(Node, AffineTransform)] = [(edited.node, .identity)]
+        while let (node, toEdited) = stack.popLast(), problem == nil {
+            visits += 1
+            if visits > maxVisits { return .unfollowable("the recipe has too many paths from the output to the photo to follow") }
+            if node === target {
+                found.append(toEdited)
+                continue
+            }
+            guard reachesSource(node) else { continue }
+            switch node.kind {
+            case .color, .matrix, .colorConversion, .crop, .clamp, .convolution:
+                for input in node.inputs { stack.append((input, toEdited)) }
+            case .affine(let transform, _):
+                for input in node.inputs { stack.append((input, transform.concatenating(toEdited))) }
+            case .warp, .general, .processor:
+                problem = "the photo passes through \(node.label), which may move pixels"
+            case .buffer, .yuv, .file:
+                break
+            }
+        }
+        if let problem { return .unfollowable(problem) }
+        guard let first = found.first else { return .notReached }
+        for other in found.dropFirst() where !nearlyEqual(other, first) {
+            return .unfollowable("the photo reaches the output twice, with different geometry (\(first) and \(other))")
+        }
+        return .transform(first)
+    }
+
+    static func nearlyEqual(_ a: AffineTransform, _ b: AffineTransform, tolerance: Double = 1e-9) -> Bool {
+        zip(a.coefficients, b.coefficients).allSatisfy { abs($0 - $1) <= tolerance * max(1, abs($0), abs($1)) }
+    }
+
+    /// `map` (covering `photoExtent` at its own resolution) moved like the photo by `transform`
+    /// and cut to `editedExtent`, at the same resolution relative to the photo: the result's
+    /// extent is `[0 0 w h]` with `w ≈ editedExtent.width · map.width / photoExtent.width`.
+    /// Edge values extend past the map, so rotated corners get the nearest edge value.
+    static func follow(_ map: Image, photoExtent: Rect, transform: AffineTransform, editedExtent: Rect) -> Image {
+        let mapExtent = map.extent
+        let toPhoto = AffineTransform(translationX: -mapExtent.x, y: -mapExtent.y)
+            .concatenating(AffineTransform(scaleX: photoExtent.width / mapExtent.width, y: photoExtent.height / mapExtent.height))
+            .concatenating(AffineTransform(translationX: photoExtent.x, y: photoExtent.y))
+        let width = max(1, (editedExtent.width * mapExtent.width / photoExtent.width).rounded())
+        let height = max(1, (editedExtent.height * mapExtent.height / photoExtent.height).rounded())
+        let toMap = AffineTransform(translationX: -editedExtent.x, y: -editedExtent.y)
+            .concatenating(AffineTransform(scaleX: width / editedExtent.width, y: height / editedExtent.height))
+        let whole = toPhoto.concatenating(transform).concatenating(toMap)
+        let output = Rect(x: 0, y: 0, width: width, height: height)
+        if nearlyEqual(whole, .identity) && mapExtent == output { return map }
+        return map.clampedToExtent().transformed(by: whole).cropped(to: output)
+    }
+}
+
+extension DepthPhoto {
+    /// The auxiliary images to write with `edited`, an edit of `photo` (this file's main image as
+    /// loaded with `orientation`): the depth data, matte and (GDepth) original image, each moved
+    /// like the photo (see `AuxiliaryGeometry`) at its own resolution. Maps the edit leaves in
+    /// place are kept as the file stores them; moved maps lose the calibration, which describes
+    /// the stored geometry. When the edit cannot be followed, or a map cannot be read, nothing is
+    /// attached and `warnings` say why.
+    public func auxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation = .upright)
+        -> (images: AuxiliaryImages, warnings: [String])
+    {
+        guard depthMapInfo != nil || portraitEffectsMatteInfo != nil else { return (AuxiliaryImages(), []) }
+        let transform: AffineTransform
+        switch AuxiliaryGeometry.trace(edited, to: photo) {
+        case .notReached: return (AuxiliaryImages(), [])
+        case .unfollowable(let reason): return (AuxiliaryImages(), ["\(path): depth data not written: \(reason)"])
+        case .transform(let found): transform = found
+        }
+        let photoExtent = photo.extent, editedExtent = edited.extent.integral
+        guard !photoExtent.isInfinite, !photoExtent.isEmpty, !editedExtent.isInfinite, !editedExtent.isEmpty else {
+            return (AuxiliaryImages(), [])
+        }
+        let unchanged = AuxiliaryGeometry.nearlyEqual(transform, .identity) && editedExtent == photoExtent
+        func follow(_ map: Image) -> Image {
+            AuxiliaryGeometry.follow(map, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent)
+        }
+        var images = AuxiliaryImages()
+        var warnings: [String] = []
+        do {
+            if depthMapInfo != nil {
+                let depth = try depthData(orientation: orientation)
+                images.depthData = unchanged ? depth : depth.replacingMap(follow(depth.map), calibration: nil)
+                if let original = try originalImage() {
+                    if orientation == .upright && info.metadata.exifOrientation != 1 {
+                        // GImage is stored like the primary's pixels; it is not rotated here.
+                        warnings.append("\(path): GImage:Data (the original image) not written: the photo is rotated by its EXIF orientation")
+                    } else {
+                        images.originalImage = unchanged ? original : follow(original)
+                    }
+                }
+            }
+            if portraitEffectsMatteInfo != nil {
+                let matte = try portraitEffectsMatte(orientation: orientation)
+                images.portraitEffectsMatte = unchanged ? matte : matte.replacingMap(follow(matte.map))
+            }
+        } catch {
+            return (AuxiliaryImages(), ["depth data not written: \(error)"])
+        }
+        return (images, warnings)
+    }
+}

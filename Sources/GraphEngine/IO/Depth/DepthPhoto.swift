@@ -1,0 +1,245 @@
+import GraphCodecs
+
+/// Which auxiliary image to load (Core Image's `kCIImageAuxiliaryDisparity`,
+/// `kCIImageAuxiliaryDepth` and `kCIImageAuxiliaryPortraitEffectsMatte`).
+public enum AuxiliaryImage: String, Sendable, CaseIterable {
+    /// The depth map as disparity (converted when the file stores depth).
+    case disparity
+    /// The depth map as depth (converted when the file stores disparity).
+    case depth
+    /// The portrait effects matte.
+    case portraitEffectsMatte
+}
+
+/// How an auxiliary map is oriented when loaded.
+public enum AuxiliaryOrientation: Sendable, Hashable {
+    /// Upright with the photo as displayed (the photo's EXIF orientation, or the HEIF item's own
+    /// `irot`/`imir`, applied): the map lines up with `Image(contentsOf:)`.
+    case upright
+    /// As stored in the file (line it up with a photo opened with `applyOrientation: false`).
+    case stored
+}
+
+/// A problem with a file's auxiliary images: one is missing, or cannot be used. Names the file.
+public struct AuxiliaryImageError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// A photo file opened for its depth data and portrait matte (iPhone JPEG and HEIC, Google
+/// GDepth). Opening reads the headers only; each map decodes when asked for, and the main image
+/// is never decoded.
+///
+/// ```swift
+/// let photo = try DepthPhoto(contentsOf: "IMG_0001.HEIC")
+/// for aux in photo.auxiliaryImages { print(aux.summary) }
+/// let disparity = try photo.depthData()                    // DepthData, upright
+/// let matte = try photo.portraitEffectsMatte().map         // throws when there is none
+/// ```
+public struct DepthPhoto: Sendable {
+    public let path: String
+    /// The main image's header, with every auxiliary image described.
+    public let info: ImageInfo
+    let bytes: [UInt8]
+
+    /// Reads the file and its headers.
+    public init(contentsOf path: String) throws {
+        let bytes = try ImageFile.read(path: path)
+        do {
+            info = try ImageFile.info(bytes)
+        } catch {
+            throw error.at(path: path)
+        }
+        self.path = path
+        self.bytes = bytes
+    }
+
+    public var auxiliaryImages: [AuxiliaryImageInfo] { info.auxiliaryImages }
+
+    /// The depth or disparity map's description, when the file has one.
+    public var depthMapInfo: AuxiliaryImageInfo? { auxiliaryImages.first { $0.kind == .disparity || $0.kind == .depth } }
+
+    /// The portrait matte's description, when the file has one.
+    public var portraitEffectsMatteInfo: AuxiliaryImageInfo? { auxiliaryImages.first { $0.kind == .portraitEffectsMatte } }
+
+    /// The depth data with real values (see ``DepthData``), as stored or converted to `kind`. The
+    /// calibration describes the stored geometry: a map turned upright (the file's orientation
+    /// is not 1) comes without it; load it with `orientation: .stored` to have it.
+    public func depthData(as kind: DepthData.Kind? = nil, orientation: AuxiliaryOrientation = .upright) throws -> DepthData {
+        guard let aux = depthMapInfo else { throw missing("depth or disparity map") }
+        try checkUsable(aux)
+        let storedKind: DepthData.Kind = aux.kind == .depth ? .depth : .disparity
+        let samples = try decodeSamples(aux, orientation: orientation)
+        let encoding = try storedEncoding(aux)
+        let map = try samples.image(DepthValues.table(maximum: samples.maximum, encoding: encoding))
+        let keepsStoredGeometry = orientation == .stored || samples.orientationApplied == false
+        var stored: StoredAuxiliary?
+        if keepsStoredGeometry {
+            switch aux.location {
+            case .jpeg(let stream): stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: storedKind)
+            case .gDepth: stored = aux.gDepth.map { StoredAuxiliary(encoded: .gDepth($0), map: map, kind: storedKind) }
+            case .heifItem: stored = nil
+            }
+        }
+        let apple = aux.apple
+        let data = DepthData(
+            map: map, kind: storedKind, storedEncoding: encoding, storedKind: storedKind,
+            accuracy: apple?.accuracy.flatMap { DepthData.Accuracy(rawValue: $0.lowercased()) }, isFiltered: apple?.filtered,
+            quality: apple?.quality, version: apple?.depthDataVersion,
+            calibration: samples.orientationApplied ? nil : apple?.calibration,
+            sourceFormat: sourceFormat(aux), orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
+        return data.converting(to: kind ?? storedKind)
+    }
+
+    /// The portrait effects matte, 0 (background) to 1 (person).
+    public func portraitEffectsMatte(orientation: AuxiliaryOrientation = .upright) throws -> PortraitEffectsMatte {
+        guard let aux = portraitEffectsMatteInfo else { throw missing("portrait effects matte") }
+        try checkUsable(aux)
+        let samples = try decodeSamples(aux, orientation: orientation)
+        let map = try samples.image((0...Int(samples.maximum)).map { Float(Double($0) / samples.maximum) })
+        var stored: StoredAuxiliary?
+        if case .jpeg(let stream) = aux.location, orientation == .stored || samples.orientationApplied == false {
+            stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: nil)
+        }
+        return PortraitEffectsMatte(map: map, version: aux.apple?.portraitEffectsMatteVersion, sourceFormat: sourceFormat(aux),
+                                    orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
+    }
+
+    /// The map of one auxiliary image as a data image.
+    public func image(_ auxiliary: AuxiliaryImage, orientation: AuxiliaryOrientation = .upright) throws -> Image {
+        switch auxiliary {
+        case .disparity: return try depthData(as: .disparity, orientation: orientation).map
+        case .depth: return try depthData(as: .depth, orientation: orientation).map
+        case .portraitEffectsMatte: return try portraitEffectsMatte(orientation: orientation).map
+        }
+    }
+
+    /// GDepth's `GImage:Data`, the original photo before the blur was rendered, when the file has
+    /// one (nil otherwise). It decodes when rendered, like any JPEG.
+    public func originalImage() throws -> Image? {
+        guard let gDepth = depthMapInfo?.gDepth, let original = gDepth.originalImage else { return nil }
+        return try Image.decoding(bytes: original, path: "\(path) [GImage:Data]").image
+    }
+
+    // MARK: Decoding
+
+    func part(_ aux: AuxiliaryImageInfo) -> String {
+        switch aux.location {
+        case .jpeg(let stream): return "\(stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG") (\(aux.type))"
+        case .heifItem(let id): return "HEIF item \(id) (\(aux.type))"
+        case .gDepth: return "GDepth depth map"
+        }
+    }
+
+    func missing(_ what: String) -> AuxiliaryImageError {
+        let available = auxiliaryImages.map { "\($0.kind.rawValue) (\(part($0)))" }
+        let has = available.isEmpty ? "it has no auxiliary images" : "its auxiliary images: " + available.joined(separator: ", ")
+        return AuxiliaryImageError(path: path, message: "\(info.format.name) file has no \(what); \(has)")
+    }
+
+    func checkUsable(_ aux: AuxiliaryImageInfo) throws {
+        if let problem = aux.problems.first {
+            throw AuxiliaryImageError(path: path, message: "\(part(aux)) cannot be used: \(problem)")
+        }
+    }
+
+    func sourceFormat(_ aux: AuxiliaryImageInfo) -> DepthData.SourceFormat {
+        switch aux.location {
+        case .jpeg: return .appleJPEG
+        case .heifItem: return .appleHEIC
+        case .gDepth: return .gDepth
+        }
+    }
+
+    /// How the stored samples encode the map's values.
+    func storedEncoding(_ aux: AuxiliaryImageInfo) throws -> DepthData.StoredEncoding {
+        if let apple = aux.apple, apple.valueEncodingProblem == nil, let low = apple.floatMinValue, let high = apple.floatMaxValue {
+            return .apple(floatMin: low, floatMax: high, intMin: apple.intMinValue ?? 0, intMax: apple.intMaxValue ?? 255,
+                          nativeFormat: apple.nativeFormat, storedFormat: apple.storedFormat)
+        }
+        if let gDepth = aux.gDepth { return .gDepth(format: gDepth.format, near: gDepth.near, far: gDepth.far, units: gDepth.units) }
+        if let info = aux.depthRepresentation, DepthValues.range(of: info) != nil { return .depthRepresentation(info) }
+        throw AuxiliaryImageError(path: path, message: "\(part(aux)) has no value range (no apdi:FloatMinValue/FloatMaxValue)")
+    }
+
+    /// One channel of the stored samples, oriented as asked.
+    func decodeSamples(_ aux: AuxiliaryImageInfo, orientation: AuxiliaryOrientation) throws -> StoredSamples {
+        let decoded: DecodedImage
+        var needsOrientation = orientation == .upright && aux.orientation != 1
+        do {
+            switch aux.location {
+            case .jpeg(let stream):
+                decoded = try JPEGCodec.decode(Array(bytes[stream.range]), options: DecodeOptions(applyOrientation: false))
+            case .heifItem(let id):
+                // libheif applies the item's own transformations while decoding.
+                decoded = try HEIFCodec.decodeAuxiliary(bytes, itemID: id, applyTransformations: orientation == .upright)
+                needsOrientation = false
+            case .gDepth:
+                guard let data = aux.gDepth?.data else { throw missing("GDepth depth data") }
+                decoded = try ImageFile.decode(data, options: DecodeOptions(applyOrientation: false))
+            }
+        } catch let error as CodecError {
+            var located = error.at(path: path)
+            located.segment = part(aux) + (error.segment.map { ": \($0)" } ?? "")
+            throw located
+        }
+        // A map libjpeg or libpng had to patch up would hold wrong values: refused.
+        if let warning = decoded.warnings.first {
+            throw AuxiliaryImageError(path: path, message: "\(part(aux)) is damaged: \(warning)")
+        }
+        var samples = StoredSamples(decoded)
+        if needsOrientation { samples.orient(aux.orientation) }
+        samples.orientationApplied = orientation == .upright && aux.orientation != 1
+        return samples
+    }
+}
+
+/// The first channel of a decoded auxiliary image as integers, with its orientation.
+struct StoredSamples {
+    var values: [UInt16]
+    var width: Int
+    var height: Int
+    /// The largest stored value (255 or 65535).
+    let maximum: Double
+    /// Whether an orientation other than 1 was applied (the map no longer has the stored geometry).
+    var orientationApplied = false
+
+    init(_ decoded: DecodedImage) {
+        width = decoded.width
+        height = decoded.height
+        maximum = decoded.bitDepth == 16 ? 65535 : 255
+        let channels = decoded.channels, count = decoded.width * decoded.height
+        var values = [UInt16](repeating: 0, count: count)
+        decoded.bytes.withUnsafeBytes { raw in
+            if decoded.bitDepth == 16 {
+                let samples = raw.bindMemory(to: UInt16.self)
+                for i in 0..<min(count, samples.count / channels) { values[i] = samples[i * channels] }
+            } else {
+                for i in 0..<min(count, raw.count / channels) { values[i] = UInt16(raw[i * channels]) }
+            }
+        }
+        self.values = values
+    }
+
+    mutating func orient(_ orientation: Int) {
+        let bytes = values.withUnsafeBytes { Array($0) }
+        let oriented = Orientation.apply(orientation, bytes: bytes, width: width, height: height, pixelBytes: 2)
+        values = oriented.bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+        (width, height) = (oriented.width, oriented.height)
+    }
+
+    /// A data image of `table[sample]` per pixel (Float32 grey, no colour space); `table` covers 0...maximum.
+    func image(_ table: [Float]) throws -> Image {
+        var floats = [Float](repeating: 0, count: values.count)
+        for i in values.indices { floats[i] = table[min(Int(values[i]), table.count - 1)] }
+        let bytes = floats.withUnsafeBytes { Array($0) }
+        return Image(buffer: try ImageBuffer(width: width, height: height, format: .grayf, colorSpace: nil, bytes: bytes))
+    }
+}
