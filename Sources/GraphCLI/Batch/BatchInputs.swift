@@ -57,10 +57,8 @@ struct BatchInputSources {
             }
             data = read
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true).compactMap { line in
-            let path = line.hasSuffix("\r") ? line.dropLast() : line[...]
-            return path.isEmpty ? nil : String(path)
-        }
+        // Lines end with \n or \r\n (one Character in Swift); empty lines are skipped.
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
     }
 
     /// The image files in `root` (and its subfolders when recursive), sorted by path, skipping
