@@ -9,7 +9,8 @@
 `graph_ray.batch` (no Ray needed) runs one shard: use it from Dask or Spark.
 """
 
-from .batch import RecipeRejected, ShardResult, TransientShardError, graph_batch_command, parse_log, run_shard
+from .batch import (RecipeRejected, ShardResult, TransientShardError, graph_batch_command, parse_log, read_manifest,
+                    run_shard, split_shards)
 
 __all__ = ["RecipeRejected", "ShardResult", "TransientShardError", "graph_batch_command", "parse_log", "run_shard",
            "BatchOutcome", "read_manifest", "run_batch", "split_shards"]
@@ -17,7 +18,7 @@ __all__ = ["RecipeRejected", "ShardResult", "TransientShardError", "graph_batch_
 
 def __getattr__(name):
     # The Ray driver imports ray: only when it is used, so `graph_ray.batch` works without Ray.
-    if name in ("BatchOutcome", "read_manifest", "run_batch", "split_shards"):
+    if name in ("BatchOutcome", "run_batch"):
         from . import driver
         return getattr(driver, name)
     raise AttributeError(name)

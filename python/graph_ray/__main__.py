@@ -35,8 +35,8 @@ def main(argv=None) -> int:
 
     import ray
 
-    from .batch import RecipeRejected
-    from .driver import read_manifest, run_batch
+    from .batch import RecipeRejected, read_manifest
+    from .driver import run_batch
 
     inputs = list(args.inputs)
     for manifest in args.manifest:

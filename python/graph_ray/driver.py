@@ -22,21 +22,7 @@ from typing import Optional, Sequence
 
 import ray
 
-from .batch import RecipeRejected, ShardResult, TransientShardError, graph_batch_command, run_shard
-
-
-def read_manifest(path: str) -> list:
-    """The non-empty lines of a manifest file (one input path per line)."""
-    with open(path, encoding="utf-8") as manifest:
-        return [line.rstrip("\r\n") for line in manifest if line.rstrip("\r\n")]
-
-
-def split_shards(inputs: Sequence[str], shard_size: int) -> list:
-    """Consecutive shards of at most `shard_size` inputs: `(first_index, paths)`; the first index
-    keeps `{index}` in output templates what it is in a single `graph batch` over the list."""
-    if shard_size < 1:
-        raise ValueError("shard_size must be at least 1")
-    return [(start, list(inputs[start:start + shard_size])) for start in range(0, len(inputs), shard_size)]
+from .batch import RecipeRejected, ShardResult, TransientShardError, graph_batch_command, run_shard, split_shards
 
 
 @ray.remote
