@@ -54,8 +54,8 @@ struct BatchCommand: ParsableCommand {
         try Graph.reportingErrors {
             let (runner, log) = try prepare()
             let signals = BatchSignals { number in
-                runner.stop(by: BatchSignals.name(number))
-                Terminal.shared.err("graph: batch: \(BatchSignals.name(number)): finishing the files in flight (again to stop at once)")
+                let name = BatchSignals.name(number)
+                runner.stop(by: name, note: "graph: batch: \(name): finishing the files in flight (again to stop at once)")
             }
             let summary = runner.run()
             signals.restore()

@@ -62,10 +62,18 @@ final class BatchRunner: @unchecked Sendable {
         return summary
     }
 
-    /// Starts no more inputs; those in flight finish. The first reason given is kept.
-    func stop(by reason: String) {
-        lock.lock(); defer { lock.unlock() }
+    /// Starts no more inputs; those in flight finish. The first reason given is kept; `note` is
+    /// printed on stderr (above the progress bar).
+    func stop(by reason: String, note: String? = nil) {
+        lock.lock()
         if summary.stoppedBy == nil { summary.stoppedBy = reason }
+        lock.unlock()
+        guard let note else { return }
+        if let progress {
+            progress.aside { FileHandle.standardError.write(Data((note + "\n").utf8)) }
+        } else {
+            Terminal.shared.err(note)
+        }
     }
 
     private func nextItem() -> BatchItem? {
