@@ -5,7 +5,9 @@
 #
 #   Benchmarks/batch/throughput.sh [COUNT=200] [ROUNDS=3] [WORK=/tmp/graph-batch-bench] [WIDTH=1632] [HEIGHT=1224]
 #
-# Needs python3 with numpy and Pillow (the photos, made once and kept in WORK/in).
+# The recipe is the T2 chain (sepia, hue, contrast; colour management off, as for the peers);
+# RECIPE=Benchmarks/batch/color-chain.json runs a colour-managed chain instead. Needs python3
+# with numpy and Pillow (the photos, made once and kept in WORK/in).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 count=${1:-200}
@@ -15,11 +17,11 @@ width=${4:-1632}
 height=${5:-1224}
 swift build -c release --product graph >/dev/null
 graph=$PWD/.build/release/graph
-recipe=$PWD/Benchmarks/batch/color-chain.json
+recipe=$(realpath "${RECIPE:-Benchmarks/recipes/t2-color-chain.json}")
 python3 Benchmarks/batch/make_photos.py "$work/in" "$count" "$width" "$height"
 ls "$work"/in/photo_*.jpg | head -n "$count" > "$work/manifest.txt"
 files=$(wc -l < "$work/manifest.txt")
-echo "graph batch throughput: $files photos of ${width}x${height} ($(du -sh "$work/in" | cut -f1)), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "graph batch throughput: ${recipe#$PWD/}, $files photos of ${width}x${height} ($(du -sh "$work/in" | cut -f1)), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 run_loop() {
     rm -rf "$work/loop"

@@ -51,7 +51,8 @@ def main(argv=None) -> int:
     try:
         outcome = run_batch(args.recipe, inputs, args.out, graph=args.graph, shard_size=args.shard_size, jobs=args.jobs,
                             extra_args=extra, log=args.log, cwd=None if args.working_dir else "",
-                            max_retries=args.max_retries, num_cpus=args.cpus_per_task, progress=not args.quiet)
+                            max_retries=args.max_retries, num_cpus=args.cpus_per_task, progress=not args.quiet,
+                            keep_entries=not args.log)
     except RecipeRejected as error:
         print(f"graph_ray: {error}", file=sys.stderr)
         return 2

@@ -37,7 +37,8 @@ class BatchOutcome:
 
     entries: list = field(default_factory=list)
     summary: dict = field(default_factory=dict)
-    #: The shard results as they came back (which worker ran each).
+    #: The shard results as they came back (which worker ran each); both lists stay empty with
+    #: `keep_entries=False`.
     shards: list = field(default_factory=list)
 
     @property
@@ -88,6 +89,7 @@ def run_batch(
     num_cpus: float = 1,
     skip_existing: bool = True,
     progress: bool = True,
+    keep_entries: bool = True,
 ) -> BatchOutcome:
     """Runs `graph batch RECIPE --out OUT...` over `inputs`, `shard_size` inputs per Ray task.
 
@@ -96,8 +98,9 @@ def run_batch(
     node: by default the driver's current folder (a shared filesystem); None leaves each task in
     its own working folder (a `runtime_env` working_dir). `num_cpus` is what Ray reserves per
     task (give `--threads` to match). `log` receives the JSON lines of every input and a summary,
-    as `graph batch --log` writes them. Raises `RecipeRejected` when `graph batch` refuses the
-    recipe or options (nothing else is then started).
+    as `graph batch --log` writes them; with `keep_entries=False` the outcome keeps only the totals
+    (millions of files). Raises `RecipeRejected` when `graph batch` refuses the recipe or options
+    (nothing else is then started).
     """
     if cwd == "":
         cwd = os.getcwd()
@@ -110,44 +113,55 @@ def run_batch(
         command = graph_batch_command(graph, recipe, out, first_index=first_index, jobs=jobs,
                                       skip_existing=skip_existing, extra_args=extra_args)
         pending[task.remote(command, paths, first_index, cwd)] = (first_index, paths)
+    waiting = list(pending)
 
     outcome = BatchOutcome()
     counts = {"ok": 0, "skipped": 0, "failed": 0}
     failed_shards = 0
+    peak_bytes = 0
     meter = _Progress(len(inputs), len(shards), progress)
     start = time.monotonic()
     log_file = open(log, "w", encoding="utf-8") if log else None
     try:
-        while pending:
-            ready, _ = ray.wait(list(pending), num_returns=1)
-            first_index, paths = pending.pop(ready[0])
-            try:
-                result = ray.get(ready[0])
-            except ray.exceptions.RayTaskError as error:
-                if isinstance(error.cause, RecipeRejected):
-                    for ref in pending:
-                        ray.cancel(ref, force=True)
-                    raise error.cause from None
-                result = _failed_shard(first_index, paths, out, error)
-                failed_shards += 1
-            except ray.exceptions.RayError as error:  # the worker or node died more than max_retries times
-                result = _failed_shard(first_index, paths, out, error)
-                failed_shards += 1
-            outcome.shards.append(result)
-            for entry in result.entries:
-                counts[entry["status"]] += 1
-                outcome.entries.append(entry)
-                if log_file:
-                    log_file.write(json.dumps(entry) + "\n")
+        shards_done = 0
+        while waiting:
+            # The first shard to end, and any others that have ended by then.
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            if waiting:
+                more, waiting = ray.wait(waiting, num_returns=len(waiting), timeout=0)
+                ready += more
+            for ref in ready:
+                first_index, paths = pending.pop(ref)
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.RayTaskError as error:
+                    if isinstance(error.cause, RecipeRejected):
+                        for other in pending:
+                            ray.cancel(other, force=True)
+                        raise error.cause from None
+                    result = _failed_shard(first_index, paths, error)
+                    failed_shards += 1
+                except ray.exceptions.RayError as error:  # the worker or node died more than max_retries times
+                    result = _failed_shard(first_index, paths, error)
+                    failed_shards += 1
+                shards_done += 1
+                for entry in result.entries:
+                    counts[entry["status"]] += 1
+                    if log_file:
+                        log_file.write(json.dumps(entry) + "\n")
+                if keep_entries:
+                    outcome.shards.append(result)
+                    outcome.entries += result.entries
+                peak_bytes = max([peak_bytes] + [entry.get("peak_bytes", 0) for entry in result.entries])
             if log_file:
                 log_file.flush()
-            meter.update(len(outcome.shards), counts)
+            meter.update(shards_done, counts)
         seconds = time.monotonic() - start
         outcome.summary = {
             "total": len(inputs), **counts, "not_run": len(inputs) - sum(counts.values()),
             "seconds": round(seconds, 3),
             "files_per_second": round((counts["ok"] + counts["failed"]) / seconds, 1) if seconds > 0 else 0,
-            "peak_bytes": max((entry.get("peak_bytes", 0) for entry in outcome.entries), default=0),
+            "peak_bytes": peak_bytes,
             "shards": len(shards), "failed_shards": failed_shards,
         }
         if log_file:
@@ -159,7 +173,7 @@ def run_batch(
     return outcome
 
 
-def _failed_shard(first_index: int, paths: Sequence[str], out: Sequence[str], error: Exception) -> ShardResult:
+def _failed_shard(first_index: int, paths: Sequence[str], error: Exception) -> ShardResult:
     """A shard Ray gave up on (its retries spent): every input failed with the reason. Outputs it
     finished stay, and a later run skips them."""
     lines = str(error).strip().splitlines()
