@@ -93,9 +93,9 @@ class InterruptedBatchTests(unittest.TestCase):
             done = self.finished_outputs()
             process = subprocess.Popen(self.command("work", ["--skip-existing"]), cwd=self.folder,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            # A random point of the run: after 1 to 30 more outputs, then up to 20 ms more (often
+            # A random point of the run: after 1 to 20 more outputs, then up to 20 ms more (often
             # in the middle of rendering or writing the next files).
-            target = done + random.randint(1, 30)
+            target = done + random.randint(1, 20)
             while process.poll() is None and self.finished_outputs() < target:
                 time.sleep(0.001)
             pause = time.monotonic() + random.uniform(0, 0.02)
