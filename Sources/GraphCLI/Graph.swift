@@ -7,7 +7,7 @@ struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Render lazy filter-graph recipes (Core Image style) on the CPU.",
-        subcommands: [RunCommand.self, DumpCommand.self, FiltersCommand.self, InfoCommand.self])
+        subcommands: [RunCommand.self, DumpCommand.self, FiltersCommand.self, InfoCommand.self, BatchCommand.self])
 
     /// Exit status for a bad recipe, a bad argument value, or a failed render.
     static let failureStatus: Int32 = 2
@@ -32,7 +32,7 @@ struct Graph: ParsableCommand {
                 var command = try Graph.parseAsRoot(arguments)
                 try command.run()
             } catch {
-                status = Graph.exitCode(for: error).rawValue
+                status = Graph.exitStatus(for: error)
                 if !(error is ExitCode) { Terminal.shared.err(Graph.fullMessage(for: error)) }
             }
         }

@@ -37,17 +37,36 @@ indirect enum JSON: Equatable, Sendable {
         return .object(members)
     }
 
-    /// Compact text, for error messages (`"steep"`, `[1,2]`).
+    /// Compact JSON text, for error messages (`"steep"`, `[1,2]`) and JSON-lines logs.
     var compact: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .number(let n): return formatNumber(n)
-        case .string(let s): return "\"" + s.replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        case .string(let s): return quoted(s)
         case .array(let items): return "[" + items.map(\.compact).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.map { "\"\($0.0)\":\($0.1.compact)" }.joined(separator: ",") + "}"
+            return "{" + members.map { "\(quoted($0.0)):\($0.1.compact)" }.joined(separator: ",") + "}"
         }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    private func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                    + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     /// What the value is, in words (`a string`, `an array of 3`).

@@ -16,6 +16,13 @@ struct RecipeDecoder {
 
     /// Reads, parses (with `--set` overrides) and decodes a recipe file.
     static func load(path: String, overrides: [String] = []) throws -> Recipe {
+        let (json, decoder) = try read(path: path, overrides: overrides)
+        return try decoder.decode(json)
+    }
+
+    /// Reads and parses a recipe file with `--set` overrides applied, and the decoder for its
+    /// folder: `graph batch` rebinds file images in the JSON and decodes it once per input.
+    static func read(path: String, overrides: [String] = []) throws -> (json: JSON, decoder: RecipeDecoder) {
         let url = URL(fileURLWithPath: path)
         let text: String
         do {
@@ -30,7 +37,7 @@ struct RecipeDecoder {
             throw RecipeError((path as NSString).lastPathComponent, "malformed JSON: \(error)")
         }
         let overridden = try RecipeOverrides.apply(overrides, to: json)
-        return try RecipeDecoder(baseDirectory: url.deletingLastPathComponent().path).decode(overridden)
+        return (overridden, RecipeDecoder(baseDirectory: url.deletingLastPathComponent().path))
     }
 
     func resolve(_ file: String) -> String {

@@ -17,32 +17,24 @@ struct RecipeSession {
     let recipe: Recipe
     let context: Context
     let images: [Image]
+    /// Decoder and colour-tagging warnings.
+    let warnings: [String]
 
-    /// Loads, overrides, decodes and builds everything; nothing is rendered or written.
+    /// Loads, overrides, decodes and builds everything (printing the warnings); nothing is
+    /// rendered or written.
     static func prepare(_ settings: RecipeSettings) throws -> RecipeSession {
-        var recipe = try RecipeDecoder.load(path: settings.recipePath, overrides: settings.overrides)
-        if let threads = settings.threads {
-            guard (1...1024).contains(threads) else { throw RecipeError("--threads", "expected 1...1024, got \(threads)") }
-            recipe.options.threads = threads
-        }
-        if let text = settings.workingFormat {
-            guard let format = WorkingFormat(rawValue: text) else {
-                throw RecipeError("--working-format", "expected RGBA8, RGBAh or RGBAf, got \"\(text)\"")
-            }
-            recipe.options.workingFormat = format
-        }
-        if settings.noColorManagement { recipe.options.colorManagement = false }
-        if let output = settings.output {
-            guard recipe.outputs.count == 1 else {
-                throw RecipeError("--output", "the recipe has \(recipe.outputs.count) outputs; -o works only with one")
-            }
-            guard let format = OutputFileFormat(path: output) else {
-                throw RecipeError("--output", "unknown output format in '\(output)'; use .png, .jpg, .jpeg or .heic")
-            }
-            recipe.outputs[0].file = URL(fileURLWithPath: output).standardizedFileURL.path
-            recipe.outputs[0].format = format
-            if format != .png { recipe.outputs[0].options.bitDepth = 8 }
-        }
+        let recipe = try RecipeDecoder.load(path: settings.recipePath, overrides: settings.overrides)
+        let session = try prepare(recipe, settings: settings)
+        for warning in session.warnings { Terminal.shared.err("graph: warning: \(warning)") }
+        return session
+    }
+
+    /// Applies `settings` to a decoded recipe and builds the images of its outputs, to render with
+    /// `context` (`graph batch` shares one over all its files) or a new context made from the
+    /// recipe's options.
+    static func prepare(_ decoded: Recipe, settings: RecipeSettings, context: Context? = nil) throws -> RecipeSession {
+        var recipe = decoded
+        try settings.apply(to: &recipe)
         if !settings.allowOverwritingInputs {
             for output in recipe.outputs where Context.isSameFile(output.file, asAnyOf: recipe.inputFiles) {
                 throw RecipeError("\(output.path).file",
@@ -52,8 +44,8 @@ struct RecipeSession {
         var builder = RecipeBuilder(recipe: recipe)
         let (images, outputs) = try builder.outputImages()
         recipe.outputs = outputs
-        for warning in builder.warnings { Terminal.shared.err("graph: warning: \(warning)") }
-        return RecipeSession(recipe: recipe, context: Context(options: recipe.options.contextOptions()), images: images)
+        return RecipeSession(recipe: recipe, context: context ?? Context(options: recipe.options.contextOptions()),
+                             images: images, warnings: builder.warnings)
     }
 
     /// Parses a comma list of dump stages.
@@ -93,5 +85,41 @@ struct RecipeSession {
         if format == .json {
             Terminal.shared.out(jsonDumps.count == 1 ? jsonDumps[0] : "[\n" + jsonDumps.joined(separator: ",\n") + "\n]")
         }
+    }
+}
+
+extension RecipeSettings {
+    /// Applies the command line's context options and `-o` to `recipe`.
+    func apply(to recipe: inout Recipe) throws {
+        if let threads {
+            guard (1...1024).contains(threads) else { throw RecipeError("--threads", "expected 1...1024, got \(threads)") }
+            recipe.options.threads = threads
+        }
+        if let workingFormat {
+            guard let format = WorkingFormat(rawValue: workingFormat) else {
+                throw RecipeError("--working-format", "expected RGBA8, RGBAh or RGBAf, got \"\(workingFormat)\"")
+            }
+            recipe.options.workingFormat = format
+        }
+        if noColorManagement { recipe.options.colorManagement = false }
+        if let output {
+            guard recipe.outputs.count == 1 else {
+                throw RecipeError("--output", "the recipe has \(recipe.outputs.count) outputs; -o works only with one")
+            }
+            try recipe.outputs[0].redirect(to: output, option: "--output")
+        }
+    }
+}
+
+extension RecipeOutput {
+    /// Writes this output to `path` instead (relative to the current folder), in the format its
+    /// extension names (JPEG and HEIC are 8-bit).
+    mutating func redirect(to path: String, option: String) throws {
+        guard let format = OutputFileFormat(path: path) else {
+            throw RecipeError(option, "unknown output format in '\(path)'; use .png, .jpg, .jpeg or .heic")
+        }
+        file = URL(fileURLWithPath: path).standardizedFileURL.path
+        self.format = format
+        if format != .png { options.bitDepth = 8 }
     }
 }

@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+import GraphCodecs
+import GraphEngine
+
+/// Runs a batch: `jobs` threads each take the next input in list order, so at most `jobs` files
+/// are in flight (memory stays bounded whatever the length of the list), all rendering with one
+/// context (its program cache stays warm from file to file). A file that fails is logged and
+/// the batch goes on, unless `failFast`.
+final class BatchRunner: @unchecked Sendable {
+    struct Options {
+        var jobs = 2
+        /// Skip inputs whose outputs all exist and are not older than the input and the recipe.
+        var skipExisting = false
+        /// Start no more files after the first failure.
+        var failFast = false
+    }
+
+    private let plan: BatchPlan
+    private let recipe: BatchRecipe
+    private let context: Context
+    private let options: Options
+    private let log: BatchLog
+    private let progress: BatchProgressBar?
+    /// The newest modification time of the recipe and the files it reads besides the inputs.
+    private let newestDependency: timespec
+    private let lock = NSLock()
+    private var next = 0
+    private var summary = BatchSummary()
+
+    init(plan: BatchPlan, recipe: BatchRecipe, context: Context, options: Options, log: BatchLog,
+         progress: BatchProgressBar?) {
+        self.plan = plan
+        self.recipe = recipe
+        self.context = context
+        self.options = options
+        self.log = log
+        self.progress = progress
+        newestDependency = recipe.fixedDependencies.compactMap(Self.modificationTime).max(by: Self.isEarlier)
+            ?? timespec(tv_sec: 0, tv_nsec: 0)
+        summary.total = plan.items.count
+    }
+
+    /// Runs every input (or until stopped) and returns the totals.
+    func run() -> BatchSummary {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let group = DispatchGroup()
+        for _ in 0..<min(options.jobs, plan.items.count) {
+            group.enter()
+            let thread = Thread { [self] in
+                while let item = nextItem() { finish(process(item)) }
+                group.leave()
+            }
+            thread.stackSize = 8 << 20  // as the main thread: recipes build and plan recursively
+            thread.start()
+        }
+        group.wait()
+        progress?.finish()
+        lock.lock(); defer { lock.unlock() }
+        summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        summary.peakBytes = peakResidentBytes()
+        return summary
+    }
+
+    /// Starts no more inputs; those in flight finish. The first reason given is kept; `note` is
+    /// printed on stderr (above the progress bar).
+    func stop(by reason: String, note: String? = nil) {
+        lock.lock()
+        if summary.stoppedBy == nil { summary.stoppedBy = reason }
+        lock.unlock()
+        guard let note else { return }
+        if let progress {
+            progress.aside { FileHandle.standardError.write(Data((note + "\n").utf8)) }
+        } else {
+            Terminal.shared.err(note)
+        }
+    }
+
+    private func nextItem() -> BatchItem? {
+        lock.lock(); defer { lock.unlock() }
+        guard summary.stoppedBy == nil, next < plan.items.count else { return nil }
+        next += 1
+        return plan.items[next - 1]
+    }
+
+    private func finish(_ entry: BatchEntry) {
+        lock.lock()
+        summary.count(entry.status)
+        if entry.status == .failed && options.failFast && summary.stoppedBy == nil { summary.stoppedBy = "fail-fast" }
+        lock.unlock()
+        guard let progress else {
+            log.record(entry.json)
+            return
+        }
+        progress.count(entry.status)
+        progress.aside {
+            log.record(entry.json)
+            if let error = entry.error { FileHandle.standardError.write(Data("graph: error: \(entry.item.input.path): \(error)\n".utf8)) }
+        }
+    }
+
+    /// Renders and writes one input's outputs (all encoded before any is written).
+    private func process(_ item: BatchItem) -> BatchEntry {
+        let start = DispatchTime.now().uptimeNanoseconds
+        func entry(_ status: BatchEntry.Status, _ error: String? = nil, warnings: [String] = []) -> BatchEntry {
+            BatchEntry(item: item, status: status, error: error,
+                       milliseconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6,
+                       peakBytes: peakResidentBytes(), warnings: warnings)
+        }
+        if options.skipExisting && isUpToDate(item) { return entry(.skipped) }
+        do {
+            let recipe = try self.recipe.recipe(input: item.input.path, outputs: item.outputs, redirect: plan.redirectsOutputs)
+            let session = try RecipeSession.prepare(recipe, settings: self.recipe.settings, context: context)
+            var encoded: [(RecipeOutput, [UInt8])] = []
+            for (output, image) in zip(session.recipe.outputs, session.images) {
+                do {
+                    encoded.append((output, try context.encodedData(image, format: output.format, options: output.options)))
+                } catch {
+                    throw RecipeError(output.path, "\(error)")
+                }
+            }
+            for (output, bytes) in encoded {
+                let folder = (output.file as NSString).deletingLastPathComponent
+                do {
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw RecipeError("\(output.path).file", "cannot create the folder '\(folder)'")
+                }
+                do {
+                    try ImageFile.writeAtomically(bytes, to: output.file)
+                } catch {
+                    throw RecipeError("\(output.path).file", "\(error)")
+                }
+            }
+            return entry(.ok, warnings: session.warnings)
+        } catch {
+            return entry(.failed, "\(error)")
+        }
+    }
+
+    /// Whether every output exists and is not older than the input, the recipe and the files the
+    /// recipe reads besides (as make decides).
+    private func isUpToDate(_ item: BatchItem) -> Bool {
+        guard let input = Self.modificationTime(item.input.path) else { return false }
+        let newest = Self.isEarlier(input, newestDependency) ? newestDependency : input
+        return item.outputs.allSatisfy { output in
+            guard FileKind.of(output, followingLinks: true) == .file, let time = Self.modificationTime(output) else { return false }
+            return !Self.isEarlier(time, newest)
+        }
+    }
+
+    private static func modificationTime(_ path: String) -> timespec? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mtim : nil
+    }
+
+    private static func isEarlier(_ a: timespec, _ b: timespec) -> Bool {
+        a.tv_sec != b.tv_sec ? a.tv_sec < b.tv_sec : a.tv_nsec < b.tv_nsec
+    }
+}
