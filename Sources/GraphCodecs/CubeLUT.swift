@@ -15,6 +15,12 @@ public struct CubeLUT: Sendable, Equatable {
 
     /// Parses `.cube` text; errors name the line.
     public init(text: String) throws {
+        try self.init(bytes: Array(text.utf8))
+    }
+
+    /// Parses `.cube` bytes (UTF-8 or ASCII) line by line; numbers are read by `strtod` in place,
+    /// since a 65³ table has 274,625 lines.
+    public init(bytes: [UInt8]) throws {
         var title: String?
         var dimension: Int?
         var values: [Float] = []
@@ -22,47 +28,88 @@ public struct CubeLUT: Sendable, Equatable {
         func fail(_ message: String) -> CodecError {
             CodecError(.corrupt, message, segment: lineNumber == 0 ? nil : "line \(lineNumber)")
         }
-        func numbers(_ words: ArraySlice<Substring>, count: Int, _ keyword: String) throws -> [Double] {
-            let parsed = words.compactMap { Double($0) }
-            guard parsed.count == count, words.count == count, parsed.allSatisfy(\.isFinite) else {
-                throw fail("\(keyword) needs \(count) number\(count == 1 ? "" : "s")")
-            }
-            return parsed
-        }
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            lineNumber += 1
-            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let keyword = words.first else { continue }
-            switch keyword {
-            case "TITLE":
-                title = content.drop { $0 != "\"" }.dropFirst().prefix { $0 != "\"" }.description
-            case "LUT_3D_SIZE":
-                guard dimension == nil else { throw fail("LUT_3D_SIZE given twice") }
-                let n = try numbers(words.dropFirst(), count: 1, "LUT_3D_SIZE")[0]
-                guard n == n.rounded(), n >= 2, n <= Double(Self.dimensionLimit) else {
-                    throw fail("LUT_3D_SIZE must be a whole number from 2 to \(Self.dimensionLimit), got \(words[1])")
+        var text = bytes
+        text.append(0)  // strtod stops at the terminator at worst
+        try text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let end = buffer.count - 1
+            var start = 0
+            while start < end {
+                lineNumber += 1
+                var stop = start
+                while stop < end, buffer[stop] != 0x0A, buffer[stop] != 0x0D { stop += 1 }
+                defer {
+                    start = stop
+                    if start < end, buffer[start] == 0x0D { start += 1 }
+                    if start < end, buffer[start] == 0x0A { start += 1 }
                 }
-                dimension = Int(n)
-                values.reserveCapacity(Int(n * n * n) * 3)
-            case "LUT_1D_SIZE":
-                throw fail("1D tables (LUT_1D_SIZE) are not supported; a colour cube needs LUT_3D_SIZE")
-            case "DOMAIN_MIN", "DOMAIN_MAX":
-                let expected: Double = keyword == "DOMAIN_MIN" ? 0 : 1
-                guard try numbers(words.dropFirst(), count: 3, String(keyword)).allSatisfy({ $0 == expected }) else {
-                    throw fail("only the domain 0…1 is supported (\(keyword) \(Int(expected)) \(Int(expected)) \(Int(expected)))")
+                // The line without its comment, as byte offsets.
+                var lineEnd = start
+                while lineEnd < stop, buffer[lineEnd] != UInt8(ascii: "#") { lineEnd += 1 }
+                func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+                var first = start
+                while first < lineEnd, isSpace(buffer[first]) { first += 1 }
+                guard first < lineEnd else { continue }
+                /// Reads `count` numbers from `offset` to the line's end (nothing else allowed).
+                func numbers(from offset: Int, count: Int, _ what: String) throws -> [Double] {
+                    var cursor = offset
+                    var parsed: [Double] = []
+                    for _ in 0..<count {
+                        while cursor < lineEnd, isSpace(buffer[cursor]) { cursor += 1 }
+                        guard cursor < lineEnd else { throw fail("\(what) needs \(count) number\(count == 1 ? "" : "s")") }
+                        var next: UnsafeMutablePointer<CChar>?
+                        let value = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                            strtod(chars + cursor, &next)
+                        }
+                        let consumed = next.map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? cursor
+                        guard consumed > cursor, consumed <= lineEnd, value.isFinite,
+                              consumed == lineEnd || isSpace(buffer[consumed]) else {
+                            throw fail("\(what) needs \(count) number\(count == 1 ? "" : "s")")
+                        }
+                        parsed.append(value)
+                        cursor = consumed
+                    }
+                    while cursor < lineEnd, isSpace(buffer[cursor]) { cursor += 1 }
+                    guard cursor == lineEnd else { throw fail("\(what) needs \(count) number\(count == 1 ? "" : "s")") }
+                    return parsed
                 }
-            case "LUT_3D_INPUT_RANGE":
-                guard try numbers(words.dropFirst(), count: 2, "LUT_3D_INPUT_RANGE") == [0, 1] else {
-                    throw fail("only the input range 0 1 is supported")
+                let head = buffer[first]
+                if (head >= UInt8(ascii: "0") && head <= UInt8(ascii: "9")) || head == UInt8(ascii: "-")
+                    || head == UInt8(ascii: "+") || head == UInt8(ascii: ".") {
+                    guard let n = dimension else { throw fail("table values before LUT_3D_SIZE") }
+                    guard values.count < n * n * n * 3 else { throw fail("more than \(n)³ = \(n * n * n) table lines") }
+                    for v in try numbers(from: first, count: 3, "a table line") { values.append(Float(v)) }
+                    continue
                 }
-            default:
-                guard let first = keyword.first, first.isNumber || first == "-" || first == "+" || first == "." else {
-                    throw fail("unknown keyword \"\(keyword)\"")
+                var keywordEnd = first
+                while keywordEnd < lineEnd, !isSpace(buffer[keywordEnd]) { keywordEnd += 1 }
+                let keyword = String(decoding: buffer[first..<keywordEnd], as: UTF8.self)
+                switch keyword {
+                case "TITLE":
+                    let rest = String(decoding: buffer[keywordEnd..<lineEnd], as: UTF8.self)
+                    title = String(rest.drop { $0 != "\"" }.dropFirst().prefix { $0 != "\"" })
+                case "LUT_3D_SIZE":
+                    guard dimension == nil else { throw fail("LUT_3D_SIZE given twice") }
+                    let n = try numbers(from: keywordEnd, count: 1, "LUT_3D_SIZE")[0]
+                    guard n == n.rounded(), n >= 2, n <= Double(Self.dimensionLimit) else {
+                        throw fail("LUT_3D_SIZE must be a whole number from 2 to \(Self.dimensionLimit), got \(n)")
+                    }
+                    dimension = Int(n)
+                    values.reserveCapacity(Int(n * n * n) * 3)
+                case "LUT_1D_SIZE":
+                    throw fail("1D tables (LUT_1D_SIZE) are not supported; a colour cube needs LUT_3D_SIZE")
+                case "DOMAIN_MIN", "DOMAIN_MAX":
+                    let expected: Double = keyword == "DOMAIN_MIN" ? 0 : 1
+                    guard try numbers(from: keywordEnd, count: 3, keyword).allSatisfy({ $0 == expected }) else {
+                        throw fail("only the domain 0…1 is supported (\(keyword) \(Int(expected)) \(Int(expected)) \(Int(expected)))")
+                    }
+                case "LUT_3D_INPUT_RANGE":
+                    guard try numbers(from: keywordEnd, count: 2, keyword) == [0, 1] else {
+                        throw fail("only the input range 0 1 is supported")
+                    }
+                default:
+                    throw fail("unknown keyword \"\(keyword.prefix(40))\"")
                 }
-                guard let n = dimension else { throw fail("table values before LUT_3D_SIZE") }
-                guard values.count < n * n * n * 3 else { throw fail("more than \(n)³ = \(n * n * n) table lines") }
-                values += try numbers(words[...], count: 3, "a table line").map { Float($0) }
             }
         }
         lineNumber = 0
@@ -84,7 +131,7 @@ public struct CubeLUT: Sendable, Equatable {
             throw CodecError(.io, "cannot read the cube file: \(error.localizedDescription)", path: path)
         }
         do {
-            try self.init(text: String(decoding: data, as: UTF8.self))
+            try self.init(bytes: [UInt8](data))
         } catch let error as CodecError {
             throw error.at(path: path)
         }

@@ -126,51 +126,11 @@ enum SpanLoops {
     }
 
     /// Trilinear lookup of premultiplied colour in a `d³` RGBA table (red fastest), the result
-    /// multiplied by the source alpha (``Instruction/lookup3D(destination:source:dimension:extrapolate:uniformBase:)``).
-    /// Each texel is one 16-byte load; the eight around a pixel are blended red, then green, then blue.
+    /// multiplied by the source alpha (``Instruction/lookup3D(destination:source:dimension:extrapolate:uniformBase:)``):
+    /// CRowKernels' `graph_lookup3d_span`, four pixels at a time.
     static func lookup3D(destination d: (Span, Span, Span, Span), source s: (Span, Span, Span, Span),
                          table: UnsafePointer<Float>?, dimension: Int, extrapolate: Bool, count n: Int) {
         guard let table, dimension >= 2 else { return }
-        let texels = UnsafeRawPointer(table)
-        let scale = Float(dimension - 1), lastCell = Float(dimension - 2)
-        let greenStride = dimension * 16, blueStride = dimension * dimension * 16
-        /// The cell index (its byte offset along one axis, before the stride) and the fraction in it.
-        @inline(__always) func cell(_ c: Float) -> (Int, Float) {
-            var x = c * scale
-            if extrapolate {
-                if x.isNaN { x = 0 }
-            } else {
-                x = x >= 0 ? (x <= scale ? x : scale) : 0  // NaN becomes 0 too
-            }
-            var index = x.rounded(.down)
-            if index > lastCell { index = lastCell }
-            if index < 0 { index = 0 }
-            return (Int(index), x - index)
-        }
-        @inline(__always) func texel(_ offset: Int) -> SIMD4<Float> {
-            texels.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-        }
-        let (sr, sg, sb, sa) = s
-        let (dr, dg, db, da) = d
-        for i in 0..<n {
-            let a = sa[i]
-            let inverse: Float = a > 0 ? 1 / a : 1
-            let (ri, rf) = cell(sr[i] * inverse)
-            let (gi, gf) = cell(sg[i] * inverse)
-            let (bi, bf) = cell(sb[i] * inverse)
-            let o = ri * 16 + gi * greenStride + bi * blueStride
-            let c000 = texel(o), c100 = texel(o + 16)
-            let c010 = texel(o + greenStride), c110 = texel(o + greenStride + 16)
-            let c001 = texel(o + blueStride), c101 = texel(o + blueStride + 16)
-            let c011 = texel(o + blueStride + greenStride), c111 = texel(o + blueStride + greenStride + 16)
-            let c00 = c000 + (c100 - c000) * rf, c10 = c010 + (c110 - c010) * rf
-            let c01 = c001 + (c101 - c001) * rf, c11 = c011 + (c111 - c011) * rf
-            let c0 = c00 + (c10 - c00) * gf, c1 = c01 + (c11 - c01) * gf
-            let v = (c0 + (c1 - c0) * bf) * a
-            dr[i] = v.x
-            dg[i] = v.y
-            db[i] = v.z
-            da[i] = v.w
-        }
+        graph_lookup3d_span(s.0, s.1, s.2, s.3, d.0, d.1, d.2, d.3, table, Int32(dimension), extrapolate ? 1 : 0, Int32(n))
     }
 }
