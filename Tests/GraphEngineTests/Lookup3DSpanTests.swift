@@ -19,18 +19,17 @@ final class Lookup3DSpanTests: XCTestCase {
                 planes[3][i * 11] = [0, -1, .nan, 1][i % 4]
             }
             for extrapolate: Int32 in [0, 1] {
-                var fast = [[Float]](repeating: [Float](repeating: 0, count: n), count: 4)
-                var portable = fast, sse = fast
-                graph_lookup3d_span_sse(planes[0], planes[1], planes[2], planes[3], &sse[0], &sse[1], &sse[2], &sse[3],
-                                        table, Int32(dimension), extrapolate, Int32(n))
-                graph_lookup3d_span(planes[0], planes[1], planes[2], planes[3], &fast[0], &fast[1], &fast[2], &fast[3],
-                                    table, Int32(dimension), extrapolate, Int32(n))
-                graph_lookup3d_span_portable(planes[0], planes[1], planes[2], planes[3], &portable[0], &portable[1],
-                                             &portable[2], &portable[3], table, Int32(dimension), extrapolate, Int32(n))
-                XCTAssertEqual(fast.map { $0.map(\.bitPattern) }, portable.map { $0.map(\.bitPattern) },
-                               "dimension \(dimension) extrapolate \(extrapolate)")
-                XCTAssertEqual(sse.map { $0.map(\.bitPattern) }, portable.map { $0.map(\.bitPattern) },
-                               "SSE: dimension \(dimension) extrapolate \(extrapolate)")
+                typealias Path = (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
+                                  UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
+                                  UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int32, Int32, Int32) -> Void
+                func run(_ path: Path) -> [[UInt32]] {
+                    var r = [Float](repeating: 0, count: n), g = r, b = r, a = r
+                    path(planes[0], planes[1], planes[2], planes[3], &r, &g, &b, &a, table, Int32(dimension), extrapolate, Int32(n))
+                    return [r, g, b, a].map { $0.map(\.bitPattern) }
+                }
+                let portable = run(graph_lookup3d_span_portable)
+                XCTAssertEqual(run(graph_lookup3d_span), portable, "dimension \(dimension) extrapolate \(extrapolate)")
+                XCTAssertEqual(run(graph_lookup3d_span_sse), portable, "SSE: dimension \(dimension) extrapolate \(extrapolate)")
             }
         }
     }

@@ -4,7 +4,7 @@ import GraphEngine
 
 /// Every blend mode and compositing operator against the W3C / Porter-Duff formulas in float64.
 final class BlendModeFilterTests: XCTestCase {
-    typealias Separable = (Double, Double) -> Double
+    typealias Separable = @Sendable (Double, Double) -> Double
 
     static func colorDodge(_ b: Double, _ s: Double) -> Double { b == 0 ? 0 : (s >= 1 ? 1 : min(1, b / (1 - s))) }
     static func colorBurn(_ b: Double, _ s: Double) -> Double { b >= 1 ? 1 : (s <= 0 ? 0 : 1 - min(1, (1 - b) / s)) }
@@ -54,7 +54,7 @@ final class BlendModeFilterTests: XCTestCase {
         }
         return out
     }
-    static let nonSeparable: [String: ([Double], [Double]) -> [Double]] = [
+    static let nonSeparable: [String: @Sendable ([Double], [Double]) -> [Double]] = [
         "CIHueBlendMode": { b, s in setLum(setSat(s, sat(b)), lum(b)) },
         "CISaturationBlendMode": { b, s in setLum(setSat(b, sat(s)), lum(b)) },
         "CIColorBlendMode": { b, s in setLum(s, lum(b)) },
@@ -75,7 +75,12 @@ final class BlendModeFilterTests: XCTestCase {
                 } else {
                     f = Self.nonSeparable[mode.name].map { $0(cb, cs) } ?? []
                 }
-                return (0..<3).map { s[$0] * (1 - b[3]) + b[$0] * (1 - s[3]) + s[3] * b[3] * f[$0] } + [s[3] + b[3] - s[3] * b[3]]
+                let both: Double = s[3] * b[3]
+                let rgb = (0..<3).map { (i: Int) -> Double in
+                    let own: Double = s[i] * (1 - b[3]) + b[i] * (1 - s[3])
+                    return own + both * f[i]
+                }
+                return rgb + [s[3] + b[3] - both]
             }
             assertPixels(try renderPixels(output, source.extent), expected, tolerance: 2e-5, mode.name)
         }

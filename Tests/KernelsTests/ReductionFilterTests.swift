@@ -40,6 +40,19 @@ final class ReductionFilterTests: XCTestCase {
         XCTAssertThrowsError(try Image.filter("CIRandomGenerator").filtered("CIAreaAverage"))
     }
 
+    /// A reduction's input is the working-space colour once: an sRGB photo is decoded, not decoded
+    /// twice and encoded again (the processor input used to be colour-managed a second time).
+    func testReductionsOfAColourManagedImageSeeTheWorkingSpace() throws {
+        let bytes: [UInt8] = [10, 128, 250, 255, 200, 30, 90, 255, 64, 64, 64, 255, 255, 0, 128, 255]
+        let photo = Image(buffer: try ImageBuffer(width: 2, height: 2, format: .rgba8, alphaMode: .opaque, colorSpace: .sRGB, bytes: bytes))
+        var options = ContextOptions()
+        options.workingFormat = .rgbaf  // output sRGB: the mean of the linear values, encoded once
+        let average = try renderPixels(try photo.filtered("CIAreaAverage"), Rect(x: 0, y: 0, width: 1, height: 1),
+                                       context: Context(options: options))
+        let expected = (0..<3).map { c in srgbEncode((0..<4).reduce(0.0) { $0 + srgbDecode(Double(bytes[$1 * 4 + c]) / 255) } / 4) } + [1]
+        assertPixels(average, [expected], tolerance: 1e-6)
+    }
+
     func testRowAndColumnAverages() throws {
         let (image, pixels) = try source()
         let rows = try image.filtered("CIRowAverage")

@@ -11,9 +11,10 @@ final class ToneFilterTests: XCTestCase {
             let expected = pixels.map { p -> [Double] in
                 let c = unpremultiplied(p)
                 let high = max(c[0], c[1], c[2]), low = min(c[0], c[1], c[2])
-                let s = high > 0 ? min(max((high - low) / high, 0), 1) : 0
+                let s: Double = high > 0 ? min(max((high - low) / high, 0), 1) : 0
                 let l = luma(c)
-                return premultiplied((0..<3).map { l + (c[$0] - l) * (1 + amount * (1 - s)) } + [c[3]])
+                let gain: Double = 1 + amount * (1 - s)
+                return premultiplied((0..<3).map { (i: Int) -> Double in l + (c[i] - l) * gain } + [c[3]])
             }
             assertPixels(try renderPixels(output, image.extent), expected, tolerance: 3e-6, "amount \(amount)")
         }
@@ -101,8 +102,10 @@ final class ToneFilterTests: XCTestCase {
         XCTAssertEqual(output.extent, image.extent)
         // The guide: a separable pixel-integrated Gaussian of the clamped image, weights to ⌈3σ⌉.
         let radius = Int((3 * sigma).rounded(.up))
-        var weights = (-radius...radius).map { k in
-            0.5 * (erf((Double(k) + 0.5) / (2.0.squareRoot() * sigma)) - erf((Double(k) - 0.5) / (2.0.squareRoot() * sigma)))
+        let scale: Double = 1 / (2.0.squareRoot() * sigma)
+        var weights = (-radius...radius).map { (k: Int) -> Double in
+            let upper: Double = erf((Double(k) + 0.5) * scale), lower: Double = erf((Double(k) - 0.5) * scale)
+            return 0.5 * (upper - lower)
         }
         let total = weights.reduce(0, +)
         weights = weights.map { $0 / total }
@@ -187,7 +190,10 @@ final class ToneFilterTests: XCTestCase {
             "inputBlueCoefficients": .vector(k[2]), "inputAlphaCoefficients": .vector(k[3])])
         let expected = pixels.map { p -> [Double] in
             let c = unpremultiplied(p)
-            return premultiplied((0..<4).map { i in k[i][0] + k[i][1] * c[i] + k[i][2] * c[i] * c[i] + k[i][3] * pow(c[i], 3) })
+            return premultiplied((0..<4).map { (i: Int) -> Double in
+                let x: Double = c[i]
+                return ((k[i][3] * x + k[i][2]) * x + k[i][1]) * x + k[i][0]
+            })
         }
         assertPixels(try renderPixels(output, image.extent), expected, tolerance: 3e-6)
         let linear = try image.filtered("CIColorPolynomial", ["inputRedCoefficients": .vector([0.1, 0.5, 0, 0])])
