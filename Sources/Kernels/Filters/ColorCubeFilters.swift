@@ -48,7 +48,7 @@ enum ColorCubeFilters {
     ) { args in
         let cube = try ColorCubeOperation(args, dataKey: "inputCubeData")
         let space = try args.colorSpace("inputColorSpace"), image = try args.image("inputImage")
-        return inSpace(space, image) { $0.applying(cube) }
+        return image.applyingInSpace(space) { $0.applying(cube) }
     }
 
     /// `out = mix(T0(s), T1(s), clamp(mask.g, 0, 1))`: two CIColorCube looks of the same image mixed
@@ -66,16 +66,11 @@ enum ColorCubeFilters {
         let second = try ColorCubeOperation(args, dataKey: "inputCube1Data")
         let mask = try args.image("inputMaskImage")
         let space = try args.colorSpace("inputColorSpace"), image = try args.image("inputImage")
-        return inSpace(space, image) { image in
+        return image.applyingInSpace(space) { image in
             image.applying(MixedColorCubesOperation(first: first, second: second), with: [mask], extent: image.extent)
         }
     }
 
-    /// `transform` applied with the image's colour in `space` (the working space when nil).
-    static func inSpace(_ space: ColorSpace?, _ image: Image, _ transform: (Image) throws -> Image) rethrows -> Image {
-        guard let space else { return try transform(image) }
-        return try transform(image.matchedFromWorkingSpace(to: space)).matchedToWorkingSpace(from: space)
-    }
 }
 
 /// One colour cube: its dimension, table and edge rule, checked against each other.

@@ -199,7 +199,7 @@ enum ColorMappingFilters {
         let image = try args.image("inputImage")
         let intensity = try args.number("inputIntensity")
         if intensity == 0 { return image }
-        return try ColorCubeFilters.inSpace(.sRGB, image) { try ditherKernel.apply([.image($0), .number(intensity)]) }
+        return try image.applyingInSpace(.sRGB) { try ditherKernel.apply([.image($0), .number(intensity)]) }
     }
 
     static let ditherKernel = CatalogueKernel(GeneratorFilters.randomSource + """

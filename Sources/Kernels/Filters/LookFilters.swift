@@ -66,7 +66,7 @@ enum LookFilters {
             summary: "\(effect.summary) (ours, on sRGB-encoded colour: \(numbers)).",
             inputs: [imageInput]
         ) { args in
-            ColorCubeFilters.inSpace(.sRGB, try args.image("inputImage")) { encoded in
+            try args.image("inputImage").applyingInSpace(.sRGB) { encoded in
                 let looked = encoded.applyingColorMatrix(ColorMatrix(rgb: rgb, bias: bias, sourceName: effect.name))
                 return effect.clamps ? looked.applying(ColorClampOperation(minimum: [0, 0, 0, 0], maximum: [1, 1, 1, 1])) : looked
             }
