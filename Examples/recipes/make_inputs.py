@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the small input images of the example recipes (stdlib only): photo.png (RGB),
-mask.png (grey radial vignette) and badge.png (RGBA with soft alpha)."""
+mask.png (grey radial vignette), badge.png (RGBA with soft alpha) and teal-orange.cube (a 5^3
+3D LUT in the Adobe/Resolve .cube format)."""
 import math
 import os
 import struct
@@ -67,7 +68,27 @@ def badge(size=48):
     write_png("badge.png", size, size, 6, rows)
 
 
+def teal_orange_cube(n=5):
+    """A split-tone look: shadows towards teal, highlights towards orange, a gentle S-curve."""
+    lines = ["# teal and orange split tone, made by make_inputs.py", 'TITLE "teal-orange"', f"LUT_3D_SIZE {n}"]
+    for b in range(n):
+        for g in range(n):
+            for r in range(n):
+                rgb = [r / (n - 1), g / (n - 1), b / (n - 1)]
+                luma = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
+                tone = [0.08, -0.02, -0.08] if luma > 0.5 else [-0.06, 0.02, 0.06]
+                weight = abs(luma - 0.5) * 2
+                out = []
+                for c, t in zip(rgb, tone):
+                    s = c * c * (3 - 2 * c)
+                    out.append(min(1.0, max(0.0, 0.6 * c + 0.4 * s + t * weight)))
+                lines.append(" ".join(f"{v:.6f}" for v in out))
+    with open(os.path.join(HERE, "teal-orange.cube"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
     photo()
     mask()
     badge()
+    teal_orange_cube()

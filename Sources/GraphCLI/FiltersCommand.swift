@@ -72,6 +72,14 @@ struct FiltersCommand: ParsableCommand {
         case .bool(let b): return .bool(b)
         case .string(let s): return .string(s)
         case .image: return .string("image")
+        case .color(let v, let space):
+            let components = JSON.array(v.map { .number($0) })
+            if space == .sRGB { return components }
+            return .object([("color", components), ("colorSpace", .string(NamedColorSpaces.name(of: space) ?? space.name))])
+        case .data(let data):
+            let floats = data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
+            return .array(floats.map { .number(Double($0)) })
+        case .colorSpace(let space): return .string(NamedColorSpaces.name(of: space) ?? space.name)
         }
     }
 

@@ -246,10 +246,15 @@ struct RecipeBuilder {
             let count = input.count
             return .vector(try numbers(count.map { "a vector of \($0) numbers" } ?? "a vector of numbers", count: count))
         case .color:
-            if case .array(let items) = json, items.count == 3 {
-                return .vector(try RecipeValues.numbers(items, path) + [1])
+            return try RecipeValues.color(json, path)
+        case .data:
+            return try RecipeValues.data(json, path)
+        case .colorSpace:
+            guard case .string(let name) = json, let space = NamedColorSpaces.space(named: name) else {
+                throw RecipeError(path, "expected a colour space, " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                                  + ", got \(json.compact)")
             }
-            return .vector(try numbers("a colour of 4 numbers [r, g, b, a] (or 3)", count: 4))
+            return .colorSpace(space)
         case .transform:
             let v = try numbers("a transform of 6 numbers [a, b, c, d, tx, ty]", count: 6)
             return .transform(AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))
@@ -257,5 +262,53 @@ struct RecipeBuilder {
             let v = try numbers("a rectangle of 4 numbers [x, y, width, height]", count: 4)
             return .vector(v)
         }
+    }
+}
+
+/// Filter values that only the catalogue's types need.
+extension RecipeValues {
+    /// A colour: `[r, g, b, a]` or `[r, g, b]` in sRGB, or `{"color": [...], "colorSpace": "linearSRGB"}`.
+    static func color(_ json: JSON, _ path: String) throws -> FilterValue {
+        var components = json, space = ColorSpace.sRGB
+        if case .object(let members) = json {
+            for (key, _) in members where key != "color" && key != "colorSpace" {
+                throw RecipeError("\(path).\(key)", "unknown key; a colour object has \"color\" and \"colorSpace\"")
+            }
+            guard let given = json["color"] else { throw RecipeError(path, "a colour object needs \"color\": [r, g, b, a]") }
+            components = given
+            if let spaceJSON = json["colorSpace"] {
+                guard case .string(let name) = spaceJSON, let named = NamedColorSpaces.space(named: name) else {
+                    throw RecipeError("\(path).colorSpace", "expected " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                                      + ", got \(spaceJSON.compact)")
+                }
+                space = named
+            }
+        }
+        guard case .array(let items) = components, items.count == 3 || items.count == 4 else {
+            throw RecipeError(path, "expected a colour [r, g, b, a] or [r, g, b] (sRGB), or {\"color\": [...], \"colorSpace\": \"linearSRGB\"}, got \(json.compact)")
+        }
+        let v = try numbers(items, path)
+        return .color(v.count == 3 ? v + [1] : v, colorSpace: space)
+    }
+
+    /// Data: an array of numbers (Float32 values) or `{"file": "look.cube"}` (a 3D LUT, as RGBA floats).
+    static func data(_ json: JSON, _ path: String) throws -> FilterValue {
+        switch json {
+        case .array(let items):
+            return .floats(try numbers(items, path).map { Float($0) })
+        case .object(let members) where members.count == 1:
+            guard case .string(let file)? = json["file"] else { break }
+            guard file.lowercased().hasSuffix(".cube") else {
+                throw RecipeError("\(path).file", "expected a .cube file (Adobe/Resolve 3D LUT), got \"\(file)\"")
+            }
+            do {
+                return .floats(try CubeLUT(contentsOfFile: file).rgbaFloats)
+            } catch {
+                throw RecipeError("\(path).file", "\(error)")
+            }
+        default:
+            break
+        }
+        throw RecipeError(path, "expected data: an array of numbers or {\"file\": \"look.cube\"}, got \(json.compact)")
     }
 }

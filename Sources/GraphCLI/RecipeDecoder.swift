@@ -44,6 +44,12 @@ struct RecipeDecoder {
         file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
     }
 
+    /// A data input read from a file (`{"file": "look.cube"}`) gets its path resolved like image files.
+    func resolvingDataFile(_ json: JSON) -> JSON {
+        guard case .object(let members) = json, members.count == 1, case .string(let file)? = json["file"] else { return json }
+        return .object([("file", .string(resolve(file)))])
+    }
+
     func decode(_ json: JSON) throws -> Recipe {
         let top = try object(json, "recipe")
         try checkKeys(top, allowed: Self.topKeys, path: "")
@@ -204,7 +210,7 @@ struct RecipeDecoder {
         case "filter", "generator":
             let name = try string(json[kind], "\(path).\(kind)")
             var inputs: [(String, JSON)] = []
-            if let inputJSON = json["inputs"] { inputs = try object(inputJSON, "\(path).inputs") }
+            if let inputJSON = json["inputs"] { inputs = try object(inputJSON, "\(path).inputs").map { ($0, resolvingDataFile($1)) } }
             source = .filter(name: name, inputs: inputs, key: kind)
         case "kernel":
             let name = try string(json["kernel"], "\(path).kernel")

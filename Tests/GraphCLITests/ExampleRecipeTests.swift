@@ -10,6 +10,7 @@ final class ExampleRecipeTests: XCTestCase {
         "color-chain.png": (160, 120), "vintage.png": (160, 120), "exposure-gamma.png": (160, 120),
         "blur-clamp.png": (160, 120), "two-outputs-inverted.png": (160, 120), "two-outputs-small.jpg": (80, 60),
         "geometry.png": (240, 200), "custom-kernel.png": (160, 120), "yuv-frame.png": (160, 120),
+        "looks.png": (160, 120),
     ]
 
     func testEveryExampleRecipe() throws {
@@ -19,7 +20,8 @@ final class ExampleRecipeTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).sorted()
-        for name in names where name.hasSuffix(".json") || name.hasSuffix(".png") || name.hasSuffix(".cikernel") || name.hasSuffix(".nv12") {
+        for name in names where name.hasSuffix(".json") || name.hasSuffix(".png") || name.hasSuffix(".cikernel") || name.hasSuffix(".nv12")
+            || name.hasSuffix(".cube") {
             try FileManager.default.copyItem(at: examples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         let recipes = names.filter { $0.hasSuffix(".json") }

@@ -96,14 +96,17 @@ public final class Context: @unchecked Sendable {
         return area
     }
 
-    /// Plans a render: the optimized graph and its stages.
-    func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil) throws
+    /// Plans a render: the optimized graph and its stages. `managed`: the graph already has its
+    /// colour conversions (an image processor's input inside a managed graph), so none are added.
+    func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
+              managed alreadyManaged: Bool = false) throws
         -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
     {
         var resolveLog: [String] = []
         let resolved = try ResolveFileSources.run(image.node, log: &resolveLog)
-        let managed = ColorManagement.insertConversions(resolved, working: options.workingColorSpace,
-                                                        output: outputTarget(colorSpace).convertTo)
+        let managed = alreadyManaged ? resolved
+            : ColorManagement.insertConversions(resolved, working: options.workingColorSpace,
+                                                output: outputTarget(colorSpace).convertTo)
         var optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
         let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
@@ -136,11 +139,12 @@ public final class Context: @unchecked Sendable {
         return RenderProfile(plan: plan, timings: timings, totalNanoseconds: total)
     }
 
-    /// Renders `node` over `region` into Float32 planes (inputs of image processors).
+    /// Renders `node`, a node of an already colour-managed graph, over `region` into Float32 planes
+    /// (inputs of image processors).
     func renderPlanar(_ node: Node, region: PixelRect) throws -> PlanarBuffer {
         let output = PlanarBuffer(rect: region)
         guard !region.isEmpty else { return output }
-        let (root, plan, _) = try self.plan(Image(node: node), rect: region)
+        let (root, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
         let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output) },
                          timings: Executor.Timings(count: plan.stages.count))

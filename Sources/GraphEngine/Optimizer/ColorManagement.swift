@@ -2,18 +2,23 @@
 /// converted into the working space, and the result into the output space. Data images (no
 /// colour space: depth, masks) are never converted, and a result computed only from data (and
 /// from generators, whose colours are given in the working space) is data too: it gets no output
-/// conversion. With no working space nothing is inserted.
+/// conversion. With no working space nothing is inserted. Working-space matches
+/// (``Image/matchedToWorkingSpace(from:)``, colour parameters given in sRGB) become conversions; a
+/// match *to* the working space makes the result a colour image, like a tagged source.
 ///
 /// This runs before the optimizer, so the *initial* graph of a dump shows the conversions, as
 /// CI_PRINT_TREE does; `CancelColorConversions` then removes the pairs that undo each other.
 enum ColorManagement {
     static func insertConversions(_ root: Node, working: ColorSpace?, output: ColorSpace?) -> Node {
-        guard let working else { return root }
+        guard let working else { return removingWorkingSpaceMatches(root) }
         var rewriter = GraphRewriter()
         var hasColorSource = false
         let converted = rewriter.rewrite(root) { node in
             let tagged: ColorSpace?
             switch node.kind {
+            case .color(let match as WorkingSpaceMatch):
+                if match.toWorkingSpace { hasColorSource = true }
+                return Node(.colorConversion(match.conversion(working: working)), inputs: node.inputs, extent: node.extent)
             case .buffer(let buffer): tagged = buffer.colorSpace
             case .yuv(let frame): tagged = frame.colorSpace
             case .file(let source): tagged = source.colorSpace
@@ -26,6 +31,15 @@ enum ColorManagement {
         }
         guard hasColorSource, let output, output != working else { return converted }
         return Node(.colorConversion(ColorConversion(from: working, to: output)), inputs: [converted], extent: converted.extent)
+    }
+
+    /// Without colour management a working-space match is the identity: it is dropped.
+    private static func removingWorkingSpaceMatches(_ root: Node) -> Node {
+        var rewriter = GraphRewriter()
+        return rewriter.rewrite(root) { node in
+            if case .color(let op) = node.kind, op is WorkingSpaceMatch, let input = node.inputs.first { return input }
+            return node
+        }
     }
 }
 

@@ -26,6 +26,7 @@ enum Optimizer {
     static let passes: [any OptimizerPass] = [
         DeduplicateSubgraphs(),
         CancelColorConversions(),
+        FoldConstantColorConversions(),
         RemoveIdentities(),
         FoldColorMatrices(),
         FoldAffineTransforms(),

@@ -119,6 +119,12 @@ public enum Instruction: Hashable, Sendable {
     /// The same for a matrix whose alpha row is `[0 0 0 1 0]`: only the three colour rows are
     /// computed (alpha passes through as the source's alpha operand).
     case colorMatrixRGB(destination: RegisterTriple, source: OperandQuad, uniformBase: Int)
+    /// A 3D colour lookup table (`CIColorCube`) on premultiplied colour: `c = a > 0 ? rgb/a : rgb`,
+    /// table coordinates `clamp(c, 0, 1)·(d − 1)` (with `extrapolate`, unclamped: the edge cells
+    /// extend linearly), trilinear interpolation of the 8 surrounding RGBA texels, times `a`. The
+    /// `d³` texels (red fastest, then green, then blue; 4 floats each) are the uniforms
+    /// `uniformBase ..< uniformBase + 4·d³`.
+    case lookup3D(destination: RegisterQuad, source: OperandQuad, dimension: Int, extrapolate: Bool, uniformBase: Int)
     /// Writes the program's result.
     case store(OperandQuad)
 
@@ -128,7 +134,8 @@ public enum Instruction: Hashable, Sendable {
         case .unary(_, let d, _), .binary(_, let d, _, _), .ternary(_, let d, _, _, _), .move(let d, _),
              .destinationX(let d), .destinationY(let d):
             return [d]
-        case .load(_, let quad), .sample(_, _, _, let quad), .colorMatrix(let quad, _, _):
+        case .load(_, let quad), .sample(_, _, _, let quad), .colorMatrix(let quad, _, _),
+             .lookup3D(let quad, _, _, _, _):
             return quad.registers
         case .colorMatrixRGB(let triple, _, _):
             return [triple.r, triple.g, triple.b]
@@ -145,7 +152,8 @@ public enum Instruction: Hashable, Sendable {
         case .ternary(_, _, let a, let b, let c): return [a, b, c]
         case .destinationX, .destinationY, .load: return []
         case .sample(_, let x, let y, _): return [x, y]
-        case .colorMatrix(_, let source, _), .colorMatrixRGB(_, let source, _): return source.operands
+        case .colorMatrix(_, let source, _), .colorMatrixRGB(_, let source, _), .lookup3D(_, let source, _, _, _):
+            return source.operands
         case .store(let quad): return quad.operands
         }
     }
@@ -170,6 +178,8 @@ public enum Instruction: Hashable, Sendable {
         case .colorMatrix(let d, let s, let base): return .colorMatrix(destination: quad(d), source: ops(s), uniformBase: base)
         case .colorMatrixRGB(let d, let s, let base):
             return .colorMatrixRGB(destination: RegisterTriple(map(d.r), map(d.g), map(d.b)), source: ops(s), uniformBase: base)
+        case .lookup3D(let d, let s, let dimension, let extrapolate, let base):
+            return .lookup3D(destination: quad(d), source: ops(s), dimension: dimension, extrapolate: extrapolate, uniformBase: base)
         case .store(let q): return .store(ops(q))
         }
     }

@@ -39,6 +39,9 @@ extension Instruction {
         case .sample(let input, let x, let y, let q): return "\(q) = sample in\(input) at (\(x), \(y))"
         case .colorMatrix(let d, let s, let base): return "\(d) = matrix u\(base)..u\(base + 19) \(s)"
         case .colorMatrixRGB(let d, let s, let base): return "\(d) = matrix.rgb u\(base)..u\(base + 14) \(s)"
+        case .lookup3D(let d, let s, let dimension, let extrapolate, let base):
+            let table = "u\(base)..u\(base + 4 * dimension * dimension * dimension - 1)"
+            return "\(d) = lut3d \(dimension)x\(dimension)x\(dimension)\(extrapolate ? " extrapolate" : "") \(table) \(s)"
         case .store(let q): return "store \(q)"
         }
     }

@@ -134,6 +134,20 @@ public struct ProgramBuilder: Sendable {
         return OperandQuad(quad)
     }
 
+    /// Looks premultiplied `source` up in a 3D colour table (``Instruction/lookup3D(destination:source:dimension:extrapolate:uniformBase:)``)
+    /// whose `4·d³` floats are the consecutive uniform operands `table`.
+    public mutating func lookup3D(_ source: OperandQuad, table: ArraySlice<Operand>, dimension: Int,
+                                  extrapolate: Bool) throws -> OperandQuad {
+        let count = 4 * dimension * dimension * dimension
+        guard dimension >= 2, table.count == count, case .uniform(let base)? = table.first,
+              case .uniform(let last)? = table.last, last == base + count - 1 else {
+            throw GraphError.invalidKernel("lut3d needs \(count) consecutive uniforms for a \(dimension)³ table")
+        }
+        let quad = newQuad()
+        emit(.lookup3D(destination: quad, source: source, dimension: dimension, extrapolate: extrapolate, uniformBase: base))
+        return OperandQuad(quad)
+    }
+
     /// Finishes the program: stores `result`, allocates registers and returns it with its uniforms.
     public mutating func finish(storing result: OperandQuad) -> (program: Program, uniforms: [Float], origins: [String]) {
         emit(.store(result))

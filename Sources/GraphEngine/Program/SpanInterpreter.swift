@@ -22,6 +22,8 @@ struct SpanInterpreter {
             case sample(input: Int, x: Int, y: Int, Int, Int, Int, Int)
             case matrix(destination: (Int, Int, Int, Int), source: (Int, Int, Int, Int), uniformBase: Int)
             case matrixRGB(destination: (Int, Int, Int), source: (Int, Int, Int, Int), uniformBase: Int)
+            case lookup3D(destination: (Int, Int, Int, Int), source: (Int, Int, Int, Int), dimension: Int, extrapolate: Bool,
+                          uniformBase: Int)
             case store(Int, Int, Int, Int)
         }
         let ops: [Op]
@@ -69,6 +71,9 @@ struct SpanInterpreter {
                 case .colorMatrixRGB(let d, let s, let b):
                     ops.append(.matrixRGB(destination: (d.r, d.g, d.b), source: (reg(s.r), reg(s.g), reg(s.b), reg(s.a)),
                                           uniformBase: b))
+                case .lookup3D(let d, let s, let dimension, let extrapolate, let b):
+                    ops.append(.lookup3D(destination: (d.r, d.g, d.b, d.a), source: (reg(s.r), reg(s.g), reg(s.b), reg(s.a)),
+                                         dimension: dimension, extrapolate: extrapolate, uniformBase: b))
                 case .store(let q): ops.append(.store(reg(q.r), reg(q.g), reg(q.b), reg(q.a)))
                 }
             }
@@ -195,6 +200,12 @@ struct SpanInterpreter {
                 destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2)),
                 source: (registers.register(s.0), registers.register(s.1), registers.register(s.2), registers.register(s.3)),
                 coefficients: uniforms.baseAddress.map { $0 + base }, count: n)
+        case .lookup3D(let d, let s, let dimension, let extrapolate, let base):
+            guard base + 4 * dimension * dimension * dimension <= uniforms.count else { return }
+            SpanLoops.lookup3D(
+                destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2), registers.register(d.3)),
+                source: (registers.register(s.0), registers.register(s.1), registers.register(s.2), registers.register(s.3)),
+                table: uniforms.baseAddress.map { $0 + base }, dimension: dimension, extrapolate: extrapolate, count: n)
         case .store(let r, let g, let b, let a):
             sink.store(x0: x0, y: y, count: n,
                        from: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)))

@@ -124,4 +124,13 @@ enum SpanLoops {
             da[i] = m30 * r + m31 * g + m32 * b + m33 * a + m34
         }
     }
+
+    /// Trilinear lookup of premultiplied colour in a `d³` RGBA table (red fastest), the result
+    /// multiplied by the source alpha (``Instruction/lookup3D(destination:source:dimension:extrapolate:uniformBase:)``):
+    /// CRowKernels' `graph_lookup3d_span`, four pixels at a time.
+    static func lookup3D(destination d: (Span, Span, Span, Span), source s: (Span, Span, Span, Span),
+                         table: UnsafePointer<Float>?, dimension: Int, extrapolate: Bool, count n: Int) {
+        guard let table, dimension >= 2 else { return }
+        graph_lookup3d_span(s.0, s.1, s.2, s.3, d.0, d.1, d.2, d.3, table, Int32(dimension), extrapolate ? 1 : 0, Int32(n))
+    }
 }

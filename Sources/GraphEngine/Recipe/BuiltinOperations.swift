@@ -36,3 +36,29 @@ struct SourceOver: ColorOperation {
                            channel(source.b, background.b, &builder), channel(source.a, background.a, &builder))
     }
 }
+
+/// A colour match between the working space and another space (Core Image's
+/// `matchedToWorkingSpace(from:)` and `matchedFromWorkingSpace(to:)`). The working space is known only
+/// when a context renders, so this is a marker: colour management replaces it by the conversion
+/// (``ColorManagement``); with colour management off it disappears (the identity).
+struct WorkingSpaceMatch: ColorOperation {
+    /// The other space.
+    let space: ColorSpace
+    /// True: from `space` into the working space; false: from the working space into `space`.
+    let toWorkingSpace: Bool
+
+    var name: String { toWorkingSpace ? "matchToWorkingSpace" : "matchFromWorkingSpace" }
+    var structureKey: String { "\(name) \(space.name) \(space.transfer) \(space.toLinearSRGB)" }
+    var uniformValues: [Float] { [] }
+    var argumentSummary: String { "\"\(space.name)\"" }
+
+    /// The conversion this match is once the working space is known.
+    func conversion(working: ColorSpace) -> ColorConversion {
+        toWorkingSpace ? ColorConversion(from: space, to: working) : ColorConversion(from: working, to: space)
+    }
+
+    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+               builder: inout ProgramBuilder) -> OperandQuad {
+        inputs[0]
+    }
+}

@@ -33,6 +33,27 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         self.init(node: Node(.color(ConstantColor(rgba: color)), inputs: [Node](), extent: .infinite))
     }
 
+    /// An infinite image of one colour, given as unpremultiplied RGBA in `colorSpace` (Core Image's
+    /// `CIColor`, sRGB unless said otherwise): converted into the working space when rendered.
+    public init(color: [Double], colorSpace: ColorSpace) {
+        self = Image(color: color).matchedToWorkingSpace(from: colorSpace)
+    }
+
+    // MARK: Colour spaces
+
+    /// This image's colour, taken as being in `space`, converted into the working space
+    /// (`CIImage.matchedToWorkingSpace(from:)`); unchanged when colour management is off.
+    public func matchedToWorkingSpace(from space: ColorSpace) -> Image {
+        Image(node: Node(.color(WorkingSpaceMatch(space: space, toWorkingSpace: true)), inputs: [node], extent: extent))
+    }
+
+    /// This image's colour converted from the working space into `space`
+    /// (`CIImage.matchedFromWorkingSpace(to:)`), for maths defined in that space; unchanged when
+    /// colour management is off.
+    public func matchedFromWorkingSpace(to space: ColorSpace) -> Image {
+        Image(node: Node(.color(WorkingSpaceMatch(space: space, toWorkingSpace: false)), inputs: [node], extent: extent))
+    }
+
     // MARK: Geometry
 
     /// The image inside `rect`, transparent outside (`CIImage.cropped(to:)`).

@@ -212,11 +212,43 @@ public final class ReferenceEvaluator {
                     (0..<4).reduce(Double(uniforms[base + i * 5 + 4])) { $0 + Double(uniforms[base + i * 5 + $1]) * input[$1] }
                 }
                 registers[d.r] = Float(out[0]); registers[d.g] = Float(out[1]); registers[d.b] = Float(out[2])
+            case .lookup3D(let d, let s, let dimension, let extrapolate, let base):
+                let out = lookup3D([read(s.r), read(s.g), read(s.b), read(s.a)].map(Double.init), dimension: dimension,
+                                   extrapolate: extrapolate) { Double(uniforms[base + $0]) }
+                registers[d.r] = Float(out[0]); registers[d.g] = Float(out[1])
+                registers[d.b] = Float(out[2]); registers[d.a] = Float(out[3])
             case .store(let q):
                 return SIMD4(read(q.r), read(q.g), read(q.b), read(q.a))
             }
         }
         return .zero
+    }
+
+    /// A 3D table lookup in Double: unpremultiply, table coordinates, the weighted sum of the eight
+    /// corner texels (weights `∏ (1 − f)` or `f` per axis), times alpha. `texel(k)` is float `k`.
+    private func lookup3D(_ s: [Double], dimension d: Int, extrapolate: Bool, texel: (Int) -> Double) -> [Double] {
+        let a = s[3]
+        var cells: [Int] = [], fractions: [Double] = []
+        for channel in 0..<3 {
+            var x = (a > 0 ? s[channel] / a : s[channel]) * Double(d - 1)
+            if x.isNaN { x = 0 }
+            if !extrapolate { x = min(max(x, 0), Double(d - 1)) }
+            let cell = min(max(Int(max(min(x.rounded(.down), 1e9), -1e9)), 0), d - 2)
+            cells.append(cell)
+            fractions.append(x - Double(cell))
+        }
+        var out = [0.0, 0, 0, 0]
+        for corner in 0..<8 {
+            var weight = 1.0, index = 0, stride = 1
+            for axis in 0..<3 {
+                let upper = (corner >> axis) & 1
+                weight *= upper == 1 ? fractions[axis] : 1 - fractions[axis]
+                index += (cells[axis] + upper) * stride
+                stride *= d
+            }
+            for channel in 0..<4 { out[channel] += weight * texel(index * 4 + channel) }
+        }
+        return out.map { $0 * a }
     }
 
     private func lowered(_ node: Node) throws -> (Program, [Float]) {

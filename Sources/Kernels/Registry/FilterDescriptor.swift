@@ -1,3 +1,4 @@
+import struct Foundation.Data
 import GraphEngine
 
 /// One input of a filter: its key, type, default, range and meaning (Core Image's attributes).
@@ -81,6 +82,42 @@ public struct FilterArguments: Sendable {
             throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a transform")
         }
         return t
+    }
+
+    public func bool(_ key: String) throws -> Bool {
+        guard case .bool(let b)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a boolean")
+        }
+        return b
+    }
+
+    /// A colour input as an infinite image of that colour in the working space (a `.color` keeps its
+    /// space; Core Image converts a `CIColor` the same way).
+    public func colorImage(_ key: String) throws -> Image {
+        guard case .color(let v, let space)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a colour")
+        }
+        return Image(color: v, colorSpace: space)
+    }
+
+    /// A data input as Float32 values (native byte order).
+    public func floats(_ key: String) throws -> [Float] {
+        guard case .data(let data)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected data")
+        }
+        guard data.count % 4 == 0 else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "\(data.count) bytes is not a whole number of Float32 values")
+        }
+        return data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
+    }
+
+    /// A colour-space input, or nil when not given (the working space).
+    public func colorSpace(_ key: String) throws -> ColorSpace? {
+        switch values[key] {
+        case nil: return nil
+        case .colorSpace(let space)?: return space
+        default: throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a colour space")
+        }
     }
 
     public func rect(_ key: String) throws -> Rect {

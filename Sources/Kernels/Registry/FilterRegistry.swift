@@ -15,7 +15,8 @@ public struct FilterRegistry: Sendable {
     /// Every built-in filter.
     public static let standard = FilterRegistry(
         ColorAdjustmentFilters.all + ColorEffectFilters.all + CompositingFilters.all + GeometryFilters.all
-            + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all)
+            + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
+            + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all)
 
     public func descriptor(named name: String) throws -> FilterDescriptor {
         guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name) }
@@ -51,8 +52,22 @@ public struct FilterRegistry: Sendable {
             GraphError.invalidParameter(filter: filter, key: input.key, reason: reason)
         }
         switch (input.type, value) {
-        case (.image, .image), (.transform, .transform), (.rect, .rect), (.bool, .bool):
+        case (.image, .image), (.transform, .transform), (.rect, .rect), (.bool, .bool), (.colorSpace, .colorSpace):
             return value
+        case (.colorSpace, .string(let name)):
+            guard let space = NamedColorSpaces.space(named: name) else {
+                throw fail("unknown colour space \"\(name)\"; expected one of " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", "))
+            }
+            return .colorSpace(space)
+        case (.data, .data):
+            return value
+        case (.data, .vector(let v)):
+            guard v.allSatisfy(\.isFinite) else { throw fail("data values must be finite") }
+            return .floats(v.map { Float($0) })
+        case (.color, .color(let v, let space)):
+            guard v.count == 3 || v.count == 4 else { throw fail("expected a colour of 4 numbers (or 3), got \(v.count)") }
+            guard v.allSatisfy(\.isFinite) else { throw fail("colour components must be finite") }
+            return .color(v.count == 3 ? v + [1] : v, colorSpace: space)
         case (.transform, .vector(let v)) where v.count == 6:
             return .transform(AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))
         case (.rect, .vector(let v)) where v.count == 4:
@@ -64,12 +79,12 @@ public struct FilterRegistry: Sendable {
             if let maximum = input.maximum, n > maximum { throw fail("\(n) is above the maximum \(maximum)") }
             return value
         case (.vector, .vector(let v)), (.color, .vector(let v)):
-            if input.type == .color, v.count == 3 { return .vector(v + [1]) }
+            if input.type == .color, v.count == 3 { return .color(v + [1]) }
             if let count = input.count, v.count != count {
                 throw fail("expected a vector of \(count) numbers, got \(v.count)")
             }
             guard v.allSatisfy(\.isFinite) else { throw fail("vector components must be finite") }
-            return value
+            return input.type == .color ? .color(v) : value
         case (.color, .number), (.vector, .number):
             throw fail("expected a vector of \(input.count ?? 4) numbers, got a number")
         default:
@@ -86,6 +101,8 @@ public struct FilterRegistry: Sendable {
         case .transform: return "a transform (6 numbers a b c d tx ty)"
         case .rect: return "a rectangle (4 numbers x y width height)"
         case .bool: return "a boolean"
+        case .data: return "data (Float32 values)"
+        case .colorSpace: return "a colour space"
         }
     }
 }

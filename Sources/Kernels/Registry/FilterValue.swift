@@ -1,25 +1,38 @@
+import struct Foundation.Data
 import GraphEngine
 
-/// A filter parameter value (Core Image's `NSNumber`, `CIVector`, `CIColor`, `CIImage`, …).
+/// A filter parameter value (Core Image's `NSNumber`, `CIVector`, `CIColor`, `CIImage`, `NSData`, …).
 public enum FilterValue: Sendable, CustomStringConvertible {
     case number(Double)
     case vector([Double])
+    /// A colour (`CIColor`): unpremultiplied RGBA (or RGB, alpha 1) in `colorSpace`, sRGB unless
+    /// said otherwise; converted into the working space when rendered. A plain `.vector` given to a
+    /// colour input is sRGB too.
+    case color([Double], colorSpace: ColorSpace = .sRGB)
     case image(Image)
     case transform(AffineTransform)
     case rect(Rect)
     case bool(Bool)
     case string(String)
+    /// Binary data (`NSData`), such as a colour cube's Float32 RGBA texels.
+    case data(Data)
+    /// A colour space (`CGColorSpace`); a `.string` naming one (`"sRGB"`, `"displayP3"`,
+    /// `"linearSRGB"`) is accepted too.
+    case colorSpace(ColorSpace)
 
     /// The value's type in words, for error messages (`a number`, `a vector of 3`).
     public var typeDescription: String {
         switch self {
         case .number: return "a number"
         case .vector(let v): return "a vector of \(v.count)"
+        case .color(let v, _): return "a colour of \(v.count)"
         case .image: return "an image"
         case .transform: return "a transform"
         case .rect: return "a rectangle"
         case .bool: return "a boolean"
         case .string(let s): return "the string \"\(s)\""
+        case .data(let d): return "data of \(d.count) bytes"
+        case .colorSpace: return "a colour space"
         }
     }
 
@@ -27,16 +40,31 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         switch self {
         case .number(let n): return "\(n)"
         case .vector(let v): return "[" + v.map { "\($0)" }.joined(separator: " ") + "]"
+        case .color(let v, let space): return "[" + v.map { "\($0)" }.joined(separator: " ") + "] \(space.name)"
         case .image(let image): return "image \(image.extent)"
         case .transform(let t): return "\(t)"
         case .rect(let r): return "\(r)"
         case .bool(let b): return "\(b)"
         case .string(let s): return s
+        case .data(let d): return "<\(d.count) bytes>"
+        case .colorSpace(let space): return space.name
         }
+    }
+
+    /// Float32 values as data (native byte order), the layout of Core Image's `inputCubeData`.
+    public static func floats(_ values: [Float]) -> FilterValue {
+        .data(values.withUnsafeBufferPointer { Data(buffer: $0) })
     }
 }
 
 /// The type a filter input accepts.
 public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
-    case image, number, vector, color, transform, rect, bool
+    case image, number, vector, color, transform, rect, bool, data, colorSpace
+}
+
+/// The colour spaces colour and colour-space inputs accept by name (the names recipes use).
+public enum NamedColorSpaces {
+    public static let all: [(name: String, space: ColorSpace)] = [("sRGB", .sRGB), ("displayP3", .displayP3), ("linearSRGB", .linearSRGB)]
+    public static func space(named name: String) -> ColorSpace? { all.first { $0.name == name }?.space }
+    public static func name(of space: ColorSpace) -> String? { all.first { $0.space == space }?.name }
 }

@@ -55,6 +55,7 @@ struct PixelEvaluator {
                     out.append(sum)
                 }
                 (r[d.r], r[d.g], r[d.b]) = (out[0], out[1], out[2])
+            case .lookup3D: XCTFail("the kernel language never emits lut3d")
             case .store(let q): stored = q.operands.map(v)
             }
         }
