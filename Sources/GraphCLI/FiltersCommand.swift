@@ -16,7 +16,7 @@ struct FiltersCommand: ParsableCommand {
             let registry = FilterRegistry.standard
             if let name {
                 guard let descriptor = registry.filters.first(where: { $0.name == name }) else {
-                    throw RecipeError("", "unknown filter \"\(name)\"\(suggestion(name, registry.filters.map(\.name)))")
+                    throw RecipeError("", registry.unknownFilterMessage(name))
                 }
                 if format == .json {
                     Terminal.shared.out(Self.json(descriptor, withInputs: true).pretty())

@@ -19,7 +19,7 @@ public struct FilterRegistry: Sendable {
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all)
 
     public func descriptor(named name: String) throws -> FilterDescriptor {
-        guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name) }
+        guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name, message: unknownFilterMessage(name)) }
         return descriptor
     }
 
@@ -34,7 +34,8 @@ public struct FilterRegistry: Sendable {
     public func validate(_ descriptor: FilterDescriptor, _ parameters: [String: FilterValue]) throws -> FilterArguments {
         var values: [String: FilterValue] = [:]
         for key in parameters.keys.sorted() where descriptor.input(key) == nil {
-            throw GraphError.unknownParameter(filter: descriptor.name, key: key)
+            throw GraphError.unknownParameter(filter: descriptor.name, key: key,
+                                              suggestion: NameSuggestion.closest(to: key, among: descriptor.inputs.map(\.key)))
         }
         for input in descriptor.inputs {
             guard let value = parameters[input.key] ?? input.defaultValue else {
