@@ -51,6 +51,7 @@ public struct ImageInfo: Sendable {
         }
         if let gamma = metadata.pngGamma { lines.append("gamma: \(gamma)") }
         lines.append("orientation: \(metadata.exifOrientation)" + (metadata.exifOrientation != 1 ? " (displays as \(orientedWidth)x\(orientedHeight))" : ""))
+        lines += metadata.exifSummary.map { $0.summaryLines } ?? ["exif: none"]
         if format == .jpeg {
             var coding = metadata.jpegProgressive ? "progressive" : "baseline/sequential"
             if metadata.jpegArithmetic { coding += ", arithmetic" }
