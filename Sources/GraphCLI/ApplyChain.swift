@@ -3,7 +3,8 @@ import Kernels
 
 /// The filter chain of `graph apply` (`CIGaussianBlur inputRadius=10 + CISepiaTone ...`) and the
 /// recipe it stands for: image `input` is the input file, `step1`...`stepN` the filters in order
-/// (each one's `inputImage` the one before), `file1`... the files other image inputs name.
+/// (each one's `inputImage` the one before, unless it is a generator), `file1`... the files other
+/// image inputs name.
 struct ApplyChain {
     /// One filter of the chain, with its values as recipe JSON, in command-line order.
     struct Step {
@@ -60,7 +61,9 @@ struct ApplyChain {
         for (index, step) in steps.enumerated() {
             let previous = index == 0 ? "input" : "step\(index)"
             var inputs = step.inputs
-            if !inputs.contains(where: { $0.0 == "inputImage" }) {
+            // Generators (no inputImage) start a new image, to composite over the input file, say.
+            let takesImage = (try? FilterRegistry.standard.descriptor(named: step.filter))?.input("inputImage") != nil
+            if takesImage, !inputs.contains(where: { $0.0 == "inputImage" }) {
                 inputs.insert(("inputImage", .object([("image", .string(previous))])), at: 0)
             }
             images.append(("step\(index + 1)", .object([("filter", .string(step.filter)), ("inputs", .object(inputs))])))

@@ -36,7 +36,10 @@ struct Graph: ParsableCommand {
                 try command.run()
             } catch {
                 status = Graph.exitStatus(for: error)
-                if !(error is ExitCode) { Terminal.shared.err(Graph.fullMessage(for: error)) }
+                if !(error is ExitCode) {
+                    // Help and --version are clean exits, printed on standard output as main() does.
+                    if status == 0 { Terminal.shared.out(Graph.fullMessage(for: error)) } else { Terminal.shared.err(Graph.fullMessage(for: error)) }
+                }
             }
         }
         return (status, printed.out, printed.err)

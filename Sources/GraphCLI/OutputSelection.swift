@@ -21,7 +21,8 @@ enum OutputSelection {
 
     /// The index of the output `option` names, and its new path.
     private static func target(of option: String, in outputs: [RecipeOutput]) throws -> (Int, String) {
-        let names = outputs.map(\.image)
+        var names: [String] = []
+        for output in outputs where !names.contains(output.image) { names.append(output.image) }
         if let equals = option.firstIndex(of: "=") {
             let name = String(option[..<equals])
             let path = String(option[option.index(after: equals)...])

@@ -113,7 +113,7 @@ public struct EXIFSummary: Sendable, Equatable {
         let camera = [make, model].compactMap { $0 }
         if !camera.isEmpty {
             // Models usually repeat the make ("Canon" "Canon EOS 5D").
-            let joined = camera.count == 2 && (model ?? "").hasPrefix(make ?? "") ? (model ?? "") : camera.joined(separator: " ")
+            let joined = camera.count == 2 && ((model ?? "") + " ").hasPrefix((make ?? "") + " ") ? (model ?? "") : camera.joined(separator: " ")
             lines.append("camera: \(joined)")
         }
         if let lensModel { lines.append("lens: \(lensModel)") }
