@@ -25,9 +25,14 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 extension Image {
     /// Opens a PNG, JPEG or HEIF file (EXIF orientation, or HEIF's own, applied), tagged with the
     /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). PNGs and HEIFs decode
-    /// now; JPEGs decode when first rendered, at the scale the render needs (see ``JPEGFileSource``).
-    public init(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
-        self = try Image.decoding(path: path, options: options).image
+    /// now; JPEGs decode when first rendered, at the scale the render needs. ``ImageReadOptions``
+    /// changes what the values mean, the orientation, the image read (a depth map) and the limits.
+    public init(contentsOf path: String, options: ImageReadOptions = ImageReadOptions()) throws {
+        if let auxiliary = options.auxiliary {
+            self = try DepthPhoto(contentsOf: path).image(auxiliary, orientation: options.applyOrientation ? .upright : .stored)
+            return
+        }
+        self = try Image.decoding(path: path, options: options.decodeOptions, colorSpace: options.colorSpaceOverride).image
     }
 
     /// Decodes a file and returns the image with its metadata and the warnings of decoding and
