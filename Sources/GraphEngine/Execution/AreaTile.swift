@@ -49,10 +49,29 @@ public struct AreaOutput {
 public final class AreaScratch: @unchecked Sendable {
     private var buffers: [UnsafeMutablePointer<Float>] = []
     private var capacities: [Int] = []
+    private var integerBuffers: [UnsafeMutablePointer<Int>] = []
+    private var integerCapacities: [Int] = []
 
     init() {}
 
-    deinit { for buffer in buffers { buffer.deallocate() } }
+    deinit {
+        for buffer in buffers { buffer.deallocate() }
+        for buffer in integerBuffers { buffer.deallocate() }
+    }
+
+    /// Integer buffer number `slot` (tap positions, counts), at least `count` long; its own slots.
+    public func integers(_ slot: Int, count: Int) -> UnsafeMutablePointer<Int> {
+        while integerBuffers.count <= slot {
+            integerBuffers.append(.allocate(capacity: 1))
+            integerCapacities.append(1)
+        }
+        if integerCapacities[slot] < count {
+            integerBuffers[slot].deallocate()
+            integerBuffers[slot] = .allocate(capacity: count)
+            integerCapacities[slot] = count
+        }
+        return integerBuffers[slot]
+    }
 
     /// Buffer number `slot`, holding at least `count` floats (contents undefined). A pass numbers
     /// its buffers from 0; different slots never overlap.
