@@ -19,5 +19,6 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CYUVRows.h"
 #include "CYUVToRGBA8.h"
 #include "CPowSpan.h"
+#include "CBilateralSlice.h"
 
 #endif

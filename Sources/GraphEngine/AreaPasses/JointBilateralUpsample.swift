@@ -1,3 +1,4 @@
+import CRowKernels
 import Foundation
 
 /// Joint bilateral upsampling of a small image guided by a large image's luma
@@ -73,74 +74,69 @@ public struct JointBilateralUpsample: AreaOperation {
         let gw = small.width, gh = small.height, cells = gw * gh
         let rangeScale = Float(1 / (2 * lumaSigma * lumaSigma))
         let s = spatialWeights
-        // grid[(k·planes + c)·cells + cell]: N_k for c < channels, D_k for c = channels.
-        let grid = tile.scratch.floats(0, count: levels * planes * cells)
-        let blurred = tile.scratch.floats(1, count: cells)
+        // grid[k·levelSize + cell·planes + c]: N_k for c < channels, D_k for c = channels (the planes
+        // of a sample side by side, as the slice reads them).
+        let rowLength = gw * planes, levelSize = cells * planes
+        let grid = tile.scratch.floats(0, count: levels * levelSize)
+        let blurred = tile.scratch.floats(1, count: levelSize)
+        let g = lowGuide.row(0, 0)
         for k in 0..<levels {
             let level = Float(k) / Float(levels - 1)
-            let weight = grid + (k * planes + channels) * cells
-            let g = lowGuide.row(0, 0)
+            let target = grid + k * levelSize
             for i in 0..<cells {
                 let d = level - g[i]
-                weight[i] = expf(-d * d * rangeScale)
+                let weight = expf(-d * d * rangeScale)
+                for c in 0..<channels { target[i * planes + c] = weight * small.row(c, 0)[i] }
+                target[i * planes + channels] = weight
             }
-            for c in 0..<channels {
-                let target = grid + (k * planes + c) * cells, v = small.row(c, 0)
-                for i in 0..<cells { target[i] = weight[i] * v[i] }
-            }
-            // The 5×5 spatial weights, separably: rows then columns (valid 2 samples in from each edge).
-            for c in 0..<planes {
-                let plane = grid + (k * planes + c) * cells
+            // The 5×5 spatial weights, separably: along rows, then across them (valid 2 samples in from each edge).
+            if gw > 4 {
                 for y in 0..<gh {
-                    let row = plane + y * gw, out = blurred + y * gw
-                    for x in 2..<max(gw - 2, 2) {
-                        out[x] = s[0] * row[x - 2] + s[1] * row[x - 1] + s[2] * row[x] + s[3] * row[x + 1] + s[4] * row[x + 2]
+                    let row = target + y * rowLength, out = blurred + y * rowLength
+                    let p = planes
+                    for i in (2 * p)..<(rowLength - 2 * p) {
+                        out[i] = s[0] * row[i - 2 * p] + s[1] * row[i - p] + s[2] * row[i] + s[3] * row[i + p] + s[4] * row[i + 2 * p]
                     }
                 }
-                for y in 2..<max(gh - 2, 2) {
-                    let out = plane + y * gw
-                    let r0 = blurred + (y - 2) * gw, r1 = r0 + gw, r2 = r1 + gw, r3 = r2 + gw, r4 = r3 + gw
-                    for x in 2..<max(gw - 2, 2) { out[x] = s[0] * r0[x] + s[1] * r1[x] + s[2] * r2[x] + s[3] * r3[x] + s[4] * r4[x] }
+            }
+            if gh > 4 {
+                for y in 2..<(gh - 2) {
+                    let out = target + y * rowLength
+                    let r0 = blurred + (y - 2) * rowLength, r1 = r0 + rowLength, r2 = r1 + rowLength, r3 = r2 + rowLength, r4 = r3 + rowLength
+                    for i in (2 * planes)..<(rowLength - 2 * planes) {
+                        out[i] = s[0] * r0[i] + s[1] * r1[i] + s[2] * r2[i] + s[3] * r3[i] + s[4] * r4[i]
+                    }
                 }
             }
         }
         // Per output column: the grid sample to its left (relative to the tile's grid) and the weight.
-        let columns = tile.scratch.integers(0, count: output.width)
+        let columns = tile.scratch.int32s(0, count: output.width)
         let columnWeights = tile.scratch.floats(2, count: output.width)
         for x in 0..<output.width {
             let gx = gridX(output.x + x), i = gx.rounded(.down)
-            columns[x] = Int(i) - small.x
+            columns[x] = Int32(Int(i) - small.x)
             columnWeights[x] = Float(gx - i)
         }
-        let rowBlend = tile.scratch.floats(3, count: levels * planes * gw)
+        let rowBlend = tile.scratch.floats(3, count: levels * rowLength)
         let results = tile.scratch.floats(4, count: channels * output.width)
+        let denominators = tile.scratch.floats(5, count: output.width)
         for y in 0..<output.height {
             let gy = gridY(output.y + y), j = gy.rounded(.down)
             let row = Int(j) - small.y, fy = Float(gy - j)
-            for plane in 0..<(levels * planes) {
-                let lower = grid + plane * cells + row * gw, upper = lower + gw, target = rowBlend + plane * gw
-                for i in 0..<gw { target[i] = lower[i] + fy * (upper[i] - lower[i]) }
+            // The two grid rows around the output row, blended, for every level.
+            for k in 0..<levels {
+                let lower = grid + k * levelSize + row * rowLength, upper = lower + rowLength, target = rowBlend + k * rowLength
+                for i in 0..<rowLength { target[i] = lower[i] + fy * (upper[i] - lower[i]) }
             }
-            let luma = guide.row(0, y)
-            for x in 0..<output.width {
-                let position = min(max(luma[x], 0), 1) * Float(levels - 1)
-                let k = min(Int(position), levels - 2), fk = position - Float(k)
-                let i = columns[x], fx = columnWeights[x]
-                @inline(__always) func value(_ plane: Int) -> Float {
-                    let a = rowBlend + (k * planes + plane) * gw + i, b = rowBlend + ((k + 1) * planes + plane) * gw + i
-                    let lower = a[0] + fx * (a[1] - a[0]), upper = b[0] + fx * (b[1] - b[0])
-                    return lower + fk * (upper - lower)
-                }
-                let denominator = value(channels)
-                if denominator > 1e-30 {
-                    let inverse = 1 / denominator
-                    for c in 0..<channels { results[c * output.width + x] = value(c) * inverse }
-                } else {
-                    for c in 0..<channels {
-                        let lower = small.row(c, row) + i, upper = lower + gw
-                        let a = lower[0] + fx * (lower[1] - lower[0]), b = upper[0] + fx * (upper[1] - upper[0])
-                        results[c * output.width + x] = a + fy * (b - a)
-                    }
+            graph_bilateral_slice_row(rowBlend, Int32(gw), Int32(planes), Int32(levels), guide.row(0, y), columns, columnWeights,
+                                      Int32(output.width), results, Int32(output.width), denominators)
+            for x in 0..<output.width where !(denominators[x] > 1e-30) {
+                // No weight left (a luma far from every neighbour's, tiny σ_l): the bilinear value.
+                let i = Int(columns[x]), fx = columnWeights[x]
+                for c in 0..<channels {
+                    let lower = small.row(c, row) + i, upper = lower + gw
+                    let a = lower[0] + fx * (lower[1] - lower[0]), b = upper[0] + fx * (upper[1] - upper[0])
+                    results[c * output.width + x] = a + fy * (b - a)
                 }
             }
             for c in 0..<channels { output.store(channel: c, row: y, from: results + c * output.width) }
@@ -153,7 +149,8 @@ public struct JointBilateralUpsample: AreaOperation {
         let gx = gridX(x), gy = gridY(y)
         let i = Int(gx.rounded(.down)), j = Int(gy.rounded(.down))
         let fx = gx - Double(i), fy = gy - Double(j)
-        let position = min(max(Double(try input(0, x, y)[0]), 0), 1) * Double(levels - 1)
+        let luma = Double(try input(0, x, y)[0])
+        let position = (luma > 0 ? min(luma, 1) : 0) * Double(levels - 1)
         let k = min(Int(position), levels - 2), fk = position - Double(k)
         // N (xyz) and D (w) of level `level` at grid sample (a, b).
         func cell(_ level: Int, _ a: Int, _ b: Int) throws -> (SIMD4<Double>, Double) {

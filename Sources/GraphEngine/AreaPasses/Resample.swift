@@ -154,14 +154,27 @@ public struct Resample: AreaOperation {
 
     // MARK: Run
 
+    /// An integral step: every output index has the same weights, its first tap `step` further on.
+    func isUniform(_ axis: AxisMapping) -> Bool { axis.step >= 1 && axis.step == axis.step.rounded() }
+
     /// Tap tables for output indices `start ..< start + count`: first tap and tap count per index,
-    /// and `maxTaps` Float32 weights per index.
+    /// and Float32 weights, `stride` apart per index (0 when ``isUniform(_:)``: one row serves all).
     private func table(_ axis: AxisMapping, start: Int, count: Int, scratch: AreaScratch, slot: Int)
-        -> (firsts: UnsafeMutablePointer<Int>, counts: UnsafeMutablePointer<Int>, weights: UnsafeMutablePointer<Float>, maxTaps: Int)
+        -> (firsts: UnsafeMutablePointer<Int>, counts: UnsafeMutablePointer<Int>, weights: UnsafeMutablePointer<Float>, stride: Int)
     {
         let maxTaps = Int((2 * support(axis).reach).rounded(.up)) + 2
         let firsts = scratch.integers(slot, count: count)
         let counts = scratch.integers(slot + 1, count: count)
+        if isUniform(axis) {
+            let weights = scratch.floats(slot, count: maxTaps)
+            let (first, taps) = self.weights(axis, start, into: weights)
+            let step = Int(axis.step)
+            for i in 0..<count {
+                firsts[i] = first + i * step
+                counts[i] = taps
+            }
+            return (firsts, counts, weights, 0)
+        }
         let weights = scratch.floats(slot, count: count * maxTaps)
         for i in 0..<count {
             (firsts[i], counts[i]) = self.weights(axis, start + i, into: weights + i * maxTaps)
@@ -175,18 +188,32 @@ public struct Resample: AreaOperation {
         let rows = table(y, start: output.y, count: output.height, scratch: tile.scratch, slot: 2)
         let between = tile.scratch.floats(4, count: input.width)
         let result = tile.scratch.floats(5, count: output.width)
+        let uniformStep = isUniform(x) ? Int(x.step) : 0
+        // With uniform columns, the horizontal pass runs at the input's rate (the row kernel) and
+        // keeps every step-th value.
+        let fullRate = tile.scratch.floats(6, count: uniformStep > 1 ? (output.width - 1) * uniformStep + 1 : 1)
         for channel in 0..<tile.channels {
             for row in 0..<output.height {
                 // Vertical: the output row's taps over every input column of the tile.
-                graph_convolve_row(input.row(channel, rows.firsts[row] - input.y), input.width, rows.weights + row * rows.maxTaps,
+                graph_convolve_row(input.row(channel, rows.firsts[row] - input.y), input.width, rows.weights + row * rows.stride,
                                    Int32(rows.counts[row]), Int32(input.width), between)
                 // Horizontal: each pixel's taps along that row.
-                for column in 0..<output.width {
-                    let source = between + (columns.firsts[column] - input.x)
-                    let w = columns.weights + column * columns.maxTaps
-                    var sum: Float = 0
-                    for t in 0..<columns.counts[column] { sum += w[t] * source[t] }
-                    result[column] = sum
+                if uniformStep == 1 {
+                    graph_convolve_row(between + (columns.firsts[0] - input.x), 1, columns.weights, Int32(columns.counts[0]),
+                                       Int32(output.width), result)
+                } else if uniformStep > 1 {
+                    let n = (output.width - 1) * uniformStep + 1
+                    graph_convolve_row(between + (columns.firsts[0] - input.x), 1, columns.weights, Int32(columns.counts[0]),
+                                       Int32(n), fullRate)
+                    for i in 0..<output.width { result[i] = fullRate[i * uniformStep] }
+                } else {
+                    for column in 0..<output.width {
+                        let source = between + (columns.firsts[column] - input.x)
+                        let w = columns.weights + column * columns.stride
+                        var sum: Float = 0
+                        for t in 0..<columns.counts[column] { sum += w[t] * source[t] }
+                        result[column] = sum
+                    }
                 }
                 output.store(channel: channel, row: row, from: result)
             }

@@ -52,6 +52,8 @@ public struct VariableBlurBlend: AreaOperation {
         return Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
     }
 
+    public func inputChannels(_ index: Int) -> Int { index == 1 ? 3 : 4 }
+
     public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs.indices.allSatisfy { $0 == 1 || inputs[$0].isOpaqueEverywhere } }
 
     /// The level index j and blend t for blur size σ (levels: σ_0 = 0, then ``levels``).
@@ -69,41 +71,61 @@ public struct VariableBlurBlend: AreaOperation {
         let sigmas = tile.scratch.floats(0, count: levelCount)
         sigmas[0] = 0
         for (j, level) in levels.enumerated() { sigmas[j + 1] = Float(level.sigma) }
-        // Per level j ≥ 1: the level's two grid rows around the output row, blended vertically.
-        let gridRows = (0..<levels.count).map { tile.scratch.floats(1 + $0, count: 4 * tile.inputs[2 + $0].width) }
-        let chosen = tile.scratch.integers(0, count: width)
-        let blend = tile.scratch.floats(1 + levels.count, count: width)
-        let result = tile.scratch.floats(2 + levels.count, count: 4 * width)
+        // Every level's two grid rows around the output row, blended vertically, one after another
+        // (level l, channel c at offset starts[l] + c·widths[l]).
+        let starts = tile.scratch.integers(0, count: levels.count), widths = tile.scratch.integers(1, count: levels.count)
+        var total = 0
+        for j in levels.indices {
+            starts[j] = total
+            widths[j] = tile.inputs[2 + j].width
+            total += 4 * widths[j]
+        }
+        let gridRows = tile.scratch.floats(1, count: max(total, 1))
+        // Per level and output column: where its left sample sits in gridRows (channel 0) and the weight.
+        let columns = tile.scratch.integers(2, count: levels.count * width)
+        let fractions = tile.scratch.floats(2, count: levels.count * width)
+        for (j, level) in levels.enumerated() {
+            let d = level.decimation, gridX = tile.inputs[2 + j].x
+            for x in 0..<width {
+                let px = output.x + x, i = floorDivide(px, d)
+                columns[j * width + x] = starts[j] + i - gridX
+                fractions[j * width + x] = Float(px - i * d) / Float(d)
+            }
+        }
+        let chosen = tile.scratch.integers(3, count: width)
+        let blend = tile.scratch.floats(3, count: width)
+        let result = tile.scratch.floats(4, count: width)
         let scale = Float(radius)
         for y in 0..<output.height {
             let py = output.y + y
+            let mr = mask.row(0, y), mg = mask.row(1, y), mb = mask.row(2, y)
             for x in 0..<width {
-                let m = 0.2125 * mask.row(0, y)[x] + 0.7154 * mask.row(1, y)[x] + 0.0721 * mask.row(2, y)[x]
+                let m = 0.2125 * mr[x] + 0.7154 * mg[x] + 0.0721 * mb[x]
                 (chosen[x], blend[x]) = VariableBlurBlend.bracket(scale * min(max(m, 0), 1), sigmas, levelCount)
             }
             for (j, level) in levels.enumerated() {
                 let grid = tile.inputs[2 + j], d = level.decimation
                 let row = floorDivide(py, d), fy = Float(py - row * d) / Float(d)
                 for c in 0..<tile.channels {
-                    let lower = grid.row(c, row - grid.y), upper = grid.row(c, row + 1 - grid.y), target = gridRows[j] + c * grid.width
+                    let lower = grid.row(c, row - grid.y), upper = grid.row(c, row + 1 - grid.y)
+                    let target = gridRows + starts[j] + c * widths[j]
                     for i in 0..<grid.width { target[i] = lower[i] + fy * (upper[i] - lower[i]) }
                 }
             }
             for c in 0..<tile.channels {
-                let sharp = image.row(c, y), out = result + c * width
-                for x in 0..<width {
-                    let j = chosen[x], t = blend[x], px = output.x + x
-                    func level(_ index: Int) -> Float {
-                        if index == 0 { return sharp[x] }
-                        let grid = tile.inputs[1 + index], d = levels[index - 1].decimation
-                        let i = floorDivide(px, d), fx = Float(px - i * d) / Float(d)
-                        let row = gridRows[index - 1] + c * grid.width + (i - grid.x)
-                        return row[0] + fx * (row[1] - row[0])
-                    }
-                    let a = level(j), b = level(j + 1)
-                    out[x] = a + t * (b - a)
+                let sharp = image.row(c, y)
+                // Level l ≥ 1 at column x, read bilinearly.
+                @inline(__always) func level(_ l: Int, _ x: Int) -> Float {
+                    let k = (l - 1) * width + x
+                    let p = gridRows + columns[k] + c * widths[l - 1]
+                    return p[0] + fractions[k] * (p[1] - p[0])
                 }
-                output.store(channel: c, row: y, from: out)
+                for x in 0..<width {
+                    let j = chosen[x]
+                    let a = j == 0 ? sharp[x] : level(j, x), b = level(j + 1, x)
+                    result[x] = a + blend[x] * (b - a)
+                }
+                output.store(channel: c, row: y, from: result)
             }
         }
     }

@@ -45,46 +45,54 @@ public struct AreaOutput {
     }
 }
 
-/// Per-worker Float32 buffers that grow and are never shrunk, so passes allocate nothing per tile.
+/// Per-worker buffers that grow and are never shrunk, so passes allocate nothing per tile.
 public final class AreaScratch: @unchecked Sendable {
-    private var buffers: [UnsafeMutablePointer<Float>] = []
-    private var capacities: [Int] = []
-    private var integerBuffers: [UnsafeMutablePointer<Int>] = []
-    private var integerCapacities: [Int] = []
+    private var floatSlots = RawSlots()
+    private var integerSlots = RawSlots()
+    private var int32Slots = RawSlots()
 
     init() {}
 
     deinit {
-        for buffer in buffers { buffer.deallocate() }
-        for buffer in integerBuffers { buffer.deallocate() }
+        floatSlots.release()
+        integerSlots.release()
+        int32Slots.release()
+    }
+
+    /// Float32 buffer number `slot`, holding at least `count` values (contents undefined). A pass
+    /// numbers its buffers from 0; different slots never overlap.
+    public func floats(_ slot: Int, count: Int) -> UnsafeMutablePointer<Float> {
+        floatSlots.buffer(slot, bytes: count * MemoryLayout<Float>.stride).bindMemory(to: Float.self, capacity: count)
     }
 
     /// Integer buffer number `slot` (tap positions, counts), at least `count` long; its own slots.
     public func integers(_ slot: Int, count: Int) -> UnsafeMutablePointer<Int> {
-        while integerBuffers.count <= slot {
-            integerBuffers.append(.allocate(capacity: 1))
-            integerCapacities.append(1)
-        }
-        if integerCapacities[slot] < count {
-            integerBuffers[slot].deallocate()
-            integerBuffers[slot] = .allocate(capacity: count)
-            integerCapacities[slot] = count
-        }
-        return integerBuffers[slot]
+        integerSlots.buffer(slot, bytes: count * MemoryLayout<Int>.stride).bindMemory(to: Int.self, capacity: count)
     }
 
-    /// Buffer number `slot`, holding at least `count` floats (contents undefined). A pass numbers
-    /// its buffers from 0; different slots never overlap.
-    public func floats(_ slot: Int, count: Int) -> UnsafeMutablePointer<Float> {
+    /// Int32 buffer number `slot` (indices for C row kernels), at least `count` long; its own slots.
+    public func int32s(_ slot: Int, count: Int) -> UnsafeMutablePointer<Int32> {
+        int32Slots.buffer(slot, bytes: count * MemoryLayout<Int32>.stride).bindMemory(to: Int32.self, capacity: count)
+    }
+}
+
+/// Growable raw buffers by slot number (64-byte aligned).
+private struct RawSlots {
+    private var buffers: [UnsafeMutableRawPointer] = []
+    private var capacities: [Int] = []
+
+    mutating func buffer(_ slot: Int, bytes: Int) -> UnsafeMutableRawPointer {
         while buffers.count <= slot {
-            buffers.append(.allocate(capacity: 1))
-            capacities.append(1)
+            buffers.append(.allocate(byteCount: 64, alignment: 64))
+            capacities.append(64)
         }
-        if capacities[slot] < count {
+        if capacities[slot] < bytes {
             buffers[slot].deallocate()
-            buffers[slot] = .allocate(capacity: count)
-            capacities[slot] = count
+            buffers[slot] = .allocate(byteCount: bytes, alignment: 64)
+            capacities[slot] = bytes
         }
         return buffers[slot]
     }
+
+    func release() { for buffer in buffers { buffer.deallocate() } }
 }

@@ -106,8 +106,10 @@ struct AreaCombineOperation: ColorOperation {
             let i = Self.luma(inputs[2], &b)
             return OperandQuad(zip(s.operands, inputs[1].operands).map { a, o in b.ternary(.multiplyAdd, a, i, o) })
         case .guideLuma:
-            let straight = b.unpremultiply(s)
-            let y = b.unary(.linearToSRGB, Self.luma(straight, &b))
+            // L(rgb / a) = L(rgb) / a: one division instead of three.
+            let premultiplied = Self.luma(s, &b)
+            let straight = b.ternary(.select, b.binary(.greaterThan, s.a, .constant(0)), b.binary(.divide, premultiplied, s.a), premultiplied)
+            let y = b.unary(.linearToSRGB, straight)
             return OperandQuad(y, y, y, .constant(1))
         }
     }
