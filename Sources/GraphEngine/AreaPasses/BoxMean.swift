@@ -53,77 +53,75 @@ public struct BoxMean: AreaOperation {
     public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
 
     public func run(_ tile: AreaTile) {
-        if axis == .horizontal { runHorizontal(tile) } else { runVertical(tile) }
-    }
-
-    private func runHorizontal(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
-        let n = whole, f = fraction, reach = self.reach, spacing = anchorSpacing
-        let scale = Float(1 / (2 * radius + 1))
-        let row = tile.scratch.floats(0, count: output.width)
-        let first = anchor(output.x)
-        for channel in 0..<tile.channels {
-            for y in 0..<output.height {
-                // in[i] is the pixel at absolute column i.
-                let inRow = input.row(channel, y) - input.x
-                let out = row - output.x
-                var block = first
-                while block < output.x + output.width {
-                    let end = min(block + spacing, output.x + output.width)
-                    var sum: Float = 0
-                    for k in (block - n)...(block + n) { sum += inRow[k] }
-                    for x in block..<end {
-                        if x >= output.x {
-                            let edges = reach > n ? f * (inRow[x - n - 1] + inRow[x + n + 1]) : 0
-                            out[x] = (sum + edges) * scale
-                        }
-                        if x + 1 < end { sum = (sum + inRow[x + n + 1]) - inRow[x - n] }
-                    }
-                    block = end
+        if axis == .vertical {
+            for channel in 0..<tile.channels {
+                scan(lanes: output.width, from: output.y, to: output.y + output.height, scratch: tile.scratch,
+                     input: { UnsafePointer(input.row(channel, $0 - input.y)) }) { y, values in
+                    output.store(channel: channel, row: y - output.y, from: values)
                 }
-                output.store(channel: channel, row: y, from: row)
+            }
+            return
+        }
+        // Rows side by side: position i of lane j is column i of row j of the block.
+        let length = input.width
+        let block = tile.scratch.floats(0, count: length * RowBlocks.lanes)
+        let results = tile.scratch.floats(1, count: output.width * RowBlocks.lanes)
+        let row = tile.scratch.floats(2, count: output.width)
+        for channel in 0..<tile.channels {
+            var first = 0
+            while first < output.height {
+                let count = min(RowBlocks.lanes, output.height - first)
+                RowBlocks.transpose(count: count, length: length, into: block) { UnsafePointer(input.row(channel, first + $0)) }
+                scan(lanes: count, from: output.x, to: output.x + output.width, scratch: tile.scratch,
+                     input: { UnsafePointer(block + ($0 - input.x) * count) }) { x, values in
+                    (results + (x - output.x) * count).update(from: values, count: count)
+                }
+                for j in 0..<count {
+                    RowBlocks.extract(row: j, count: count, length: output.width, from: results, into: row)
+                    output.store(channel: channel, row: first + j, from: row)
+                }
+                first += count
             }
         }
     }
 
-    private func runVertical(_ tile: AreaTile) {
-        let input = tile.inputs[0], output = tile.output
+    /// The means at positions `start ..< end` along the scanned axis, `lanes` values at a time:
+    /// `input(i)` is the lane vector at absolute position i, `emit(p, values)` receives position p's.
+    @inline(__always)
+    private func scan(lanes width: Int, from start: Int, to end: Int, scratch: AreaScratch,
+                      input: (Int) -> UnsafePointer<Float>, emit: (Int, UnsafePointer<Float>) -> Void) {
         let n = whole, f = fraction, reach = self.reach, spacing = anchorSpacing
-        let width = output.width
         let scale = Float(1 / (2 * radius + 1))
-        let sum = tile.scratch.floats(0, count: width)
-        let row = tile.scratch.floats(1, count: width)
-        let first = anchor(output.y)
-        for channel in 0..<tile.channels {
-            // Row i (absolute) of the input channel.
-            func inRow(_ i: Int) -> UnsafeMutablePointer<Float> { input.row(channel, i - input.y) }
-            var block = first
-            while block < output.y + output.height {
-                let end = min(block + spacing, output.y + output.height)
-                sum.update(from: inRow(block - n), count: width)
-                if n > 0 {
-                    for k in (block - n + 1)...(block + n) {
-                        let r = inRow(k)
-                        for i in 0..<width { sum[i] += r[i] }
-                    }
+        let sum = scratch.floats(3, count: width)
+        let values = scratch.floats(4, count: width)
+        var block = anchor(start)
+        while block < end {
+            let blockEnd = min(block + spacing, end)
+            // The anchor's window, summed plainly in ascending order.
+            sum.update(from: input(block - n), count: width)
+            if n > 0 {
+                for k in (block - n + 1)...(block + n) {
+                    let r = input(k)
+                    for i in 0..<width { sum[i] += r[i] }
                 }
-                for y in block..<end {
-                    if y >= output.y {
-                        if reach > n {
-                            let below = inRow(y - n - 1), above = inRow(y + n + 1)
-                            for i in 0..<width { row[i] = (sum[i] + f * (below[i] + above[i])) * scale }
-                        } else {
-                            for i in 0..<width { row[i] = sum[i] * scale }
-                        }
-                        output.store(channel: channel, row: y - output.y, from: row)
-                    }
-                    if y + 1 < end {
-                        let entering = inRow(y + n + 1), leaving = inRow(y - n)
-                        for i in 0..<width { sum[i] = (sum[i] + entering[i]) - leaving[i] }
-                    }
-                }
-                block = end
             }
+            for p in block..<blockEnd {
+                if p >= start {
+                    if reach > n {
+                        let below = input(p - n - 1), above = input(p + n + 1)
+                        for i in 0..<width { values[i] = (sum[i] + f * (below[i] + above[i])) * scale }
+                    } else {
+                        for i in 0..<width { values[i] = sum[i] * scale }
+                    }
+                    emit(p, values)
+                }
+                if p + 1 < blockEnd {
+                    let entering = input(p + n + 1), leaving = input(p - n)
+                    for i in 0..<width { sum[i] = (sum[i] + entering[i]) - leaving[i] }
+                }
+            }
+            block = blockEnd
         }
     }
 

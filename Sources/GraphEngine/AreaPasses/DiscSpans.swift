@@ -6,7 +6,7 @@
 /// output pixel combines, for every h, the rows dy with w(dy) = h. That is O(R) per pixel instead of
 /// the O(R²) of visiting the disc, and each pixel's value depends only on its position (a fixed
 /// order of operations), so tiles do not show. The mean divides the sum by the disc's pixel count.
-/// Extrema ignore NaN (IEEE maxNum/minNum).
+/// Extrema ignore NaN (maxNum/minNum, as ``RectangleMorphology``).
 public struct DiscSpans: AreaOperation {
     public enum Reduction: String, Hashable, Sendable { case mean, maximum, minimum }
 
@@ -45,8 +45,8 @@ public struct DiscSpans: AreaOperation {
     public func run(_ tile: AreaTile) {
         switch reduction {
         case .mean: run(tile, +, scale: Float(1 / Double(count)))
-        case .maximum: run(tile, Float.maximum, scale: nil)
-        case .minimum: run(tile, Float.minimum, scale: nil)
+        case .maximum: run(tile, maximumNumber, scale: nil)
+        case .minimum: run(tile, minimumNumber, scale: nil)
         }
     }
 
@@ -83,7 +83,11 @@ public struct DiscSpans: AreaOperation {
             }
             for y in 0..<output.height {
                 let target = accumulator + y * width
-                if let scale { for x in 0..<width { target[x] *= scale } }
+                if let scale {
+                    for x in 0..<width { target[x] *= scale }
+                } else {
+                    for x in 0..<width { target[x] += 0 }  // −0 and +0 as one value, as the rectangle passes
+                }
                 output.store(channel: channel, row: y, from: target)
             }
         }
@@ -98,7 +102,7 @@ public struct DiscSpans: AreaOperation {
                 let v = try input(0, x + dx, y + dy)
                 sum += SIMD4<Double>(v)
                 for c in 0..<4 {
-                    extremum[c] = reduction == .maximum ? Float.maximum(extremum[c], v[c]) : Float.minimum(extremum[c], v[c])
+                    extremum[c] = reduction == .maximum ? maximumNumber(extremum[c], v[c]) : minimumNumber(extremum[c], v[c])
                 }
             }
         }

@@ -3,8 +3,8 @@
 /// the input is cut into blocks of 2n + 1; a forward running extremum `g` inside each block and a
 /// backward one `h` give every window as `max(h[start], g[end])` (three comparisons per pixel).
 ///
-/// Extrema are exact and NaN is ignored (IEEE maxNum/minNum: a NaN hole never wins against a
-/// number), so the result does not depend on where blocks or tiles start.
+/// Extrema are exact, NaN is ignored (maxNum/minNum: a NaN hole never wins against a number) and
+/// −0 is stored as +0, so the result does not depend on where blocks or tiles start.
 public struct RectangleMorphology: AreaOperation {
     public enum Operation: String, Hashable, Sendable { case maximum, minimum }
 
@@ -35,76 +35,80 @@ public struct RectangleMorphology: AreaOperation {
     public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
 
     public func run(_ tile: AreaTile) {
-        switch (operation, axis) {
-        case (.maximum, .horizontal): runHorizontal(tile, Float.maximum)
-        case (.minimum, .horizontal): runHorizontal(tile, Float.minimum)
-        case (.maximum, .vertical): runVertical(tile, Float.maximum)
-        case (.minimum, .vertical): runVertical(tile, Float.minimum)
+        switch operation {
+        case .maximum: run(tile, maximumNumber)
+        case .minimum: run(tile, minimumNumber)
         }
     }
 
     @inline(__always)
-    private func runHorizontal(_ tile: AreaTile, _ pick: (Float, Float) -> Float) {
+    private func run(_ tile: AreaTile, _ pick: (Float, Float) -> Float) {
         let input = tile.inputs[0], output = tile.output
-        let window = 2 * radius + 1, length = input.width
-        let forward = tile.scratch.floats(0, count: length)
-        let backward = tile.scratch.floats(1, count: length)
+        if axis == .vertical {
+            for channel in 0..<tile.channels {
+                scan(lanes: output.width, length: input.height, scratch: tile.scratch, pick,
+                     input: { UnsafePointer(input.row(channel, $0)) }) { y, values in
+                    output.store(channel: channel, row: y, from: values)
+                }
+            }
+            return
+        }
+        // Rows side by side: index i of lane j is input column i of row j of the block.
+        let length = input.width
+        let block = tile.scratch.floats(0, count: length * RowBlocks.lanes)
+        let results = tile.scratch.floats(1, count: output.width * RowBlocks.lanes)
         let row = tile.scratch.floats(2, count: output.width)
         for channel in 0..<tile.channels {
-            for y in 0..<output.height {
-                let source = input.row(channel, y)
-                var start = 0
-                while start < length {
-                    let end = min(start + window, length)
-                    forward[start] = source[start]
-                    if start + 1 < end { for i in (start + 1)..<end { forward[i] = pick(forward[i - 1], source[i]) } }
-                    backward[end - 1] = source[end - 1]
-                    var i = end - 2
-                    while i >= start {
-                        backward[i] = pick(backward[i + 1], source[i])
-                        i -= 1
-                    }
-                    start = end
+            var first = 0
+            while first < output.height {
+                let count = min(RowBlocks.lanes, output.height - first)
+                RowBlocks.transpose(count: count, length: length, into: block) { UnsafePointer(input.row(channel, first + $0)) }
+                scan(lanes: count, length: length, scratch: tile.scratch, pick,
+                     input: { UnsafePointer(block + $0 * count) }) { x, values in
+                    (results + x * count).update(from: values, count: count)
                 }
-                // Output x reads the input window starting at index x (the input starts n left of it).
-                for x in 0..<output.width { row[x] = pick(backward[x], forward[x + window - 1]) }
-                output.store(channel: channel, row: y, from: row)
+                for j in 0..<count {
+                    RowBlocks.extract(row: j, count: count, length: output.width, from: results, into: row)
+                    output.store(channel: channel, row: first + j, from: row)
+                }
+                first += count
             }
         }
     }
 
+    /// Van Herk over `length` input positions, `lanes` values at a time: `input(i)` is the lane
+    /// vector at input index i; output index o (window i = o … o + 2n) goes to `emit(o, values)`.
     @inline(__always)
-    private func runVertical(_ tile: AreaTile, _ pick: (Float, Float) -> Float) {
-        let input = tile.inputs[0], output = tile.output
-        let window = 2 * radius + 1, rows = input.height, width = output.width
-        let forward = tile.scratch.floats(0, count: rows * width)
-        let backward = tile.scratch.floats(1, count: rows * width)
-        let row = tile.scratch.floats(2, count: width)
-        for channel in 0..<tile.channels {
-            var start = 0
-            while start < rows {
-                let end = min(start + window, rows)
-                forward.advanced(by: start * width).update(from: input.row(channel, start), count: width)
-                if start + 1 < end {
-                    for r in (start + 1)..<end {
-                        let previous = forward + (r - 1) * width, current = forward + r * width, source = input.row(channel, r)
-                        for i in 0..<width { current[i] = pick(previous[i], source[i]) }
-                    }
+    private func scan(lanes width: Int, length: Int, scratch: AreaScratch, _ pick: (Float, Float) -> Float,
+                      input: (Int) -> UnsafePointer<Float>, emit: (Int, UnsafePointer<Float>) -> Void) {
+        let window = 2 * radius + 1
+        let forward = scratch.floats(3, count: length * width)
+        let backward = scratch.floats(4, count: length * width)
+        let values = scratch.floats(5, count: width)
+        var start = 0
+        while start < length {
+            let end = min(start + window, length)
+            (forward + start * width).update(from: input(start), count: width)
+            if start + 1 < end {
+                for r in (start + 1)..<end {
+                    let previous = forward + (r - 1) * width, current = forward + r * width, source = input(r)
+                    for i in 0..<width { current[i] = pick(previous[i], source[i]) }
                 }
-                backward.advanced(by: (end - 1) * width).update(from: input.row(channel, end - 1), count: width)
-                var r = end - 2
-                while r >= start {
-                    let next = backward + (r + 1) * width, current = backward + r * width, source = input.row(channel, r)
-                    for i in 0..<width { current[i] = pick(next[i], source[i]) }
-                    r -= 1
-                }
-                start = end
             }
-            for y in 0..<output.height {
-                let h = backward + y * width, g = forward + (y + window - 1) * width
-                for i in 0..<width { row[i] = pick(h[i], g[i]) }
-                output.store(channel: channel, row: y, from: row)
+            (backward + (end - 1) * width).update(from: input(end - 1), count: width)
+            var r = end - 2
+            while r >= start {
+                let next = backward + (r + 1) * width, current = backward + r * width, source = input(r)
+                for i in 0..<width { current[i] = pick(next[i], source[i]) }
+                r -= 1
             }
+            start = end
+        }
+        for o in 0..<(length - 2 * radius) {
+            let h = backward + o * width, g = forward + (o + window - 1) * width
+            // + 0 makes −0 and +0 one value (which of them an extremum keeps depends on the order).
+            for i in 0..<width { values[i] = pick(h[i], g[i]) + 0 }
+            emit(o, values)
         }
     }
 
@@ -113,9 +117,18 @@ public struct RectangleMorphology: AreaOperation {
         for k in -radius...radius {
             let v = axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k)
             for c in 0..<4 {
-                result[c] = operation == .maximum ? Float.maximum(result[c], v[c]) : Float.minimum(result[c], v[c])
+                result[c] = operation == .maximum ? maximumNumber(result[c], v[c]) : minimumNumber(result[c], v[c])
             }
         }
         return result
     }
 }
+
+/// The larger of two values, ignoring NaN (IEEE maxNum): commutative and associative up to the sign
+/// of zero, and a plain compare-and-select that vectorises.
+@inline(__always)
+func maximumNumber(_ a: Float, _ b: Float) -> Float { a.isNaN ? b : (b > a ? b : a) }
+
+/// The smaller of two values, ignoring NaN (IEEE minNum).
+@inline(__always)
+func minimumNumber(_ a: Float, _ b: Float) -> Float { a.isNaN ? b : (b < a ? b : a) }
