@@ -4,7 +4,8 @@ import Kernels
 
 /// Every area pass renders through the planner and tiled executor (half-float intermediates, small
 /// tiles, several threads) as the reference evaluator states it plainly, one pixel at a time: on
-/// random sources, random parameters, clamped or not, alone or followed by a second area filter.
+/// random sources, random parameters, cropped and clamped or not, alone or followed by a second
+/// area filter.
 final class AreaPassDifferentialTests: XCTestCase {
     func randomSource(_ rng: inout SeededGenerator) throws -> Image {
         let alpha = [AlphaMode.opaque, .straight, .premultiplied].randomElement(using: &rng) ?? .opaque
@@ -74,6 +75,11 @@ final class AreaPassDifferentialTests: XCTestCase {
         let context = Context(options: options)
         for index in 0..<176 {
             var image = try randomSource(&rng)
+            if Bool.random(using: &rng) {
+                // A whole-pixel crop: area passes read it through a window on the source.
+                image = image.cropped(to: Rect(x: Double(Int.random(in: 0...4, using: &rng)), y: Double(Int.random(in: 0...4, using: &rng)),
+                                               width: Double(Int.random(in: 3...9, using: &rng)), height: Double(Int.random(in: 3...9, using: &rng))))
+            }
             if Bool.random(using: &rng) { image = image.clampedToExtent() }
             let first = index % 22
             image = try areaStep(first, image, &rng)

@@ -42,11 +42,11 @@ public struct SmallConvolution: AreaOperation {
         rect.outset(dx: Double(cx), dy: Double(cy))
     }
 
-    /// The RGB variants keep the input's alpha. The others are opaque when every tap reads alpha 1
-    /// (a clamped opaque input) and the pass, summing in its own order, turns ones into exactly 1.
+    /// Opaque when every tap reads alpha 1 (a clamped opaque input) and, except for the RGB variants
+    /// (which keep the centre's alpha), the pass turns ones into exactly 1 summing in its own order.
     public func isOpaque(inputs: [AreaInputDescription]) -> Bool {
-        if colorOnly { return inputs[0].isOpaque }
         guard inputs[0].isOpaqueEverywhere else { return false }
+        if colorOnly { return true }
         var sum: Float = 0
         for i in 0..<rows {
             var part: Float = 0

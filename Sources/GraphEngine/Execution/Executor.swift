@@ -166,6 +166,11 @@ struct Executor {
     }
 
     private func inputView(_ slot: StagePlanner.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
+        if let window = slot.window {
+            var whole = slot
+            whole.window = nil
+            return InputView(inputView(whole, scratch: scratch, planes: planes), window: window)
+        }
         switch slot.source {
         case .buffer(let buffer):
             return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter,

@@ -37,11 +37,13 @@ struct StagePlanner {
         let node: Node
         /// A transfer function decoded while loading (8-bit buffers: a 256-entry table), or nil.
         var decode: ColorSpace.Transfer?
+        /// Only these pixels of the source are read (a crop an area pass sees through), or nil.
+        var window: PixelRect?
         static func == (l: Slot, r: Slot) -> Bool {
-            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode
+            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode && l.window == r.window
         }
         func hash(into hasher: inout Hasher) {
-            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode)
+            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode); hasher.combine(window)
         }
     }
 
@@ -137,7 +139,7 @@ struct StagePlanner {
                 return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
             }
             // The pass reads its inputs directly: a buffer, another pass, or (through the slot's edge
-            // mode) a clamped image; anything else is computed by a program first.
+            // mode and window) a clamped or cropped one; anything else is computed by a program first.
             var inputs: [Slot] = []
             for input in node.inputs {
                 var source = input, inputEdge = EdgeMode.zero
@@ -145,7 +147,11 @@ struct StagePlanner {
                     source = source.inputs[0]
                     inputEdge = .clamp
                 }
-                inputs.append(try slot(for: source, edge: inputEdge, filter: .linear))
+                let window = AreaInputWindow.of(source)
+                if window != nil { source = source.inputs[0] }
+                var slot = try slot(for: source, edge: inputEdge, filter: .linear)
+                slot.window = window
+                inputs.append(slot)
             }
             stages.append(Stage(node: node, work: .area(op, inputs: inputs, opaque: Opacity.isOpaque(node)),
                                 nodes: [node]))
