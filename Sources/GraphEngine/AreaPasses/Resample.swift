@@ -10,7 +10,8 @@ import Foundation
 /// out to ⌈3σ⌉.
 ///
 /// Two passes in one stage, vertical first: each output row is first the weighted sum of input rows
-/// (across the tile, AVX row kernel) and then each pixel the weighted sum of that row's columns.
+/// (across the tile, AVX row kernel), then each pixel the weighted sum of that row's columns (16
+/// rows side by side in the vector lanes).
 /// Weights depend only on the output position, and taps are summed in ascending order.
 public struct Resample: AreaOperation {
     public enum Kernel: Hashable, Sendable {
@@ -93,11 +94,17 @@ public struct Resample: AreaOperation {
         let u = axis.step * (Double(index) + 0.5) + axis.offset
         let (first, count) = taps(axis, index)
         let widen = support(axis).widen
-        var sum = 0.0
-        for t in 0..<count { sum += weight(Double(first + t), u, widen: widen) }
-        let scale = sum != 0 ? 1 / sum : 1
-        for t in 0..<count { out[t] = Float(weight(Double(first + t), u, widen: widen) * scale) }
-        return (first, count)
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { buffer in
+            guard let w = buffer.baseAddress else { return (first, count) }
+            var sum = 0.0
+            for t in 0..<count {
+                w[t] = weight(Double(first + t), u, widen: widen)
+                sum += w[t]
+            }
+            let scale = sum != 0 ? 1 / sum : 1
+            for t in 0..<count { out[t] = Float(w[t] * scale) }
+            return (first, count)
+        }
     }
 
     /// Output `index`'s normalised weights in Double (the reference).
@@ -160,24 +167,26 @@ public struct Resample: AreaOperation {
     /// Tap tables for output indices `start ..< start + count`: first tap and tap count per index,
     /// and Float32 weights, `stride` apart per index (0 when ``isUniform(_:)``: one row serves all).
     private func table(_ axis: AxisMapping, start: Int, count: Int, scratch: AreaScratch, slot: Int)
-        -> (firsts: UnsafeMutablePointer<Int>, counts: UnsafeMutablePointer<Int>, weights: UnsafeMutablePointer<Float>, stride: Int)
+        -> (firsts: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int32>, weights: UnsafeMutablePointer<Float>, stride: Int)
     {
         let maxTaps = Int((2 * support(axis).reach).rounded(.up)) + 2
-        let firsts = scratch.integers(slot, count: count)
-        let counts = scratch.integers(slot + 1, count: count)
+        let firsts = scratch.int32s(slot, count: count)
+        let counts = scratch.int32s(slot + 1, count: count)
         if isUniform(axis) {
             let weights = scratch.floats(slot, count: maxTaps)
             let (first, taps) = self.weights(axis, start, into: weights)
             let step = Int(axis.step)
             for i in 0..<count {
-                firsts[i] = first + i * step
-                counts[i] = taps
+                firsts[i] = Int32(first + i * step)
+                counts[i] = Int32(taps)
             }
             return (firsts, counts, weights, 0)
         }
         let weights = scratch.floats(slot, count: count * maxTaps)
         for i in 0..<count {
-            (firsts[i], counts[i]) = self.weights(axis, start + i, into: weights + i * maxTaps)
+            let (first, taps) = self.weights(axis, start + i, into: weights + i * maxTaps)
+            firsts[i] = Int32(first)
+            counts[i] = Int32(taps)
         }
         return (firsts, counts, weights, maxTaps)
     }
@@ -186,36 +195,44 @@ public struct Resample: AreaOperation {
         let input = tile.inputs[0], output = tile.output
         let columns = table(x, start: output.x, count: output.width, scratch: tile.scratch, slot: 0)
         let rows = table(y, start: output.y, count: output.height, scratch: tile.scratch, slot: 2)
-        let between = tile.scratch.floats(4, count: input.width)
-        let result = tile.scratch.floats(5, count: output.width)
+        // Column taps relative to the tile's first input column.
+        for i in 0..<output.width { columns.firsts[i] -= Int32(input.x) }
         let uniformStep = isUniform(x) ? Int(x.step) : 0
+        let lanes = RowBlocks.lanes
+        // Up to `lanes` output rows after the vertical pass, one after another, then side by side.
+        let between = tile.scratch.floats(4, count: input.width * lanes)
+        let block = tile.scratch.floats(5, count: input.width * lanes)
+        let results = tile.scratch.floats(6, count: output.width * lanes)
+        let row = tile.scratch.floats(7, count: output.width)
         // With uniform columns, the horizontal pass runs at the input's rate (the row kernel) and
         // keeps every step-th value.
-        let fullRate = tile.scratch.floats(6, count: uniformStep > 1 ? (output.width - 1) * uniformStep + 1 : 1)
+        let fullRate = tile.scratch.floats(8, count: uniformStep > 0 ? (output.width - 1) * uniformStep + 1 : 1)
         for channel in 0..<tile.channels {
-            for row in 0..<output.height {
-                // Vertical: the output row's taps over every input column of the tile.
-                graph_convolve_row(input.row(channel, rows.firsts[row] - input.y), input.width, rows.weights + row * rows.stride,
-                                   Int32(rows.counts[row]), Int32(input.width), between)
-                // Horizontal: each pixel's taps along that row.
-                if uniformStep == 1 {
-                    graph_convolve_row(between + (columns.firsts[0] - input.x), 1, columns.weights, Int32(columns.counts[0]),
-                                       Int32(output.width), result)
-                } else if uniformStep > 1 {
-                    let n = (output.width - 1) * uniformStep + 1
-                    graph_convolve_row(between + (columns.firsts[0] - input.x), 1, columns.weights, Int32(columns.counts[0]),
-                                       Int32(n), fullRate)
-                    for i in 0..<output.width { result[i] = fullRate[i * uniformStep] }
-                } else {
-                    for column in 0..<output.width {
-                        let source = between + (columns.firsts[column] - input.x)
-                        let w = columns.weights + column * columns.stride
-                        var sum: Float = 0
-                        for t in 0..<columns.counts[column] { sum += w[t] * source[t] }
-                        result[column] = sum
-                    }
+            var first = 0
+            while first < output.height {
+                let count = min(lanes, output.height - first)
+                // Vertical: each output row's taps over every input column of the tile.
+                for j in 0..<count {
+                    let r = first + j
+                    graph_convolve_row(input.row(channel, Int(rows.firsts[r]) - input.y), input.width, rows.weights + r * rows.stride,
+                                       rows.counts[r], Int32(input.width), between + j * input.width)
                 }
-                output.store(channel: channel, row: row, from: result)
+                if uniformStep > 0 {
+                    for j in 0..<count {
+                        let n = (output.width - 1) * uniformStep + 1
+                        graph_convolve_row(between + j * input.width + Int(columns.firsts[0]), 1, columns.weights, columns.counts[0],
+                                           Int32(n), uniformStep == 1 ? row : fullRate)
+                        if uniformStep > 1 { for i in 0..<output.width { row[i] = fullRate[i * uniformStep] } }
+                        output.store(channel: channel, row: first + j, from: row)
+                    }
+                } else {
+                    // Horizontal: the rows side by side, each output column one short weighted sum.
+                    graph_interleave_rows(between, Int32(input.width), Int32(count), Int32(input.width), block)
+                    graph_resample_columns(block, Int32(count), columns.firsts, columns.counts, columns.weights, Int32(columns.stride),
+                                           Int32(output.width), results, Int32(output.width))
+                    for j in 0..<count { output.store(channel: channel, row: first + j, from: results + j * output.width) }
+                }
+                first += count
             }
         }
     }
