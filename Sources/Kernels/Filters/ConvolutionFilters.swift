@@ -26,7 +26,8 @@ enum ConvolutionFilters {
         let name = colorOnly ? "CIConvolutionRGB\(n)X\(n)" : "CIConvolution\(n)X\(n)"
         return FilterDescriptor(
             name: name, categories: categories,
-            summary: "Convolves with a \(n)x\(n) kernel" + (colorOnly ? " (R, G, B only; alpha kept)." : " (all four channels)."),
+            summary: "Convolves: bias + Σ_i Σ_j w[i·\(n) + j]·in(x + j − \(n / 2), y + \(n / 2) − i), weights from the top row"
+                + (colorOnly ? " (R, G, B only; alpha kept)." : " (all four channels)."),
             inputs: inputs(n * n, "\(n)x\(n)")
         ) { args in try convolve(args, columns: n, rows: n, colorOnly: colorOnly, name: name) }
     }

@@ -15,7 +15,7 @@ enum GuidedUpsampleFilters {
     /// not public; this is ours.
     static let edgePreserveUpsample = FilterDescriptor(
         name: "CIEdgePreserveUpsampleFilter", categories: ["CICategoryGeometryAdjustment", "CICategoryStillImage", "CICategoryVideo"],
-        summary: "Upsamples a small image (a depth map) to the image's size, following the image's edges.",
+        summary: "Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid).",
         inputs: [FilterInput("inputImage", .image, "The full-size guide (the photo)."),
                  FilterInput("inputSmallImage", .image, "The small image to upsample."),
                  FilterInput("inputSpatialSigma", .number, default: .number(3), minimum: 0, maximum: 5, slider: 0...5,
@@ -46,7 +46,7 @@ enum GuidedUpsampleFilters {
     /// `b = mean(p) − a·mean(I)` and `out = mean(a)·I + mean(b)`, per channel. Extent: the guide's.
     static let guidedFilter = FilterDescriptor(
         name: "CIGuidedFilter", categories: ["CICategoryGeometryAdjustment", "CICategoryStillImage", "CICategoryVideo"],
-        summary: "Upsamples and smooths an image so that its edges follow the guide image's.",
+        summary: "Filters p along the guide luma I: a = cov(I, p)/(var I + ε), b = mean p − a·mean I over (2r+1)² boxes, out = mean a·I + mean b.",
         inputs: [FilterInput("inputImage", .image, "The image to filter (scaled to the guide's size)."),
                  FilterInput("inputGuideImage", .image, "The guide."),
                  FilterInput("inputRadius", .number, default: .number(1), minimum: 0, maximum: 1000, slider: 0...20,

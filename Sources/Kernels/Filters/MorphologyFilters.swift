@@ -13,14 +13,14 @@ enum MorphologyFilters {
     /// `max` over the disc `dx² + dy² ≤ r²`, by row spans (O(r) per pixel).
     static let maximum = FilterDescriptor(
         name: "CIMorphologyMaximum", categories: categories,
-        summary: "Dilates: the per-channel maximum over a disc of radius inputRadius.",
+        summary: "Dilates: per channel max over dx² + dy² ≤ r² (row spans; NaN ignored).",
         inputs: [ColorAdjustmentFilters.imageInput, radiusInput]
     ) { args in try disc(args, .maximum, "CIMorphologyMaximum") }
 
     /// `min` over the disc `dx² + dy² ≤ r²`, by row spans (O(r) per pixel).
     static let minimum = FilterDescriptor(
         name: "CIMorphologyMinimum", categories: categories,
-        summary: "Erodes: the per-channel minimum over a disc of radius inputRadius.",
+        summary: "Erodes: per channel min over dx² + dy² ≤ r² (row spans; NaN ignored).",
         inputs: [ColorAdjustmentFilters.imageInput, radiusInput]
     ) { args in try disc(args, .minimum, "CIMorphologyMinimum") }
 
@@ -42,7 +42,7 @@ enum MorphologyFilters {
     /// van Herk / Gil-Werman: O(1) per pixel whatever the size.
     static let rectangleMaximum = FilterDescriptor(
         name: "CIMorphologyRectangleMaximum", categories: categories,
-        summary: "Dilates: the per-channel maximum over a rectangle.",
+        summary: "Dilates: per channel max over a width × height rectangle, each rounded to the nearest odd integer (van Herk, O(1) per pixel).",
         inputs: rectangleInputs
     ) { args in try rectangle(args, .maximum, "CIMorphologyRectangleMaximum") }
 
@@ -50,7 +50,7 @@ enum MorphologyFilters {
     /// van Herk / Gil-Werman: O(1) per pixel whatever the size.
     static let rectangleMinimum = FilterDescriptor(
         name: "CIMorphologyRectangleMinimum", categories: categories,
-        summary: "Erodes: the per-channel minimum over a rectangle.",
+        summary: "Erodes: per channel min over a width × height rectangle, each rounded to the nearest odd integer (van Herk, O(1) per pixel).",
         inputs: rectangleInputs
     ) { args in try rectangle(args, .minimum, "CIMorphologyRectangleMinimum") }
 
@@ -67,7 +67,7 @@ enum MorphologyFilters {
     /// light up, flat areas go black. Apple's handling of alpha is not public; this is ours.
     static let gradient = FilterDescriptor(
         name: "CIMorphologyGradient", categories: ["CICategoryStylize", "CICategoryStillImage", "CICategoryVideo"],
-        summary: "Finds edges: the difference between the disc maximum and minimum.",
+        summary: "Finds edges: rgb = max − min over the disc of radius inputRadius, alpha of the max.",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputRadius", .number, default: .number(5), minimum: 0, maximum: 1000, slider: 0...50,
                              "The disc's radius in pixels.")]

@@ -21,7 +21,7 @@ enum NeighbourhoodBlurFilters {
     /// f = r − n (partial end taps, so the blur grows continuously). Extent grows by ⌈r⌉.
     static let box = FilterDescriptor(
         name: "CIBoxBlur", categories: categories,
-        summary: "Blurs with a box of width 2·inputRadius + 1 (running sums, any radius at the same cost).",
+        summary: "Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums).",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputRadius", .number, default: .number(10), minimum: 0, maximum: 2000, slider: 1...100,
                              "Half the box width, in pixels.")]
@@ -36,7 +36,7 @@ enum NeighbourhoodBlurFilters {
     /// grows by ⌊r⌋. Apple's implementation is not public; this is the plain definition.
     static let disc = FilterDescriptor(
         name: "CIDiscBlur", categories: categories,
-        summary: "Blurs with a disc of radius inputRadius (the mean over the disc).",
+        summary: "Blurs with a disc: the mean of in(x+dx, y+dy) over dx² + dy² ≤ r² (row spans).",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputRadius", .number, default: .number(8), minimum: 0, maximum: 1000, slider: 0...100,
                              "The disc's radius in pixels.")]
@@ -52,7 +52,7 @@ enum NeighbourhoodBlurFilters {
     /// extent grows by 3σ along the direction.
     static let motion = FilterDescriptor(
         name: "CIMotionBlur", categories: categories,
-        summary: "Blurs along a direction (a 1-D Gaussian of standard deviation inputRadius at inputAngle).",
+        summary: "Blurs along (cos θ, sin θ): a 1-D Gaussian of σ = inputRadius (rotate by −θ, blur rows, rotate back).",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputRadius", .number, default: .number(20), minimum: 0, maximum: 1000, slider: 0...100,
                              "The streak's standard deviation in pixels."),
@@ -81,7 +81,7 @@ enum NeighbourhoodBlurFilters {
     /// kernel is not public; this is ours.
     static let zoom = FilterDescriptor(
         name: "CIZoomBlur", categories: categories,
-        summary: "Blurs toward inputCenter as if zooming while the picture was taken (inputAmount: zoom in percent).",
+        summary: "Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings.",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputCenter", .vector, default: .vector([150, 150]), count: 2, "The zoom's centre."),
                  FilterInput("inputAmount", .number, default: .number(20), minimum: 0, maximum: 1000, slider: 0...200,
@@ -119,7 +119,7 @@ enum NeighbourhoodBlurFilters {
     /// documentation says the mask's brightness sets the radius); this is ours. Extent grows by 3σ.
     static let maskedVariable = FilterDescriptor(
         name: "CIMaskedVariableBlur", categories: categories,
-        summary: "Blurs each pixel by inputRadius times the mask's luma at that pixel.",
+        summary: "Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ.",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputMask", .image, "Its luma (0…1) scales the blur radius."),
                  FilterInput("inputRadius", .number, default: .number(5), minimum: 0, maximum: 1000, slider: 0...100,
@@ -150,7 +150,7 @@ enum NeighbourhoodBlurFilters {
     /// glow. Extent: the input's. Apple's formula is not public; this is ours.
     static let bloom = FilterDescriptor(
         name: "CIBloom", categories: ["CICategoryStylize", "CICategoryStillImage", "CICategoryVideo"],
-        summary: "Softens edges and adds a glow (screen of the image with its blur).",
+        summary: "Adds a glow: mix(s, s + b − s·b, intensity), b the Gaussian (σ = inputRadius) of the image with edges repeated.",
         inputs: glowInputs
     ) { args in try glow(args, .bloom, "CIBloom") }
 
@@ -158,7 +158,7 @@ enum NeighbourhoodBlurFilters {
     /// counterpart (multiply). Extent: the input's. Apple's formula is not public; this is ours.
     static let gloom = FilterDescriptor(
         name: "CIGloom", categories: ["CICategoryStylize", "CICategoryStillImage", "CICategoryVideo"],
-        summary: "Dulls the highlights (multiply of the image with its blur).",
+        summary: "Dulls the highlights: rgb = mix(s, s·b, intensity), alpha kept, b the Gaussian (σ = inputRadius) with edges repeated.",
         inputs: glowInputs
     ) { args in try glow(args, .gloom, "CIGloom") }
 

@@ -22,7 +22,7 @@ enum ResamplingFilters {
     /// Lanczos-3: `L(x) = sinc(x)·sinc(x/3)` for |x| < 3.
     static let lanczos = FilterDescriptor(
         name: "CILanczosScaleTransform", categories: categories,
-        summary: "Scales with a Lanczos-3 kernel (antialiased when shrinking).",
+        summary: "Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3.",
         inputs: scaleInputs
     ) { args in try scale(args, kernel: .lanczos3, name: "CILanczosScaleTransform") }
 
@@ -31,7 +31,7 @@ enum ResamplingFilters {
     /// Mitchell; B = 0, C = 0.5 Catmull-Rom.
     static let bicubic = FilterDescriptor(
         name: "CIBicubicScaleTransform", categories: categories,
-        summary: "Scales with a Mitchell-Netravali cubic kernel (antialiased when shrinking).",
+        summary: "Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised.",
         inputs: scaleInputs + [
             FilterInput("inputB", .number, default: .number(0), minimum: 0, maximum: 1, "The cubic's B."),
             FilterInput("inputC", .number, default: .number(0.75), minimum: 0, maximum: 1, "The cubic's C."),

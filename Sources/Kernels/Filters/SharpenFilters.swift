@@ -9,7 +9,7 @@ enum SharpenFilters {
     /// `rgb + intensity·(rgb − blur(rgb))`, blur a Gaussian of σ = inputRadius; alpha kept.
     static let unsharpMask = FilterDescriptor(
         name: "CIUnsharpMask", categories: categories,
-        summary: "Increases edge contrast: adds intensity times the difference from a Gaussian blur.",
+        summary: "Sharpens: rgb + intensity·(rgb − blur(rgb)), blur a Gaussian of σ = inputRadius (edges repeated); alpha kept.",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputRadius", .number, default: .number(2.5), minimum: 0, maximum: 1000, slider: 0...100,
                              "The blur's standard deviation."),
@@ -27,7 +27,7 @@ enum SharpenFilters {
     /// Apple's kernel is not public; this is ours.
     static let sharpenLuminance = FilterDescriptor(
         name: "CISharpenLuminance", categories: categories,
-        summary: "Sharpens luminance only (chroma is unchanged).",
+        summary: "Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius.",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputSharpness", .number, default: .number(0.4), minimum: 0, slider: 0...2, "The amount."),
                  FilterInput("inputRadius", .number, default: .number(1.69), minimum: 0, maximum: 1000, slider: 0...20,
@@ -45,7 +45,7 @@ enum SharpenFilters {
     /// away; detail above it is kept and sharpened. Apple's method is not public; this is ours.
     static let noiseReduction = FilterDescriptor(
         name: "CINoiseReduction", categories: ["CICategoryBlur", "CICategoryStillImage", "CICategoryVideo"],
-        summary: "Smooths detail below inputNoiseLevel and sharpens the rest.",
+        summary: "Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d.",
         inputs: [ColorAdjustmentFilters.imageInput,
                  FilterInput("inputNoiseLevel", .number, default: .number(0.02), minimum: 0, slider: 0...0.1,
                              "Luma differences below this are noise."),
