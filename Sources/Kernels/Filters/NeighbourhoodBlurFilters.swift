@@ -134,11 +134,11 @@ enum NeighbourhoodBlurFilters {
             while Double(2 * d) <= sigma / 2 { d *= 2 }
             return VariableBlurBlend.Level(sigma: sigma, decimation: d)
         }
-        let grids = levels.map { level -> Image in
+        let grids = levels.enumerated().map { index, level -> Image in
             let d = Double(level.decimation)
             let axis = Resample.AxisMapping(step: d, offset: 0.5 - d / 2)
             return image.applying(Resample(kernel: .gaussian(sigma: level.sigma), x: axis, y: axis,
-                                           filterName: "CIMaskedVariableBlur_level\(level.decimation)"))
+                                           filterName: "CIMaskedVariableBlur_level\(index + 1)"))
         }
         let blend = VariableBlurBlend(radius: radius, levels: levels, growth: (3 * radius).rounded(.up),
                                       filterName: "CIMaskedVariableBlur")
