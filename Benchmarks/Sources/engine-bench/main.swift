@@ -7,10 +7,11 @@ import Kernels
 // programs) and with every node materialised (fusion off) in the same process, so the ratio is
 // meaningful on a shared, noisy machine. Then colour management on vs off, and T6: 1080p NV12 to
 // RGBA8 frames per second.
-// Usage: engine-bench [--quick] [--threads N] [--t6-only] [--latency]
+// Usage: engine-bench [--quick] [--threads N] [--t6-only] [--latency] [--area [masked|upsample|morphology]]
 //                     [--nv12 FILE] [--i420 FILE] (1920x1080 BT.709 video range frames)
 // --latency: only the wall time of one small render (the fixed costs: planning, optimizer,
 // program cache, dispatch), for a camera frame and a colour-managed matrix on 8-bit RGBA.
+// --area: only the area-filter figures (AreaBenchmarks.swift), each with its comparison in the same run.
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -107,6 +108,12 @@ do {
 
     let blur = try source.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(10)]).cropped(to: source.extent)
 
+    if arguments.contains("--area") {
+        let index = arguments.firstIndex(of: "--area").map { $0 + 1 } ?? arguments.count
+        let only = index < arguments.count && !arguments[index].hasPrefix("--") ? arguments[index] : nil
+        try runAreaBenchmarks(threads: threads, repeats: repeats, only: only)
+        exit(0)
+    }
     if arguments.contains("--latency") {
         for size in [16, 64, 256] { try printLatency(fused, size: size) }
         exit(0)

@@ -108,6 +108,8 @@ enum ResolveFileSources {
                     failure = failure ?? error
                     result = node
                 }
+            } else if let reduced = resampleFromReducedDecode(node, log: &log, failure: &failure) {
+                result = reduced
             } else {
                 let inputs = node.inputs.map(visit)
                 result = zip(inputs, node.inputs).allSatisfy({ $0 === $1 }) ? node : Node(node.kind, inputs: inputs, extent: node.extent)

@@ -61,7 +61,7 @@ enum RegionOfInterest {
             return inverse.apply(to: rect).outset(dx: 1, dy: 1)
         case .warp(let op): return op.regionOfInterest(for: rect).outset(dx: 1, dy: 1)
         case .general(let op): return op.regionOfInterest(input: index, for: rect).outset(dx: 1, dy: 1)
-        case .convolution(let convolution): return convolution.regionOfInterest(for: rect)
+        case .area(let op): return op.regionOfInterest(input: index, for: rect)
         case .processor(let processor):
             return processor.regionOfInterest(input: index, inputExtent: node.inputs[index].extent, outputRect: rect)
         }

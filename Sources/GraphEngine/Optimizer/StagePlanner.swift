@@ -4,7 +4,7 @@
 /// Colour, matrix, blend, crop and generator nodes concatenate into their consumer's program; a
 /// warp, affine or general node concatenates too, reading its input through a `sample` instruction.
 /// Intermediates are materialised only where they must be: inputs that are sampled at other
-/// positions (warps, general kernels, convolutions, clamps), image-processor boundaries, and nodes
+/// positions (warps, general kernels, area passes, clamps), image-processor boundaries, and nodes
 /// with several consumers (computed once per tile instead of once per consumer).
 struct StagePlanner {
     /// One input slot of a program: which stage or buffer it reads and how.
@@ -37,19 +37,20 @@ struct StagePlanner {
         let node: Node
         /// A transfer function decoded while loading (8-bit buffers: a 256-entry table), or nil.
         var decode: ColorSpace.Transfer?
+        /// Only these pixels of the source are read (a crop an area pass sees through), or nil.
+        var window: PixelRect?
         static func == (l: Slot, r: Slot) -> Bool {
-            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode
+            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode && l.window == r.window
         }
         func hash(into hasher: inout Hasher) {
-            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode)
+            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode); hasher.combine(window)
         }
     }
 
     enum Work {
         case program(Program, uniforms: [Float], origins: [String], slots: [Slot], name: String)
-        /// `opaque`: alpha is 1 everywhere it reads (an opaque input with clamped edges), so only
-        /// the colour channels are convolved.
-        case convolution(Convolution, input: Slot, opaque: Bool)
+        /// `opaque`: the output's alpha is 1 (see ``Opacity``), so only the colour channels are computed.
+        case area(any AreaOperation, inputs: [Slot], opaque: Bool)
         case processor(any ImageProcessor, inputs: [Node])
     }
 
@@ -133,19 +134,26 @@ struct StagePlanner {
         switch node.kind {
         case .buffer(let buffer):
             return Slot(source: .buffer(buffer), edge: edge, filter: filter, node: node)
-        case .convolution(let convolution):
+        case .area(let op):
             if let index = materialStageIndex[ObjectIdentifier(node)] {
                 return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
             }
-            // The pass reads its input directly: a buffer, another pass, or (through the slot's edge
-            // mode) a clamped image; anything else is computed by a program first.
-            var source = node.inputs[0], edge = EdgeMode.zero
-            if case .clamp = source.kind {
-                source = source.inputs[0]
-                edge = .clamp
+            // The pass reads its inputs directly: a buffer, another pass, or (through the slot's edge
+            // mode and window) a clamped or cropped one; anything else is computed by a program first.
+            var inputs: [Slot] = []
+            for input in node.inputs {
+                var source = input, inputEdge = EdgeMode.zero
+                if case .clamp = source.kind {
+                    source = source.inputs[0]
+                    inputEdge = .clamp
+                }
+                let window = AreaInputWindow.of(source)
+                if window != nil { source = source.inputs[0] }
+                var slot = try slot(for: source, edge: inputEdge, filter: .linear)
+                slot.window = window
+                inputs.append(slot)
             }
-            let input = try slot(for: source, edge: edge, filter: .linear)
-            stages.append(Stage(node: node, work: .convolution(convolution, input: input, opaque: Opacity.isOpaque(node)),
+            stages.append(Stage(node: node, work: .area(op, inputs: inputs, opaque: Opacity.isOpaque(node)),
                                 nodes: [node]))
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
@@ -165,7 +173,7 @@ struct StagePlanner {
     func isMaterialized(_ node: Node) -> Bool {
         if materializeEverything { return true }
         switch node.kind {
-        case .buffer, .convolution, .processor: return true
+        case .buffer, .area, .processor: return true
         case .color where node.inputs.isEmpty: return false
         default: return (consumers[ObjectIdentifier(node)] ?? 0) > 1
         }
@@ -199,7 +207,7 @@ struct StageLowering {
         let value: OperandQuad
         if planner.isMaterialized(root), case .buffer = root.kind {
             value = try load(root, edge: .zero)
-        } else if case .convolution = root.kind {
+        } else if case .area = root.kind {
             value = try load(root, edge: .zero)
         } else if case .processor = root.kind {
             value = try load(root, edge: .zero)
@@ -236,7 +244,7 @@ struct StageLowering {
         var inputNames: [String] = []
         let value: OperandQuad
         switch node.kind {
-        case .buffer, .convolution, .processor:
+        case .buffer, .area, .processor:
             return try load(node, edge: .zero)
         case .file(let source):
             throw GraphError.renderFailed("\(source.path) was not resolved to pixels before planning")
@@ -399,13 +407,8 @@ enum Opacity {
         case .yuv, .file: return true
         case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
         case .crop, .colorConversion, .clamp: return isOpaque(node.inputs[0])
-        case .convolution:
-            // Transparent pixels blur in at the edges unless the input is clamped (or is itself such a pass).
-            let input = node.inputs[0]
-            switch input.kind {
-            case .clamp, .convolution: return isOpaque(input)
-            default: return false
-            }
+        case .area(let op):
+            return op.isOpaque(inputs: node.inputs.map { AreaInputDescription(isOpaque: isOpaque($0), extent: $0.extent) })
         default: return false
         }
     }

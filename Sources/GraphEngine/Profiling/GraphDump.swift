@@ -32,7 +32,7 @@ public struct GraphDump: Codable, Sendable {
         public var id: Int
         /// The fused expression, innermost first applied (`matrix<CISepiaTone,CIHueAdjust>(in0)`).
         public var name: String
-        /// `program`, `convolution` or `processor`.
+        /// `program`, `area` (a neighbourhood pass) or `processor`.
         public var kind: String
         public var roi: String
         /// `RGBAh` for intermediates; the destination format for the output program.

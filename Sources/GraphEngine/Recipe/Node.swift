@@ -22,8 +22,9 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case warp(any WarpOperation)
         /// A general kernel.
         case general(any GeneralOperation)
-        /// A separable convolution pass (Gaussian blur), run by dedicated loops.
-        case convolution(Convolution)
+        /// A neighbourhood pass run by its own loops over Float32 tiles (a Gaussian blur's separable
+        /// pass, a running-sum box, morphology, resampling, …).
+        case area(any AreaOperation)
         /// Keeps the input inside a rectangle; transparent outside.
         case crop(Rect)
         /// Extends the input's edge pixels to infinity (`clampedToExtent()`).
@@ -77,7 +78,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .affine(let transform, let filter): return "affine \(transform)" + (filter == .nearest ? " nearest" : "")
         case .warp(let op): return "warpkernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
         case .general(let op): return "kernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
-        case .convolution(let c): return c.label
+        case .area(let op): return op.summary
         case .crop(let rect): return "crop \(rect)"
         case .clamp: return "clamptoextent"
         case .processor(let op): return "processor \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
@@ -97,7 +98,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .affine: return "affine"
         case .warp(let op): return op.name
         case .general(let op): return op.name
-        case .convolution(let c): return c.shortName
+        case .area(let op): return op.name
         case .crop: return "crop"
         case .clamp: return "clamp"
         case .processor(let op): return op.name
@@ -125,7 +126,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .affine(let t, let f): hasher.combine(3); hasher.combine(t); hasher.combine(f)
         case .warp(let op): hashOperation(op, 4, into: &hasher)
         case .general(let op): hashOperation(op, 5, into: &hasher)
-        case .convolution(let c): hasher.combine(6); hasher.combine(c)
+        case .area(let op): hasher.combine(6); hasher.combine(AnyHashable(op))
         case .crop(let r): hasher.combine(7); hasher.combine(r)
         case .clamp: hasher.combine(8)
         case .processor(let op): hashOperation(op, 9, into: &hasher)
@@ -148,7 +149,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case (.affine(let x, let f), .affine(let y, let g)): return x == y && f == g
         case (.warp(let x), .warp(let y)): return sameOperation(x, y)
         case (.general(let x), .general(let y)): return sameOperation(x, y)
-        case (.convolution(let x), .convolution(let y)): return x == y
+        case (.area(let x), .area(let y)): return AnyHashable(x) == AnyHashable(y)
         case (.crop(let x), .crop(let y)): return x == y
         case (.clamp, .clamp): return true
         case (.processor(let x), .processor(let y)): return sameOperation(x, y)
