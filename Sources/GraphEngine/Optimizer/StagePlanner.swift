@@ -278,21 +278,21 @@ struct StageLowering {
             guard let inverse = transform.inverted else {
                 throw GraphError.invalidKernel("affine transform \(transform) is not invertible")
             }
-            let (slot, name) = try sampledSlot(node.inputs[0], filter: filter)
-            inputNames = [name]
             builder.currentOrigin = "#\(node.serial) affine"
             let (dx, dy) = builder.destinationCoordinate()
             let u = inverse.coefficients.map { builder.uniform(Float($0)) }
             let sx = builder.ternary(.multiplyAdd, u[0], dx, builder.ternary(.multiplyAdd, u[2], dy, u[4]))
             let sy = builder.ternary(.multiplyAdd, u[1], dx, builder.ternary(.multiplyAdd, u[3], dy, u[5]))
-            value = builder.sample(input: slot, x: sx, y: sy)
-        case .warp(let op):
-            let (slot, name) = try sampledSlot(node.inputs[0], filter: .linear)
+            let name: String
+            (value, name) = try sample(node.inputs[0], filter: filter, x: sx, y: sy)
             inputNames = [name]
+        case .warp(let op):
             builder.currentOrigin = "#\(node.serial) \(op.name)"
             let uniforms = op.uniformValues.map { builder.uniform($0) }
             let point = try op.lower(uniforms: uniforms, destination: builder.destinationCoordinate(), builder: &builder)
-            value = builder.sample(input: slot, x: point.x, y: point.y)
+            let name: String
+            (value, name) = try sample(node.inputs[0], filter: .linear, x: point.x, y: point.y)
+            inputNames = [name]
         case .general(let op):
             var samplers: [SamplerBinding] = []
             for input in node.inputs {
@@ -358,6 +358,41 @@ struct StageLowering {
     private mutating func eachColorChannel(_ c: OperandQuad,
                                            _ transform: (Operand, inout ProgramBuilder) -> Operand) -> OperandQuad {
         OperandQuad(transform(c.r, &builder), transform(c.g, &builder), transform(c.b, &builder), c.a)
+    }
+
+    /// `input` sampled at (`x`, `y`), and its name for dumps.
+    ///
+    /// A colour source decoded to a linear working space (an 8-bit buffer with straight or no alpha
+    /// under its colour conversion) is gathered from its bytes with the transfer decoded per tap by
+    /// the slot's 256-entry table, as a `load` does; the primaries change, linear, then applies to the
+    /// blend (on premultiplied colour, since it has no offset). So sampling a photo needs no
+    /// converted intermediate, and the blend happens in linear light as with one.
+    private mutating func sample(_ input: Node, filter: SamplingFilter, x: Operand, y: Operand) throws
+        -> (OperandQuad, String)
+    {
+        var source = input, edge = EdgeMode.zero
+        if case .clamp = input.kind {
+            source = input.inputs[0]
+            edge = .clamp
+        }
+        guard case .colorConversion(let conversion) = source.kind, conversion.to.transfer == .linear,
+              conversion.from.transfer != .linear, case .buffer(let buffer) = source.inputs[0].kind,
+              buffer.format.component == .uint8, buffer.alphaMode != .premultiplied
+        else {
+            let (slot, name) = try sampledSlot(input, filter: filter)
+            return (builder.sample(input: slot, x: x, y: y), name)
+        }
+        var slot = try planner.slot(for: source.inputs[0], edge: edge, filter: filter)
+        slot.decode = conversion.from.transfer
+        let index = slotIndex(slot)
+        var value = builder.sample(input: index, x: x, y: y)
+        nodes.append(source)
+        if let m = conversion.primariesMatrix {
+            builder.currentOrigin = "#\(source.serial) \(conversion.shortName) (decoded while sampling)"
+            value = builder.colorMatrix(ColorMatrix(rgb: m, sourceName: conversion.shortName).uniformValues, value)
+        }
+        let name = "\(conversion.shortName)(in\(index) decoded)"
+        return (value, edge == .clamp ? "clamp(\(name))" : name)
     }
 
     /// The slot through which a sampling node reads `input` (a clamp becomes the slot's edge mode).
