@@ -66,6 +66,8 @@ struct StagePlanner {
     private let consumers: [ObjectIdentifier: Int]
     /// The region each node is computed over for the whole render (decides extent masks).
     private let regions: [ObjectIdentifier: PixelRect]
+    /// What the root stage computes: the whole render rectangle, even beyond the root's extent.
+    private let renderRect: PixelRect
 
     /// Every node gets its own program (no concatenation): only to measure what fusion buys.
     private let materializeEverything: Bool
@@ -93,6 +95,7 @@ struct StagePlanner {
         count(root)
         consumers = counts
         regions = RegionOfInterest.propagate(root: root, rect: rect)
+        renderRect = rect
         let rootIndex = try programStage(for: root)
         precondition(rootIndex == stages.count - 1, "the root stage is planned last")
     }
@@ -172,6 +175,10 @@ struct StagePlanner {
     }
 
     func region(of node: Node) -> PixelRect { regions[ObjectIdentifier(node)] ?? .empty }
+
+    /// The pixels the program computing `node` runs over: the render rectangle for the root (the
+    /// executor writes all of it), the node's region otherwise.
+    func programRegion(of node: Node) -> PixelRect { node === root ? renderRect : region(of: node) }
 }
 
 /// Lowers the nodes of one program stage into IR.
@@ -190,7 +197,7 @@ struct StageLowering {
     init(root: Node, planner: StagePlanner) {
         self.root = root
         self.planner = planner
-        self.region = planner.region(of: root)
+        self.region = planner.programRegion(of: root)
     }
 
     mutating func lowerRoot() throws
@@ -408,9 +415,11 @@ struct StageLowering {
     }
 
     /// Zero outside the node's extent (Core Image's definition of an extent), emitted only when the
-    /// program computes pixels outside it.
+    /// program computes pixels outside it. A pixel is inside when its square meets the extent (the
+    /// extent rounded out, the pixels the executor computes): the partly covered edge pixels of a
+    /// fractionally placed image keep their sampled values, like its interior.
     private mutating func maskOutsideExtent(_ node: Node, _ value: OperandQuad) -> OperandQuad {
-        let extent = node.extent
+        let extent = node.extent.integral
         guard !extent.isInfinite, !extent.contains(region.rect), !region.isEmpty else { return value }
         builder.currentOrigin = "#\(node.serial) extent mask"
         let (x, y) = builder.destinationCoordinate()
