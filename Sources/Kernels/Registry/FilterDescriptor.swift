@@ -89,4 +89,11 @@ public struct FilterArguments: Sendable {
         }
         return r
     }
+
+    public func bool(_ key: String) throws -> Bool {
+        guard case .bool(let b)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected true or false")
+        }
+        return b
+    }
 }

@@ -15,7 +15,8 @@ public struct FilterRegistry: Sendable {
     /// Every built-in filter.
     public static let standard = FilterRegistry(
         ColorAdjustmentFilters.all + ColorEffectFilters.all + CompositingFilters.all + GeometryFilters.all
-            + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all)
+            + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
+            + StylizeFilters.all)
 
     public func descriptor(named name: String) throws -> FilterDescriptor {
         guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name) }
