@@ -137,8 +137,10 @@ struct InputView {
 
     /// Samples at working-space points (`xs[i]`, `ys[i]`): bilinear between pixel centres, or the
     /// pixel containing the point. Non-finite or far-away points read as outside. The storage is
-    /// resolved here, once per span; ``SpanGather`` runs the loop specialised for it.
-    func sample(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, count: Int, into out: Channels) {
+    /// resolved here, once per span; ``SpanGather`` runs the loop specialised for it. `scratch`:
+    /// ``SpanGather/scratchRegisters`` registers of the worker.
+    func sample(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, count: Int, into out: Channels,
+                scratch: UnsafeMutableRawPointer) {
         guard !valid.isEmpty, count > 0 else { return zero(out, 0, count) }
         func gather<Source: GatherSource>(_ source: Source) {
             SpanGather.run(source, valid: valid, edge: edge, filter: filter, xs: xs, ys: ys, count: count, into: out)
@@ -148,6 +150,9 @@ struct InputView {
             guard let storage = planes.storage else { return zero(out, 0, count) }
             switch planes.format {
             case .rgbaf: gather(FloatPlaneGather(planes, storage: storage))
+            case .rgbah where filter == .linear:
+                SpanGather.runHalfPlanes(planes, storage: storage, valid: valid, edge: edge, xs: xs, ys: ys, count: count,
+                                         into: out, scratch: scratch)
             case .rgbah: gather(HalfPlaneGather(planes, storage: storage))
             case .rgba8:
                 SpanGather.unitBytes.withUnsafeBufferPointer { unit in
