@@ -316,6 +316,52 @@ final class GeometryFilterTests: XCTestCase {
         }
     }
 
+    /// The documented hash, in Float32 in the documented order.
+    static func crystalHash(_ i: Float, _ j: Float) -> (Float, Float) {
+        func fract(_ v: Float) -> Float { v - v.rounded(.down) }
+        let x = fract(i * 0.1031), y = fract(j * 0.1030), z = fract(i * 0.0973)
+        let xy: Float = x * (y + 33.33)
+        let t: Float = z * (x + 33.33) + (y * (z + 33.33) + xy)
+        let (qx, qy, qz) = (x + t, y + t, z + t)
+        return (fract((qx + qy) * qz), fract((qx + qz) * qy))
+    }
+
+    /// The nearest jittered point `a + d·(k + ½ + 0.65·(hash(k) − ½))` over the 5×5 cells around the
+    /// pixel's (brute force), pixels nearly equidistant from two points skipped.
+    func testCrystallizeSamplesTheNearestCellPoint() throws {
+        for (center, radius) in [((150.0, 150.0), 20.0), ((3.4, 2.6), 5.0), ((-7.0, 1.0), 3.3)] {
+            let image = try source.image.applyingFilter("CICrystallize", parameters: [
+                "inputCenter": .vector([center.0, center.1]), "inputRadius": .number(radius)])
+            let d = 2 * (radius / 2).rounded(), a = (center.0.rounded(), center.1.rounded())
+            XCTAssertEqual(image.extent, source.image.extent.outset(dx: 1.5 * d, dy: 1.5 * d))
+            var skipped = 0
+            let error = try largestError(image, rect: image.extent) { x, y in
+                let gx = (Double(x) + 0.5 - a.0) / d, gy = (Double(y) + 0.5 - a.1) / d
+                var best: (Double, Double, Double)?, second = Double.infinity
+                for j in (Int(gy.rounded(.down)) - 2)...(Int(gy.rounded(.down)) + 2) {
+                    for i in (Int(gx.rounded(.down)) - 2)...(Int(gx.rounded(.down)) + 2) {
+                        let h = Self.crystalHash(Float(i), Float(j))
+                        let fx = Double(i) + 0.5 + 0.65 * (Double(h.0) - 0.5), fy = Double(j) + 0.5 + 0.65 * (Double(h.1) - 0.5)
+                        let distance = (gx - fx) * (gx - fx) + (gy - fy) * (gy - fy)
+                        if distance < best?.2 ?? .infinity {
+                            second = best?.2 ?? .infinity
+                            best = (fx, fy, distance)
+                        } else if distance < second {
+                            second = distance
+                        }
+                    }
+                }
+                guard let nearest = best, second - nearest.2 > 1e-4 else {
+                    skipped += 1
+                    return nil
+                }
+                return self.source.bilinear(a.0 + d * nearest.0, a.1 + d * nearest.1)
+            }
+            XCTAssertLessThan(error, 1e-4, "centre \(center) radius \(radius)")
+            XCTAssertLessThan(skipped, 40)
+        }
+    }
+
     // MARK: Fusion and the reference evaluator
 
     /// Each warp samples its input directly and concatenates with the colour work after it: a
@@ -326,7 +372,7 @@ final class GeometryFilterTests: XCTestCase {
             ("CIPerspectiveTransform", parameters(Self.corners)), ("CIPerspectiveCorrection", [:]),
             ("CIPixellate", ["inputCenter": .vector([3, 3])]), ("CIHexagonalPixellate", ["inputCenter": .vector([3, 3])]),
             ("CIAffineClamp", ["inputTransform": .vector([1.2, 0.1, -0.1, 1.2, 3, 4])]),
-            ("CIStraightenFilter", ["inputAngle": .number(0.3)]),
+            ("CIStraightenFilter", ["inputAngle": .number(0.3)]), ("CICrystallize", ["inputRadius": .number(4)]),
         ]
         let photo = Image(buffer: try ImageBuffer(width: 13, height: 9, format: .rgba8, alphaMode: .straight,
                                                   bytes: source.bytes))
@@ -351,6 +397,7 @@ final class GeometryFilterTests: XCTestCase {
                 "inputBottomRight": .vector([11.3, 0.7]), "inputBottomLeft": .vector([1.5, 2.2])])),
             ("hexagons", try photo.applyingFilter("CIHexagonalPixellate", parameters: ["inputCenter": .vector([1, 2]), "inputScale": .number(3)])),
             ("straighten", try photo.applyingFilter("CIStraightenFilter", parameters: ["inputAngle": .number(-0.4)])),
+            ("crystallize", try photo.applyingFilter("CICrystallize", parameters: ["inputCenter": .vector([2, 3]), "inputRadius": .number(5)])),
             ("pixellate, sepia, perspective", try pixellated.applyingFilter("CISepiaTone")
                 .applyingFilter("CIPerspectiveTransform", parameters: parameters(Self.corners))),
             ("clamp, hexagons, crop", try photo.applyingFilter("CIAffineClamp", parameters: ["inputTransform": .vector([0.8, 0.3, -0.3, 0.8, 2, 1])])
