@@ -67,6 +67,8 @@ struct StagePlanner {
     private let consumers: [ObjectIdentifier: Int]
     /// The region each node is computed over for the whole render (decides extent masks).
     private let regions: [ObjectIdentifier: PixelRect]
+    /// What the root stage computes: the whole render rectangle, even beyond the root's extent.
+    private let renderRect: PixelRect
 
     /// Every node gets its own program (no concatenation): only to measure what fusion buys.
     private let materializeEverything: Bool
@@ -94,6 +96,7 @@ struct StagePlanner {
         count(root)
         consumers = counts
         regions = RegionOfInterest.propagate(root: root, rect: rect)
+        renderRect = rect
         let rootIndex = try programStage(for: root)
         precondition(rootIndex == stages.count - 1, "the root stage is planned last")
     }
@@ -180,6 +183,10 @@ struct StagePlanner {
     }
 
     func region(of node: Node) -> PixelRect { regions[ObjectIdentifier(node)] ?? .empty }
+
+    /// The pixels the program computing `node` runs over: the render rectangle for the root (the
+    /// executor writes all of it), the node's region otherwise.
+    func programRegion(of node: Node) -> PixelRect { node === root ? renderRect : region(of: node) }
 }
 
 /// Lowers the nodes of one program stage into IR.
@@ -198,7 +205,7 @@ struct StageLowering {
     init(root: Node, planner: StagePlanner) {
         self.root = root
         self.planner = planner
-        self.region = planner.region(of: root)
+        self.region = planner.programRegion(of: root)
     }
 
     mutating func lowerRoot() throws
@@ -286,21 +293,21 @@ struct StageLowering {
             guard let inverse = transform.inverted else {
                 throw GraphError.invalidKernel("affine transform \(transform) is not invertible")
             }
-            let (slot, name) = try sampledSlot(node.inputs[0], filter: filter)
-            inputNames = [name]
             builder.currentOrigin = "#\(node.serial) affine"
             let (dx, dy) = builder.destinationCoordinate()
             let u = inverse.coefficients.map { builder.uniform(Float($0)) }
             let sx = builder.ternary(.multiplyAdd, u[0], dx, builder.ternary(.multiplyAdd, u[2], dy, u[4]))
             let sy = builder.ternary(.multiplyAdd, u[1], dx, builder.ternary(.multiplyAdd, u[3], dy, u[5]))
-            value = builder.sample(input: slot, x: sx, y: sy)
-        case .warp(let op):
-            let (slot, name) = try sampledSlot(node.inputs[0], filter: .linear)
+            let name: String
+            (value, name) = try sample(node.inputs[0], filter: filter, x: sx, y: sy)
             inputNames = [name]
+        case .warp(let op):
             builder.currentOrigin = "#\(node.serial) \(op.name)"
             let uniforms = op.uniformValues.map { builder.uniform($0) }
             let point = try op.lower(uniforms: uniforms, destination: builder.destinationCoordinate(), builder: &builder)
-            value = builder.sample(input: slot, x: point.x, y: point.y)
+            let name: String
+            (value, name) = try sample(node.inputs[0], filter: .linear, x: point.x, y: point.y)
+            inputNames = [name]
         case .general(let op):
             var samplers: [SamplerBinding] = []
             for input in node.inputs {
@@ -368,6 +375,41 @@ struct StageLowering {
         OperandQuad(transform(c.r, &builder), transform(c.g, &builder), transform(c.b, &builder), c.a)
     }
 
+    /// `input` sampled at (`x`, `y`), and its name for dumps.
+    ///
+    /// A colour source decoded to a linear working space (an 8-bit buffer with straight or no alpha
+    /// under its colour conversion) is gathered from its bytes with the transfer decoded per tap by
+    /// the slot's 256-entry table, as a `load` does; the primaries change, linear, then applies to the
+    /// blend (on premultiplied colour, since it has no offset). So sampling a photo needs no
+    /// converted intermediate, and the blend happens in linear light as with one.
+    private mutating func sample(_ input: Node, filter: SamplingFilter, x: Operand, y: Operand) throws
+        -> (OperandQuad, String)
+    {
+        var source = input, edge = EdgeMode.zero
+        if case .clamp = input.kind {
+            source = input.inputs[0]
+            edge = .clamp
+        }
+        guard case .colorConversion(let conversion) = source.kind, conversion.to.transfer == .linear,
+              conversion.from.transfer != .linear, case .buffer(let buffer) = source.inputs[0].kind,
+              buffer.format.component == .uint8, buffer.alphaMode != .premultiplied
+        else {
+            let (slot, name) = try sampledSlot(input, filter: filter)
+            return (builder.sample(input: slot, x: x, y: y), name)
+        }
+        var slot = try planner.slot(for: source.inputs[0], edge: edge, filter: filter)
+        slot.decode = conversion.from.transfer
+        let index = slotIndex(slot)
+        var value = builder.sample(input: index, x: x, y: y)
+        nodes.append(source)
+        if let m = conversion.primariesMatrix {
+            builder.currentOrigin = "#\(source.serial) \(conversion.shortName) (decoded while sampling)"
+            value = builder.colorMatrix(ColorMatrix(rgb: m, sourceName: conversion.shortName).uniformValues, value)
+        }
+        let name = "\(conversion.shortName)(in\(index) decoded)"
+        return (value, edge == .clamp ? "clamp(\(name))" : name)
+    }
+
     /// The slot through which a sampling node reads `input` (a clamp becomes the slot's edge mode).
     private mutating func sampledSlot(_ input: Node, filter: SamplingFilter) throws -> (Int, String) {
         var source = input, edge = EdgeMode.zero
@@ -381,9 +423,11 @@ struct StageLowering {
     }
 
     /// Zero outside the node's extent (Core Image's definition of an extent), emitted only when the
-    /// program computes pixels outside it.
+    /// program computes pixels outside it. A pixel is inside when its square meets the extent (the
+    /// extent rounded out, the pixels the executor computes): the partly covered edge pixels of a
+    /// fractionally placed image keep their sampled values, like its interior.
     private mutating func maskOutsideExtent(_ node: Node, _ value: OperandQuad) -> OperandQuad {
-        let extent = node.extent
+        let extent = node.extent.integral
         guard !extent.isInfinite, !extent.contains(region.rect), !region.isEmpty else { return value }
         builder.currentOrigin = "#\(node.serial) extent mask"
         let (x, y) = builder.destinationCoordinate()

@@ -70,8 +70,9 @@ extension Context {
                 entry.instructions = program.listing(origins: origins)
                 entry.uniformCount = uniforms.count
                 entry.inputs = slots.enumerated().map { slotIndex, slot in
-                    GraphDump.InputEntry(slot: slotIndex, source: describe(slot.source), edge: slot.edge.rawValue,
-                                         filter: slot.filter.rawValue)
+                    GraphDump.InputEntry(slot: slotIndex,
+                                         source: describe(slot.source) + (slot.decode == nil ? "" : " transfer decoded by table"),
+                                         edge: slot.edge.rawValue, filter: slot.filter.rawValue)
                 }
             case .area(let op, let inputs, _):
                 entry.kind = "area"

@@ -43,10 +43,12 @@ public final class ReferenceEvaluator {
         return result
     }
 
+    /// Whether pixel (`x`, `y`) is part of an image of this extent: its unit square meets the extent
+    /// (rounded out with `integral`'s tolerance, so float dust on a transformed edge adds no pixel).
     private func inside(_ extent: Rect, _ x: Int, _ y: Int) -> Bool {
         if extent.isInfinite { return true }
-        let cx = Double(x) + 0.5, cy = Double(y) + 0.5
-        return cx >= extent.minX && cx < extent.maxX && cy >= extent.minY && cy < extent.maxY
+        let e = extent.integral
+        return Double(x) >= e.minX && Double(x) < e.maxX && Double(y) >= e.minY && Double(y) < e.maxY
     }
 
     private func compute(_ node: Node, _ x: Int, _ y: Int) throws -> SIMD4<Float> {
