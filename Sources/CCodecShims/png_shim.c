@@ -1,6 +1,8 @@
 /* libpng wrappers: png_set_error_fn with longjmp to our own jump buffer, warnings
  * collected silently, memory-based I/O, and row-by-row reads into the caller's buffer. */
+#include <ctype.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "shims_internal.h"
@@ -30,12 +32,33 @@ struct ccs_png_dec {
     const unsigned char *data;
     size_t size;
     size_t position;
+    /* Offset of the next chunk header (libpng reads each one as one 8-byte read). */
+    size_t next_chunk;
 };
 
 static void ccs_png_read_data(png_structp png, png_bytep out, size_t length) {
     ccs_png_dec *dec = (ccs_png_dec *)png_get_io_ptr(png);
     if (length > dec->size - dec->position) {
         png_error(png, "Unexpected end of data: the PNG file is truncated");
+    }
+    if (dec->position == dec->next_chunk && length == 8) {
+        /* A chunk header. libpng 1.6 allocates an ancillary chunk's whole declared length (and
+         * zeroes it) before reading it, even past its own size limit, which it only warns about:
+         * a 700-byte file declaring a 1.9 GB iTXt took 1.9 GB and seconds. A chunk cannot be
+         * longer than the data left, so such a header is truncation. IDAT is read piecewise, so
+         * a truncated image keeps libpng's own error. */
+        const unsigned char *h = dec->data + dec->position;
+        size_t declared = (size_t)h[0] << 24 | (size_t)h[1] << 16 | (size_t)h[2] << 8 | h[3];
+        size_t left = dec->size - dec->position - 8;
+        dec->next_chunk = dec->position + 12 + declared;
+        if (declared + 4 > left && memcmp(h + 4, "IDAT", 4) != 0) {
+            char type[5] = {0}, message[160];
+            for (int i = 0; i < 4; i++) type[i] = isalpha(h[4 + i]) ? (char)h[4 + i] : '?';
+            snprintf(message, sizeof message,
+                     "Unexpected end of data: the PNG file is truncated (chunk %s declares %zu bytes, %zu remain)",
+                     type, declared, left < 4 ? 0 : left - 4);
+            png_error(png, message);
+        }
     }
     memcpy(out, dec->data + dec->position, length);
     dec->position += length;
@@ -50,6 +73,7 @@ ccs_png_dec *ccs_png_dec_create(const unsigned char *data, size_t size, ccs_repo
     dec->err.report = report;
     dec->data = data;
     dec->size = size;
+    dec->next_chunk = 8; /* after the signature */
     dec->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &dec->err, ccs_png_error, ccs_png_warning);
     if (dec->png == NULL) {
         ccs_report_set_error(report, "png_create_read_struct failed", 0);
