@@ -108,6 +108,10 @@ struct RecipeBuilder {
             if image.extent.isEmpty {
                 throw RecipeError("\(output.path).image", "image \"\(output.image)\" is empty (extent \(image.extent))")
             }
+            let e = image.extent, limit = Context.coordinateLimit
+            if !(e.minX >= -limit && e.minY >= -limit && e.maxX <= limit && e.maxY <= limit) {
+                throw RecipeError("\(output.path).image", "image \"\(output.image)\" has extent \(e), beyond ±\(Int(limit)) pixels, the largest coordinate a render supports; crop it")
+            }
             return image
         }
         return (images, outputs)

@@ -16,7 +16,13 @@ public final class Context: @unchecked Sendable {
     /// Per-worker scratch reused from render to render.
     let scratchPool: ScratchPool
 
+    /// `options` with the thread count clamped to 1...1024, the tile size to 8...65536 and the
+    /// render limit to 2^40 pixels (past those, sizes computed from them would overflow).
     public init(options: ContextOptions = ContextOptions()) {
+        var options = options
+        options.threads = min(max(options.threads, 1), 1024)
+        options.tileSize = min(max(options.tileSize, 8), 1 << 16)
+        options.maximumRenderPixels = min(options.maximumRenderPixels, 1 << 40)
         self.options = options
         self.imageCache = ByteLimitedCache(byteLimit: options.cacheByteLimit)
         self.scratchPool = ScratchPool(limit: options.threads * 2)
@@ -86,6 +92,11 @@ public final class Context: @unchecked Sendable {
             throw GraphError.invalidExtent(
                 "cannot render an image with an infinite extent: crop it first (cropped(to:)) or pass a rect")
         }
+        let limit = Context.coordinateLimit
+        guard wanted.minX >= -limit, wanted.minY >= -limit, wanted.maxX <= limit, wanted.maxY <= limit else {
+            throw GraphError.invalidExtent("cannot render the rect \(wanted): it reaches beyond ±\(formatFloat(limit)), "
+                                           + "the largest coordinate a render supports; crop the image or pass a smaller rect")
+        }
         let area = PixelRect(wanted)
         if area.isEmpty { throw GraphError.invalidExtent("nothing to render: the rect \(wanted) is empty") }
         if area.width > options.maximumRenderPixels / max(area.height, 1) {
@@ -94,6 +105,11 @@ public final class Context: @unchecked Sendable {
         }
         return area
     }
+
+    /// 2^23: the largest coordinate a render reaches. Programs compute pixel positions in Float32,
+    /// where a pixel centre (x + 0.5) is exact only below 2^23: beyond, an extent is an error
+    /// rather than wrong pixels.
+    public static let coordinateLimit: Double = 8_388_608
 
     /// Plans a render: the optimized graph and its stages.
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil) throws
@@ -107,7 +123,22 @@ public final class Context: @unchecked Sendable {
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
         let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
                                        destination: destination)
+        try checkRegions(planner, rect: rect)
         return (optimized.0, planner, optimized.1)
+    }
+
+    /// Fails before anything is allocated when an intermediate would cover more pixels than a
+    /// render may (a transform shrinking its input a millionfold reads a million times more of it).
+    private func checkRegions(_ planner: StagePlanner, rect: PixelRect) throws {
+        let limit = options.maximumRenderPixels
+        for stage in planner.stages {
+            let region = planner.region(of: stage.node)
+            if region.width > limit / max(region.height, 1) {
+                throw GraphError.invalidSize(
+                    "rendering \(rect) needs \(region.width)x\(region.height) pixels of #\(stage.node.serial) "
+                    + "\(stage.node.shortName), above the limit of \(limit) pixels")
+            }
+        }
     }
 
     @discardableResult
