@@ -103,37 +103,46 @@ extension Context {
     /// PNG: RGBA8 or RGBA16 with straight alpha, or RGB when every pixel is opaque. JPEG: 8-bit RGB
     /// (alpha dropped; the premultiplied colour is the image over black) with `options`' quality,
     /// subsampling and scan mode. Either is tagged with the output colour space's ICC profile and
-    /// carries `options.metadata`.
+    /// carries `options.metadata`. Rendered and encoded in bands: only the file is held whole.
     public func encodedData(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                             progress: RenderProgress? = nil) throws -> [UInt8]
     {
+        try encode(image, format: format, options: options, destination: .memory, progress: progress)
+    }
+
+    /// The same, streamed into `fileDescriptor` (a regular file open for writing, from its current
+    /// offset; left open) as it is encoded: neither the pixels nor the file are ever held whole.
+    /// Usually the descriptor of a ``PendingFile``, committed once every output of a job is written.
+    public func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
+                       to fileDescriptor: Int32, progress: RenderProgress? = nil) throws {
+        _ = try encode(image, format: format, options: options, destination: .file(fileDescriptor), progress: progress)
+    }
+
+    func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions, destination: EncodeDestination,
+                progress: RenderProgress?) throws -> [UInt8] {
         try options.validate(for: format)
         let profile = outputSpace.flatMap(Context.iccProfile(for:))
-        if format == .jpeg {
+        switch format {
+        case .jpeg:
             // An unfiltered JPEG file is re-encoded without a render.
             if let source = directlyTranscodable(image) {
                 _ = try renderRect(image, nil)  // the render-size limit holds here too
-                return try transcoded(source, options: options, iccProfile: profile, progress: progress)
+                return try transcoded(source, options: options, iccProfile: profile, destination: destination,
+                                      progress: progress)
             }
             // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
             // alpha (premultiplied colour is the image over black).
-            return try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)
+            return try streamedJPEG(image, options: options, iccProfile: profile, destination: destination,
+                                    progress: progress)
+        case .png:
+            return try streamedPNG(image, bitDepth: options.bitDepth, iccProfile: profile, exif: options.exif,
+                                   xmp: options.metadata?.xmp, destination: destination, progress: progress)
         }
-        let bitDepth = options.bitDepth
-        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, progress: progress)
-        let pixels = buffer.width * buffer.height
-        var samples = buffer.bytes
-        let opaque = bitDepth == 8 ? Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
-            : Context.unpremultiply(&samples, pixels: pixels, as: UInt16.self)
-        if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8) }
-        return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4,
-                                   bitDepth: bitDepth, bytes: samples, iccProfile: profile, exif: options.exif,
-                                   xmp: options.metadata?.xmp)
     }
 
-    /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed
-    /// render or encode leaves no file. The format comes from the extension unless given.
-    /// Paths in `protectedPaths` (the render's inputs) are never overwritten.
+    /// Renders and writes `image` to `path` atomically (streamed into a ``PendingFile`` beside it,
+    /// then renamed): a failed render or encode leaves no file. The format comes from the extension
+    /// unless given. Paths in `protectedPaths` (the render's inputs) are never overwritten.
     public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil,
                       options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = []) throws {
         guard let resolved = format ?? OutputFileFormat(path: path) else {
@@ -143,8 +152,13 @@ extension Context {
         if Context.isSameFile(path, asAnyOf: protectedPaths) {
             throw GraphError.renderFailed("refusing to overwrite '\(path)': it is an input of this render")
         }
-        let bytes = try encodedData(image, format: resolved, options: options)
-        try ImageFile.writeAtomically(bytes, to: path)
+        let file = try PendingFile(path: path)
+        do {
+            try encode(image, format: resolved, options: options, to: file.descriptor)
+        } catch let error as CodecError where error.path == nil {
+            throw error.at(path: path)  // e.g. a full disk
+        }
+        try file.commit()
     }
 
     /// The ICC profile that tags an output in `space` (nil for spaces without a built-in profile).
@@ -161,36 +175,5 @@ extension Context {
     public static func isSameFile(_ path: String, asAnyOf others: [String]) -> Bool {
         let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return others.contains { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path == target }
-    }
-
-    /// Premultiplied native-endian RGBA samples (8 or 16-bit) to straight, in place, rounding to
-    /// nearest; returns whether every pixel is opaque.
-    static func unpremultiply<Sample: FixedWidthInteger & UnsignedInteger>(_ samples: inout [UInt8], pixels: Int,
-                                                                           as: Sample.Type) -> Bool {
-        var opaque = true
-        let one = Int(Sample.max)
-        samples.withUnsafeMutableBytes { raw in
-            let words = raw.bindMemory(to: Sample.self)
-            for i in 0..<pixels {
-                let a = Int(words[i * 4 + 3])
-                if a == one { continue }
-                opaque = false
-                for c in 0..<3 {
-                    let value = a == 0 ? 0 : min(one, (Int(words[i * 4 + c]) * one + a / 2) / a)
-                    words[i * 4 + c] = Sample(value)
-                }
-            }
-        }
-        return opaque
-    }
-
-    /// RGBA samples to RGB.
-    static func dropAlpha(_ samples: [UInt8], pixels: Int, bytesPerSample: Int) -> [UInt8] {
-        let inPixel = 4 * bytesPerSample, outPixel = 3 * bytesPerSample
-        var out = [UInt8](repeating: 0, count: pixels * outPixel)
-        for i in 0..<pixels {
-            for b in 0..<outPixel { out[i * outPixel + b] = samples[i * inPixel + b] }
-        }
-        return out
     }
 }
