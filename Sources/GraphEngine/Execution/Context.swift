@@ -9,7 +9,8 @@ import Foundation
 public final class Context: @unchecked Sendable {
     public let options: ContextOptions
     private let lock = NSLock()
-    private var programs: [Program: SpanInterpreter.Executable] = [:]
+    /// Compiled programs, least recently used dropped past ``ContextOptions/programCacheLimit``.
+    private let programs: ByteLimitedCache<Program, SpanInterpreter.Executable>
     private var hits = 0
     private var misses = 0
     private let imageCache: ByteLimitedCache<ProcessorKey, PlaneSet>
@@ -25,6 +26,7 @@ public final class Context: @unchecked Sendable {
         options.maximumRenderPixels = min(options.maximumRenderPixels, 1 << 40)
         self.options = options
         self.imageCache = ByteLimitedCache(byteLimit: options.cacheByteLimit)
+        self.programs = ByteLimitedCache(byteLimit: max(options.programCacheLimit, 1))
         self.scratchPool = ScratchPool(limit: options.threads * 2)
     }
 
@@ -36,18 +38,17 @@ public final class Context: @unchecked Sendable {
     }
 
     func executable(for program: Program) -> SpanInterpreter.Executable {
-        lock.lock()
-        if let cached = programs[program] {
+        if let cached = programs.value(for: program) {
+            lock.lock()
             hits += 1
             lock.unlock()
             return cached
         }
+        lock.lock()
         misses += 1
         lock.unlock()
         let made = SpanInterpreter.Executable(program)
-        lock.lock()
-        programs[program] = made
-        lock.unlock()
+        programs.insert(made, for: program, bytes: 1)
         return made
     }
 

@@ -17,6 +17,9 @@ public struct ContextOptions: Sendable, Hashable {
     public var tileSize: Int = 512
     /// Byte limit of the context's cache of materialised whole images (image-processor results).
     public var cacheByteLimit: Int = 256 << 20
+    /// Compiled programs kept for reuse (least recently used dropped first), so a context that
+    /// renders ever new recipes stays bounded.
+    public var programCacheLimit: Int = 1024
     /// Largest render, in pixels, accepted before any allocation (at most 2^40).
     public var maximumRenderPixels: Int = 1 << 30
     /// Run the optimizer and concatenate nodes into programs. `false` materialises every node as its
