@@ -16,6 +16,7 @@
 #
 # New inputs found are kept in Fuzz/.build/work/corpus/TARGET/ (not committed), so repeated runs
 # go on from where the last one stopped. Fuzz targets live in Fuzz/Sources/graph-fuzz/Targets/.
+# FUZZ_NO_BUILD=1 skips the (incremental) build and runs the binary as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ=Fuzz
@@ -25,7 +26,14 @@ BINARY=$FUZZ/.build/debug/graph-fuzz
 usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 
 build() {
+    # FUZZ_NO_BUILD=1 runs the binary as built (long runs while the sources change).
+    if [[ -n ${FUZZ_NO_BUILD:-} && -x $BINARY ]]; then return; fi
     echo "fuzz: building the fuzz targets (AddressSanitizer + libFuzzer coverage)..." >&2
+    # SwiftPM plans a path dependency's source files once: a file added or removed in the engine
+    # (its folder is newer than the plan) needs a new plan.
+    if [[ -f $FUZZ/.build/debug.yaml ]] && [[ -n $(find Sources "$FUZZ/Sources" -type d -newer "$FUZZ/.build/debug.yaml" | head -1) ]]; then
+        touch "$FUZZ/Package.swift"
+    fi
     # ld.gold warns once per ASan helper symbol; nothing in those lines is actionable.
     if ! swift build --package-path "$FUZZ" --sanitize fuzzer --sanitize address \
         -Xswiftc -sanitize=fuzzer -Xcc -fsanitize=fuzzer-no-link > "$WORK/build.log" 2>&1; then
