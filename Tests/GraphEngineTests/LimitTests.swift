@@ -1,3 +1,4 @@
+import Kernels
 import XCTest
 @testable import GraphEngine
 
@@ -41,6 +42,20 @@ final class LimitTests: XCTestCase {
             guard case .invalidSize(let message) = error as? GraphError else { return XCTFail("\(error)") }
             XCTAssertTrue(message.hasPrefix("rendering [0 0 10 10] needs 1073741825x1073741825 pixels of #"), message)
             XCTAssertTrue(message.hasSuffix("above the limit of 1073741824 pixels"), message)
+        }
+    }
+
+    /// Image processors render their inputs in renders of their own: 64 nested ones work, more are
+    /// refused (1,000 nested took 150 s, and nesting recursed once per level).
+    func testNestedImageProcessorsAreLimited() throws {
+        var image = Image(buffer: try makeTestBuffer(width: 6, height: 4, seed: 9))
+        for _ in 0..<Context.maximumProcessorNesting { image = try image.applyingFilter("CIAreaMinMaxRed") }
+        let reduced = try Context().render(image, format: .rgbaf).pixel(x: 0, row: 0)
+        XCTAssertEqual(reduced[2], 0)
+        let deeper = try image.applyingFilter("CIAreaMinMaxRed")
+        XCTAssertThrowsError(try Context().render(deeper)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("image processors are nested 65 deep at #"), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("CIAreaMinMaxRed; at most 64 can be"), "\(error)")
         }
     }
 
