@@ -121,6 +121,7 @@ struct StagePlanner {
     /// from the root discovers them in).
     private mutating func planStages(root: Node) throws {
         var pending = [root]
+        var waiting: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
         while let node = pending.last {
             do {
                 if node !== root, StagePlanner.isMaterialStage(node) {
@@ -128,8 +129,13 @@ struct StagePlanner {
                 } else {
                     try planProgramStage(for: node)
                 }
-                pending.removeLast()
+                waiting.remove(ObjectIdentifier(pending.removeLast()))
             } catch let unplanned as UnplannedStage {
+                // A stage waiting for itself would loop forever; a graph has no cycles, so this
+                // would be a planner bug, reported rather than hung on.
+                guard waiting.insert(ObjectIdentifier(unplanned.node)).inserted else {
+                    throw GraphError.renderFailed("planning #\(unplanned.node.serial) \(unplanned.node.shortName) depends on itself")
+                }
                 pending.append(unplanned.node)
             }
         }
