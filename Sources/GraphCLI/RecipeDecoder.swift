@@ -24,12 +24,7 @@ struct RecipeDecoder {
     /// folder: `graph batch` rebinds file images in the JSON and decodes it once per input.
     static func read(path: String, overrides: [String] = []) throws -> (json: JSON, decoder: RecipeDecoder) {
         let url = URL(fileURLWithPath: path)
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw RecipeError(path, "cannot read the recipe file")
-        }
+        let text = try readText(path, what: "the recipe file", at: path)
         let json: JSON
         do {
             json = try JSONParser.parse(text)
@@ -38,6 +33,20 @@ struct RecipeDecoder {
         }
         let overridden = try RecipeOverrides.apply(overrides, to: json)
         return (overridden, RecipeDecoder(baseDirectory: url.deletingLastPathComponent().path))
+    }
+
+    /// A UTF-8 text file (read as images are: a FIFO or device is an error, never a hang).
+    static func readText(_ file: String, what: String, at path: String) throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.read(path: file)
+        } catch {
+            throw RecipeError(path, "cannot read \(what): \(error.message)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw RecipeError(path, "cannot read \(what): it is not UTF-8 text")
+        }
+        return text
     }
 
     func resolve(_ file: String) -> String {
@@ -127,11 +136,7 @@ struct RecipeDecoder {
             sourcePath = "\(path).source"
         case (nil, .string(let file)?):
             sourcePath = "\(path).file"
-            do {
-                source = try String(contentsOf: URL(fileURLWithPath: resolve(file)), encoding: .utf8)
-            } catch {
-                throw RecipeError(sourcePath, "cannot read kernel file '\(file)'")
-            }
+            source = try Self.readText(resolve(file), what: "kernel file '\(file)'", at: sourcePath)
         case (nil, nil):
             throw RecipeError(path, "expected \"source\" (kernel text) or \"file\" (a .cikernel path)")
         case (.some, .some):

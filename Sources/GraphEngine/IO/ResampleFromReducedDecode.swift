@@ -1,7 +1,7 @@
 /// The JPEG scaled (DCT) decode for area resampling (CILanczosScaleTransform,
 /// CIBicubicScaleTransform): a ``Resample`` that shrinks a JPEG file (directly or clamped to its
 /// extent) by 2k or more reads the 1/k decode instead, its steps divided by the exact size ratio.
-/// Nil when the pattern does not apply.
+/// Nil when the pattern does not apply (see ``readsFileThroughResample(_:)``).
 func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout Error?) -> Node? {
     guard case .area(let op) = node.kind, let resample = op as? Resample, let k = resample.sourceReduction,
           let input = node.inputs.first else { return nil }
@@ -25,5 +25,17 @@ func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout
     } catch {
         failure = failure ?? error
         return nil
+    }
+}
+
+/// Whether `node` is a ``Resample`` with a source reduction reading a JPEG file directly or through
+/// a clamp: the pattern ``resampleFromReducedDecode(_:log:failure:)`` rewrites.
+func readsFileThroughResample(_ node: Node) -> Bool {
+    guard case .area(let op) = node.kind, let resample = op as? Resample, resample.sourceReduction != nil,
+          let input = node.inputs.first else { return false }
+    switch input.kind {
+    case .file: return true
+    case .clamp: if case .file = input.inputs[0].kind { return true } else { return false }
+    default: return false
     }
 }

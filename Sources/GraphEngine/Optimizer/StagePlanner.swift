@@ -85,20 +85,15 @@ struct StagePlanner {
            c.to.transfer == .sRGB {
             encodesSRGBInStore = true
         }
+        let order = RegionOfInterest.topologicalOrder(root)
         var counts: [ObjectIdentifier: Int] = [:]
-        var seen = Set<ObjectIdentifier>()
-        func count(_ node: Node) {
-            for input in node.inputs {
-                counts[ObjectIdentifier(input), default: 0] += 1
-                if seen.insert(ObjectIdentifier(input)).inserted { count(input) }
-            }
+        for node in order {
+            for input in node.inputs { counts[ObjectIdentifier(input), default: 0] += 1 }
         }
-        count(root)
         consumers = counts
-        regions = RegionOfInterest.propagate(root: root, rect: rect)
+        regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
         renderRect = rect
-        let rootIndex = try programStage(for: root)
-        precondition(rootIndex == stages.count - 1, "the root stage is planned last")
+        try planStages(root: root)
     }
 
     var rootStage: Int { stages.count - 1 }
@@ -118,18 +113,60 @@ struct StagePlanner {
 
     // MARK: Stage creation
 
-    /// The stage whose program computes `node` (planning its inputs first).
-    private mutating func programStage(for node: Node) throws -> Int {
-        if let index = programStageIndex[ObjectIdentifier(node)] { return index }
-        var lowering = StageLowering(root: node, planner: self)
-        let result = try lowering.lowerRoot()
-        self = lowering.planner
+    /// Planning met a stage that reads another stage not planned yet (planning works from an
+    /// explicit stack rather than recursion, so a graph thousands of stages deep plans in constant
+    /// stack): plan `node` first, then try again.
+    struct UnplannedStage: Error {
+        let node: Node
+    }
+
+    /// Plans the program of `root` (planned last: the root stage writes the output) and, first,
+    /// every stage it reads, each once, producers before consumers (the order a depth-first walk
+    /// from the root discovers them in).
+    private mutating func planStages(root: Node) throws {
+        var pending = [root]
+        var waiting: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+        while let node = pending.last {
+            do {
+                if node !== root, StagePlanner.isMaterialStage(node) {
+                    _ = try slot(for: node, edge: .zero, filter: .linear)
+                } else {
+                    try planProgramStage(for: node)
+                }
+                waiting.remove(ObjectIdentifier(pending.removeLast()))
+            } catch let unplanned as UnplannedStage {
+                // A stage waiting for itself would loop forever; a graph has no cycles, so this
+                // would be a planner bug, reported rather than hung on.
+                guard waiting.insert(ObjectIdentifier(unplanned.node)).inserted else {
+                    throw GraphError.renderFailed("planning #\(unplanned.node.serial) \(unplanned.node.shortName) depends on itself")
+                }
+                pending.append(unplanned.node)
+            }
+        }
+    }
+
+    /// Lowers the program that computes `node`, unless planned already. The stages this needs and
+    /// that exist complete (area passes, processors) stay planned even when it stops at one
+    /// not planned yet.
+    private mutating func planProgramStage(for node: Node) throws {
+        if programStageIndex[ObjectIdentifier(node)] != nil { return }
+        let outcome: Result<(builder: (Program, [Float], [String]), slots: [Slot], nodes: [Node], name: String), Error>
+        do {
+            var lowering = StageLowering(root: node, planner: self)
+            // The lowering holds the only reference to the stages meanwhile, so adding to them
+            // never copies them (planning stays linear in the number of stages).
+            stages = []
+            programStageIndex = [:]
+            materialStageIndex = [:]
+            outcome = Result { try lowering.lowerRoot() }
+            self = lowering.planner
+        }
+        let result = try outcome.get()
         let (program, uniforms, origins) = result.builder
         stages.append(Stage(node: node, work: .program(program, uniforms: uniforms, origins: origins,
                                                      slots: result.slots, name: result.name),
                             nodes: result.nodes))
         programStageIndex[ObjectIdentifier(node)] = stages.count - 1
-        return stages.count - 1
     }
 
     /// The slot for reading `node` from another program.
@@ -143,7 +180,9 @@ struct StagePlanner {
             }
             // The pass reads its inputs directly: a buffer, another pass, or (through the slot's edge
             // mode and window) a clamped or cropped one; anything else is computed by a program first.
-            var inputs: [Slot] = []
+            // Inputs that are stages of their own are planned first (from the planner's stack, not
+            // by recursion here: chains of passes may be long).
+            var sources: [(node: Node, edge: EdgeMode, window: PixelRect?)] = []
             for input in node.inputs {
                 var source = input, inputEdge = EdgeMode.zero
                 if case .clamp = source.kind {
@@ -152,6 +191,13 @@ struct StagePlanner {
                 }
                 let window = AreaInputWindow.of(source)
                 if window != nil { source = source.inputs[0] }
+                if StagePlanner.isMaterialStage(source), materialStageIndex[ObjectIdentifier(source)] == nil {
+                    throw UnplannedStage(node: source)
+                }
+                sources.append((source, inputEdge, window))
+            }
+            var inputs: [Slot] = []
+            for (source, inputEdge, window) in sources {
                 var slot = try slot(for: source, edge: inputEdge, filter: .linear)
                 slot.window = window
                 inputs.append(slot)
@@ -168,7 +214,16 @@ struct StagePlanner {
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
         default:
-            return Slot(source: .stage(try programStage(for: node)), edge: edge, filter: filter, node: node)
+            guard let index = programStageIndex[ObjectIdentifier(node)] else { throw UnplannedStage(node: node) }
+            return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
+        }
+    }
+
+    /// An area pass or an image processor: a stage of its own, not a program.
+    static func isMaterialStage(_ node: Node) -> Bool {
+        switch node.kind {
+        case .area, .processor: return true
+        default: return false
         }
     }
 
@@ -219,6 +274,7 @@ struct StageLowering {
         } else if case .processor = root.kind {
             value = try load(root, edge: .zero)
         } else {
+            try lowerInputsFirst()
             value = try lower(root)
         }
         builder.inputCount = slots.count
@@ -243,11 +299,53 @@ struct StageLowering {
         return builder.load(input: index)
     }
 
+    /// Lowers every node of this program after the inputs it lowers inline, from an explicit stack,
+    /// in the order `lower(root)` would reach them (depth-first, inputs in order), so that `lower`
+    /// then finds each node's inputs done: a chain of 10,000 filters in one program needs no deep
+    /// recursion.
+    private mutating func lowerInputsFirst() throws {
+        var pending: [(node: Node, inputsDone: Bool)] = [(root, false)]
+        var reached = Set<ObjectIdentifier>()
+        while let (node, inputsDone) = pending.popLast() {
+            if inputsDone {
+                _ = try lower(node)
+                continue
+            }
+            guard reached.insert(ObjectIdentifier(node)).inserted else { continue }
+            if node === root || !planner.isMaterialized(node) { nodes.append(node) }
+            pending.append((node, true))
+            for input in inlineInputs(of: node).reversed() { pending.append((input, false)) }
+        }
+    }
+
+    /// The inputs `lower(node)` lowers into this program, not those it reads through a slot (keep
+    /// the two in step: an input missing here is still lowered right, but recursively).
+    private func inlineInputs(of node: Node) -> [Node] {
+        if node !== root, planner.isMaterialized(node) { return [] }
+        switch node.kind {
+        case .color: return node.inputs
+        case .matrix, .crop: return [node.inputs[0]]
+        case .colorConversion(let conversion):
+            return StageLowering.decodesWhileLoading(conversion, node.inputs[0]) ? [] : [node.inputs[0]]
+        case .buffer, .yuv, .file, .area, .processor, .clamp, .affine, .warp, .general: return []
+        }
+    }
+
+    /// Whether a conversion decodes its input's transfer while loading it (an 8-bit buffer with
+    /// opaque or straight alpha, decoded by a table) instead of lowering the input and decoding after.
+    private static func decodesWhileLoading(_ conversion: ColorConversion, _ input: Node) -> Bool {
+        guard conversion.from.transfer != .linear, case .buffer(let buffer) = input.kind else { return false }
+        return buffer.format.component == .uint8 && buffer.alphaMode != .premultiplied
+    }
+
     /// The value of `node` at the destination pixels.
     private mutating func lower(_ node: Node) throws -> OperandQuad {
         if let done = memo[ObjectIdentifier(node)] { return done }
-        if node !== root, planner.isMaterialized(node) { return try load(node, edge: .zero) }
-        nodes.append(node)
+        if node !== root, planner.isMaterialized(node) {
+            let loaded = try load(node, edge: .zero)
+            memo[ObjectIdentifier(node)] = loaded
+            return loaded
+        }
         var inputNames: [String] = []
         let value: OperandQuad
         switch node.kind {
@@ -334,8 +432,7 @@ struct StageLowering {
         let input = node.inputs[0]
         var decoded = false
         var value: OperandQuad
-        if conversion.from.transfer != .linear, case .buffer(let buffer) = input.kind, buffer.format.component == .uint8,
-           buffer.alphaMode != .premultiplied {
+        if StageLowering.decodesWhileLoading(conversion, input) {
             value = try load(input, edge: .zero, decode: conversion.from.transfer)
             decoded = true
         } else {
@@ -445,15 +542,21 @@ struct StageLowering {
 
 /// Which nodes are known to have alpha 1 everywhere inside their extent.
 enum Opacity {
+    /// Follows the chain of alpha-preserving nodes down to a source (a loop: chains may be long).
     static func isOpaque(_ node: Node) -> Bool {
-        switch node.kind {
-        case .buffer(let buffer): return buffer.alphaMode == .opaque
-        case .yuv, .file: return true
-        case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
-        case .crop, .colorConversion, .clamp: return isOpaque(node.inputs[0])
-        case .area(let op):
-            return op.isOpaque(inputs: node.inputs.map { AreaInputDescription(isOpaque: isOpaque($0), extent: $0.extent) })
-        default: return false
+        var node = node
+        while true {
+            switch node.kind {
+            case .buffer(let buffer): return buffer.alphaMode == .opaque
+            case .yuv, .file: return true
+            case .matrix(let matrix):
+                guard matrix.preservesAlpha else { return false }
+                node = node.inputs[0]
+            case .crop, .colorConversion, .clamp: node = node.inputs[0]
+            case .area(let op):
+                return op.isOpaque(inputs: node.inputs.map { AreaInputDescription(isOpaque: isOpaque($0), extent: $0.extent) })
+            default: return false
+            }
         }
     }
 }

@@ -37,7 +37,9 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
     }
 
     public let kind: Kind
-    public let inputs: [Node]
+    /// The nodes this one reads. Never changed while the node is alive (only ``deinit`` empties the
+    /// inputs of the nodes it releases, which nothing else references by then).
+    public nonisolated(unsafe) private(set) var inputs: [Node]
     /// Where the image may be non-transparent.
     public let extent: Rect
     private let structuralHash: Int
@@ -56,11 +58,35 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         self.serial = Node.serialCounter.next()
     }
 
+    /// Structural equality, compared pair by pair from an explicit stack (no recursion: graphs may
+    /// be thousands of nodes deep), each pair of nodes once (shared inputs are not re-compared).
+    /// Releases the chain below this node from a list instead of recursively (releasing a node
+    /// would release its inputs, theirs, and so on, one nested call per node: a chain 100,000
+    /// nodes deep would overflow the stack). Inputs others still use are left alone.
+    deinit {
+        guard !inputs.isEmpty else { return }
+        var pending = inputs
+        inputs = []
+        while var node = pending.popLast() {
+            if isKnownUniquelyReferenced(&node) {
+                pending += node.inputs
+                node.inputs = []
+            }
+        }
+    }
+
     public static func == (lhs: Node, rhs: Node) -> Bool {
-        if lhs === rhs { return true }
-        guard lhs.structuralHash == rhs.structuralHash, lhs.extent == rhs.extent,
-              lhs.inputs.count == rhs.inputs.count, Node.sameKind(lhs.kind, rhs.kind) else { return false }
-        return zip(lhs.inputs, rhs.inputs).allSatisfy { $0 == $1 }
+        var pending = [(lhs, rhs)]
+        var compared = Set<[ObjectIdentifier]>()
+        while let (a, b) = pending.popLast() {
+            if a === b { continue }
+            guard a.structuralHash == b.structuralHash, a.extent == b.extent, a.inputs.count == b.inputs.count,
+                  Node.sameKind(a.kind, b.kind) else { return false }
+            if !a.inputs.isEmpty, compared.insert([ObjectIdentifier(a), ObjectIdentifier(b)]).inserted {
+                pending.append(contentsOf: zip(a.inputs, b.inputs).reversed())
+            }
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
