@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .executableTarget(name: "codec-bench", dependencies: [.product(name: "GraphCodecs", package: engine)]),
+        .executableTarget(name: "concurrency-bench", dependencies: [.product(name: "GraphEngine", package: engine), .product(name: "Kernels", package: engine)]),
         .executableTarget(
             name: "engine-bench",
             dependencies: [

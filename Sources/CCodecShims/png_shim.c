@@ -1,8 +1,12 @@
 /* libpng wrappers: png_set_error_fn with longjmp to our own jump buffer, warnings
  * collected silently, memory-based I/O, and row-by-row reads into the caller's buffer. */
+#include <ctype.h>
+#include <errno.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "shims_internal.h"
 
 typedef struct ccs_png_err {
@@ -30,12 +34,33 @@ struct ccs_png_dec {
     const unsigned char *data;
     size_t size;
     size_t position;
+    /* Offset of the next chunk header (libpng reads each one as one 8-byte read). */
+    size_t next_chunk;
 };
 
 static void ccs_png_read_data(png_structp png, png_bytep out, size_t length) {
     ccs_png_dec *dec = (ccs_png_dec *)png_get_io_ptr(png);
     if (length > dec->size - dec->position) {
         png_error(png, "Unexpected end of data: the PNG file is truncated");
+    }
+    if (dec->position == dec->next_chunk && length == 8) {
+        /* A chunk header. libpng 1.6 allocates an ancillary chunk's whole declared length (and
+         * zeroes it) before reading it, even past its own size limit, which it only warns about:
+         * a 700-byte file declaring a 1.9 GB iTXt took 1.9 GB and seconds. A chunk cannot be
+         * longer than the data left, so such a header is truncation. IDAT is read piecewise, so
+         * a truncated image keeps libpng's own error. */
+        const unsigned char *h = dec->data + dec->position;
+        size_t declared = (size_t)h[0] << 24 | (size_t)h[1] << 16 | (size_t)h[2] << 8 | h[3];
+        size_t left = dec->size - dec->position - 8;
+        dec->next_chunk = dec->position + 12 + declared;
+        if (declared + 4 > left && memcmp(h + 4, "IDAT", 4) != 0) {
+            char type[5] = {0}, message[160];
+            for (int i = 0; i < 4; i++) type[i] = isalpha(h[4 + i]) ? (char)h[4 + i] : '?';
+            snprintf(message, sizeof message,
+                     "Unexpected end of data: the PNG file is truncated (chunk %s declares %zu bytes, %zu remain)",
+                     type, declared, left < 4 ? 0 : left - 4);
+            png_error(png, message);
+        }
     }
     memcpy(out, dec->data + dec->position, length);
     dec->position += length;
@@ -50,6 +75,7 @@ ccs_png_dec *ccs_png_dec_create(const unsigned char *data, size_t size, ccs_repo
     dec->err.report = report;
     dec->data = data;
     dec->size = size;
+    dec->next_chunk = 8; /* after the signature */
     dec->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &dec->err, ccs_png_error, ccs_png_warning);
     if (dec->png == NULL) {
         ccs_report_set_error(report, "png_create_read_struct failed", 0);
@@ -114,17 +140,51 @@ int ccs_png_dec_read_end(ccs_png_dec *dec) {
 
 /* ---- encoding ---- */
 
-typedef struct ccs_png_enc_state {
-    ccs_png_err err;
+/* One encoder: the libpng write struct and where the file goes, memory (a growing buffer) or a
+ * file descriptor (written through a 256 KiB buffer). */
+struct ccs_png_enc {
+    ccs_png_err err; /* first member: it is the libpng error pointer */
     png_structp png;
     png_infop info;
+    int fd;           /* -1: memory */
     unsigned char *buffer;
-    size_t size;
+    size_t size;      /* bytes in the buffer */
     size_t capacity;
-} ccs_png_enc_state;
+    size_t written;   /* bytes written to the descriptor */
+    int saved_errno;
+    unsigned int height, next_row;
+};
+
+#define CCS_PNG_FD_BUFFER (256 * 1024)
+
+static void ccs_png_fd_flush(png_structp png, struct ccs_png_enc *st) {
+    size_t done = 0;
+    while (done < st->size) {
+        ssize_t n = write(st->fd, st->buffer + done, st->size - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            st->saved_errno = errno;
+            png_error(png, "writing the PNG file failed");
+        }
+        done += (size_t)n;
+    }
+    st->written += st->size;
+    st->size = 0;
+}
 
 static void ccs_png_write_data(png_structp png, png_bytep data, size_t length) {
-    ccs_png_enc_state *st = (ccs_png_enc_state *)png_get_io_ptr(png);
+    struct ccs_png_enc *st = (struct ccs_png_enc *)png_get_io_ptr(png);
+    if (st->fd >= 0) {
+        while (length > 0) {
+            size_t n = length < st->capacity - st->size ? length : st->capacity - st->size;
+            memcpy(st->buffer + st->size, data, n);
+            st->size += n;
+            data += n;
+            length -= n;
+            if (st->size == st->capacity) ccs_png_fd_flush(png, st);
+        }
+        return;
+    }
     if (length > st->capacity - st->size) {
         size_t capacity = st->capacity ? st->capacity : 65536;
         while (length > capacity - st->size) {
@@ -142,34 +202,46 @@ static void ccs_png_write_data(png_structp png, png_bytep data, size_t length) {
 
 static void ccs_png_flush(png_structp png) { (void)png; }
 
-int ccs_png_encode(const ccs_png_enc_params *p, unsigned char **out, size_t *out_size,
-                   ccs_report *report) {
-    *out = NULL;
-    *out_size = 0;
-    ccs_png_enc_state *st = calloc(1, sizeof(ccs_png_enc_state));
+void ccs_png_enc_destroy(ccs_png_enc *enc) {
+    if (enc == NULL) return;
+    png_destroy_write_struct(&enc->png, &enc->info);
+    free(enc->buffer);
+    free(enc);
+}
+
+ccs_png_enc *ccs_png_enc_create(const ccs_png_enc_params *p, int fd, ccs_report *report) {
+    ccs_png_enc *st = calloc(1, sizeof(ccs_png_enc));
     if (st == NULL) {
         ccs_report_set_error(report, "Out of memory creating the PNG encoder", 0);
-        return -1;
+        return NULL;
     }
     st->err.report = report;
+    st->fd = fd;
+    st->height = p->height;
+    if (fd >= 0) {
+        st->capacity = CCS_PNG_FD_BUFFER;
+        st->buffer = malloc(st->capacity);
+        if (st->buffer == NULL) {
+            ccs_report_set_error(report, "Out of memory creating the PNG encoder", 0);
+            free(st);
+            return NULL;
+        }
+    }
     st->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &st->err, ccs_png_error, ccs_png_warning);
     if (st->png == NULL) {
         ccs_report_set_error(report, "png_create_write_struct failed", 0);
-        free(st);
-        return -1;
+        ccs_png_enc_destroy(st);
+        return NULL;
     }
     st->info = png_create_info_struct(st->png);
     if (st->info == NULL) {
         ccs_report_set_error(report, "png_create_info_struct failed", 0);
-        png_destroy_write_struct(&st->png, NULL);
-        free(st);
-        return -1;
+        ccs_png_enc_destroy(st);
+        return NULL;
     }
     if (setjmp(st->err.jump)) {
-        png_destroy_write_struct(&st->png, &st->info);
-        free(st->buffer);
-        free(st);
-        return -1;
+        ccs_png_enc_destroy(st);
+        return NULL;
     }
     png_set_write_fn(st->png, st, ccs_png_write_data, ccs_png_flush);
     png_set_IHDR(st->png, st->info, p->width, p->height, p->bit_depth, p->color_type,
@@ -196,19 +268,55 @@ int ccs_png_encode(const ccs_png_enc_params *p, unsigned char **out, size_t *out
     if (p->compression_level >= 0) png_set_compression_level(st->png, p->compression_level);
     png_write_info(st->png, st->info);
     if (p->swap16 && p->bit_depth == 16) png_set_swap(st->png);
-    int passes = png_set_interlace_handling(st->png);
-    for (int pass = 0; pass < passes; pass++) {
-        for (unsigned int y = 0; y < p->height; y++) {
-            png_write_row(st->png, p->pixels + (size_t)y * p->stride);
-        }
+    return st;
+}
+
+int ccs_png_enc_io_errno(const ccs_png_enc *enc) { return enc->saved_errno; }
+
+int ccs_png_enc_write_rows(ccs_png_enc *enc, const unsigned char *base, size_t stride, unsigned int count) {
+    if (setjmp(enc->err.jump)) return -1;
+    if (count > enc->height - enc->next_row) png_error(enc->png, "more rows than the image height");
+    for (unsigned int y = 0; y < count; y++) {
+        png_write_row(enc->png, base + (size_t)y * stride);
+        enc->next_row++;
     }
+    return 0;
+}
+
+int ccs_png_enc_finish(ccs_png_enc *enc, unsigned char **out, size_t *out_size) {
+    *out = NULL;
+    *out_size = 0;
+    if (setjmp(enc->err.jump)) return -1;
+    if (enc->next_row != enc->height) png_error(enc->png, "finished before every row was written");
     /* Every chunk was written before the image data; passing info again would make libpng
      * before 1.6.40 write eXIf a second time (pnggroup/libpng#480). */
-    png_write_end(st->png, NULL);
-    *out = st->buffer;
-    *out_size = st->size;
-    st->buffer = NULL;
-    png_destroy_write_struct(&st->png, &st->info);
-    free(st);
+    png_write_end(enc->png, NULL);
+    if (enc->fd >= 0) {
+        ccs_png_fd_flush(enc->png, enc);
+        *out_size = enc->written;
+        return 0;
+    }
+    *out = enc->buffer;
+    *out_size = enc->size;
+    enc->buffer = NULL;
     return 0;
+}
+
+int ccs_png_encode(const ccs_png_enc_params *p, unsigned char **out, size_t *out_size,
+                   ccs_report *report) {
+    *out = NULL;
+    *out_size = 0;
+    ccs_png_enc *enc = ccs_png_enc_create(p, -1, report);
+    if (enc == NULL) return -1;
+    int status = 0;
+    /* Adam7 writes the whole image once per pass (png_set_interlace_handling cannot fail; the
+     * calls that can set their own jump points). */
+    int passes = png_set_interlace_handling(enc->png);
+    for (int pass = 0; pass < passes && status == 0; pass++) {
+        enc->next_row = 0;
+        status = ccs_png_enc_write_rows(enc, p->pixels, p->stride, p->height);
+    }
+    if (status == 0) status = ccs_png_enc_finish(enc, out, out_size);
+    ccs_png_enc_destroy(enc);
+    return status;
 }

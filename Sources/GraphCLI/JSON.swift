@@ -156,6 +156,7 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSON {
         index += 1
         var members: [(String, JSON)] = []
+        var keys = Set<String>()
         skipSpace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -166,7 +167,7 @@ struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw error("unexpected \(describeCurrent()), expected ':'") }
             index += 1
             skipSpace()
-            if members.contains(where: { $0.0 == key }) { throw error("duplicate key \"\(key)\"") }
+            guard keys.insert(key).inserted else { throw error("duplicate key \"\(key)\"") }
             members.append((key, try parseValue(depth: depth + 1)))
             skipSpace()
             if current == UInt8(ascii: ",") { index += 1; continue }
@@ -210,11 +211,17 @@ struct JSONParser {
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try hex4()
+                    // A high surrogate joins the low surrogate escape after it; an unpaired one
+                    // becomes U+FFFD (and the escape after it is read on its own).
                     if (0xD800..<0xDC00).contains(code), current == UInt8(ascii: "\\"),
                        index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
                         index += 2
                         let low = try hex4()
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        if (0xDC00..<0xE000).contains(low) {
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            index -= 6
+                        }
                     }
                     let scalar = Unicode.Scalar(UInt32(code)) ?? "\u{FFFD}"
                     out += Array(String(Character(scalar)).utf8)
@@ -226,9 +233,16 @@ struct JSONParser {
         }
     }
 
+    /// The four hex digits of a `\u` escape (digits only: `Int(_:radix:)` alone would take a sign).
     private mutating func hex4() throws(JSONSyntaxError) -> Int {
-        guard index + 4 <= bytes.count, let value = Int(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-        else { throw error("invalid \\u escape") }
+        guard index + 4 <= bytes.count else { throw error("invalid \\u escape: expected four hex digits") }
+        var value = 0
+        for byte in bytes[index..<index + 4] {
+            guard let digit = Character(Unicode.Scalar(byte)).hexDigitValue else {
+                throw error("invalid \\u escape: expected four hex digits")
+            }
+            value = value << 4 | digit
+        }
         index += 4
         return value
     }

@@ -24,10 +24,75 @@ struct RecipeBuilder {
         self.registry = registry
     }
 
-    /// Builds every image (so every error is found before anything renders).
+    /// Builds every image (so every error is found before anything renders), each after the images
+    /// it refers to: building one then finds its references built, so a chain of thousands of
+    /// references needs no deep recursion.
     mutating func buildAll() throws -> [String: Image] {
-        for name in recipe.imageOrder { _ = try image(named: name, from: "images.\(name)") }
+        for name in try buildOrder() { _ = try image(named: name, from: "images.\(name)") }
         return built
+    }
+
+    /// The images in an order where each comes after those it refers to: a depth-first walk from
+    /// each image in recipe order, with its own stack. A cycle is reported at the reference that
+    /// closes it; unknown names are left for ``image(named:from:)`` to report.
+    private func buildOrder() throws -> [String] {
+        var order: [String] = []
+        var done = Set<String>()
+        for start in recipe.imageOrder where !done.contains(start) {
+            var path = [(name: start, references: references(of: start), next: 0)]
+            var onPath: Set<String> = [start]
+            while let top = path.last {
+                guard top.next < top.references.count else {
+                    path.removeLast()
+                    onPath.remove(top.name)
+                    done.insert(top.name)
+                    order.append(top.name)
+                    continue
+                }
+                path[path.count - 1].next += 1
+                let (name, site) = top.references[top.next]
+                if done.contains(name) || recipe.images[name] == nil { continue }
+                if onPath.contains(name), let cycleStart = path.firstIndex(where: { $0.name == name }) {
+                    throw RecipeError(site, "cycle: " + (path[cycleStart...].map(\.name) + [name]).joined(separator: " -> "))
+                }
+                path.append((name, references(of: name), 0))
+                onPath.insert(name)
+            }
+        }
+        return order
+    }
+
+    /// The images `name` refers to, each with the JSON path of the reference, in the order building
+    /// it reads them.
+    private func references(of name: String) -> [(name: String, site: String)] {
+        guard let spec = recipe.images[name] else { return [] }
+        switch spec.source {
+        case .file, .yuv:
+            return []
+        case .clamp(let reference):
+            return [(reference, "\(spec.path).clamp")]
+        case .filter(let filter, let inputs, _):
+            guard let descriptor = try? registry.descriptor(named: filter) else { return [] }
+            return inputs.compactMap { key, json in
+                guard descriptor.input(key)?.type == .image, let reference = try? RecipeValues.imageReference(json, "") else {
+                    return nil
+                }
+                return (reference, "\(spec.path).inputs.\(key)")
+            }
+        case .kernel(let kernel, let arguments, _, _):
+            guard recipe.kernels[kernel] != nil else { return [] }
+            // Arguments in parameter order (an array) or by parameter name (an object).
+            let named: [(site: String, json: JSON)]
+            switch arguments {
+            case .array(let values): named = values.enumerated().map { ("\(spec.path).arguments[\($0)]", $1) }
+            case .object(let pairs): named = pairs.map { ("\(spec.path).arguments.\($0)", $1) }
+            default: named = []
+            }
+            return named.compactMap { site, json in
+                guard case .object = json, let reference = try? RecipeValues.imageReference(json, "") else { return nil }
+                return (reference, site)
+            }
+        }
     }
 
     /// The images of the outputs, checked to be renderable (finite, non-empty extent), and the
@@ -58,6 +123,10 @@ struct RecipeBuilder {
             }
             if image.extent.isEmpty {
                 throw RecipeError("\(output.path).image", "image \"\(output.image)\" is empty (extent \(image.extent))")
+            }
+            let e = image.extent, limit = Context.coordinateLimit
+            if !(e.minX >= -limit && e.minY >= -limit && e.maxX <= limit && e.maxY <= limit) {
+                throw RecipeError("\(output.path).image", "image \"\(output.image)\" has extent \(e), beyond ±\(Int(limit)) pixels, the largest coordinate a render supports; crop it")
             }
             return image
         }

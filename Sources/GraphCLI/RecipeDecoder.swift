@@ -34,6 +34,20 @@ struct RecipeDecoder {
         return (overridden, RecipeDecoder(baseDirectory: source.baseDirectory))
     }
 
+    /// A UTF-8 text file (read as images are: a FIFO or device is an error, never a hang).
+    static func readText(_ file: String, what: String, at path: String) throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.read(path: file)
+        } catch {
+            throw RecipeError(path, "cannot read \(what): \(error.message)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw RecipeError(path, "cannot read \(what): it is not UTF-8 text")
+        }
+        return text
+    }
+
     func resolve(_ file: String) -> String {
         file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
     }
@@ -121,11 +135,7 @@ struct RecipeDecoder {
             sourcePath = "\(path).source"
         case (nil, .string(let file)?):
             sourcePath = "\(path).file"
-            do {
-                source = try String(contentsOf: URL(fileURLWithPath: resolve(file)), encoding: .utf8)
-            } catch {
-                throw RecipeError(sourcePath, "cannot read kernel file '\(file)'")
-            }
+            source = try Self.readText(resolve(file), what: "kernel file '\(file)'", at: sourcePath)
         case (nil, nil):
             throw RecipeError(path, "expected \"source\" (kernel text) or \"file\" (a .cikernel path)")
         case (.some, .some):

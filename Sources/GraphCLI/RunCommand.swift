@@ -37,47 +37,43 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// Renders and encodes every output of `session`, then writes each atomically (so a failure in
-    /// any output writes no file), prints `PATH WxH FORMAT TIME` per output and the dumps asked for.
-    /// Shared by `graph run` and `graph apply`.
+    /// Renders every output of `session` streamed into a temporary file beside it, then renames them
+    /// all into place (so a failure in any output writes no file), prints `PATH WxH FORMAT TIME` per
+    /// output and the dumps asked for. Shared by `graph run` and `graph apply`.
     static func writeOutputs(of session: RecipeSession, dumpStages stages: Set<DumpStage>?, dumpFormat: OutputFormat,
                              profile: Bool) throws {
         do {
-            // Encode everything first, so a failure in any output writes no file at all.
-            var encoded: [(RecipeOutput, [UInt8], Image, Double)] = []
-            for (output, image) in zip(session.recipe.outputs, session.images) {
+            // An interrupted run (Ctrl-C, kill) removes its temporary files; one killed outright
+            // leaves them to the next run that writes the same outputs.
+            ImageFile.removeTemporaryFilesOnSignals()
+            let outputs = OutputFiles()
+            defer { outputs.abandon() }
+            // Every output's folder and temporary file first, then every render streamed into its
+            // temporary file: only when all succeeded is any file renamed into place, so a failure
+            // anywhere writes no file at all.
+            for output in session.recipe.outputs { try outputs.prepare(output) }
+            var timings: [Double] = []
+            for (index, (output, image)) in zip(session.recipe.outputs, session.images).enumerated() {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let bytes: [UInt8]
                 let progress = RenderProgress()
                 let line = ProgressLine(label: (output.file as NSString).lastPathComponent, progress: progress)
                 defer { line.finish() }
                 do {
-                    bytes = try session.context.encodedData(image, format: output.format, options: output.options,
-                                                            progress: progress)
+                    try session.context.encode(image, format: output.format, options: output.options,
+                                               to: outputs.files[index].descriptor, progress: progress)
+                } catch let error as CodecError where error.path == nil {
+                    throw RecipeError(output.path, "\(error.at(path: output.file))")  // writing it failed
                 } catch {
                     throw RecipeError(output.path, "\(error)")
                 }
-                let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-                encoded.append((output, bytes, image, milliseconds))
+                timings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
-            for (output, bytes, image, milliseconds) in encoded {
-                do {
-                    let folder = (output.file as NSString).deletingLastPathComponent
-                    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
-                        do {
-                            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                        } catch {
-                            throw RecipeError("\(output.path).file", "cannot create the folder '\(folder)'")
-                        }
-                    }
-                    try ImageFile.writeAtomically(bytes, to: output.file)
-                } catch let error as RecipeError {
-                    throw error
-                } catch {
-                    throw RecipeError("\(output.path).file", "\(error)")
-                }
+            try outputs.commit()
+            let peakMiB = Double(peakResidentBytes()) / 1_048_576
+            for (output, (image, milliseconds)) in zip(session.recipe.outputs, zip(session.images, timings)) {
                 let size = PixelSize(image.extent)
-                Terminal.shared.out("\(output.file) \(size.width)x\(size.height) \(output.format.name) " + String(format: "%.1f ms", milliseconds))
+                Terminal.shared.out("\(output.file) \(size.width)x\(size.height) \(output.format.name) "
+                                    + String(format: "%.1f ms, peak %.0f MiB", milliseconds, peakMiB))
             }
             if stages != nil || profile {
                 try session.printDumps(stages: stages ?? [], format: dumpFormat, profile: profile)
@@ -94,5 +90,64 @@ struct PixelSize {
         let r = extent.integral
         width = r.isInfinite || r.isEmpty ? 0 : Int(r.width)
         height = r.isInfinite || r.isEmpty ? 0 : Int(r.height)
+    }
+}
+
+/// The files of a run's outputs, written all or nothing: each output's folder is created and a
+/// temporary file made beside its target before anything renders; ``commit()`` renames them into
+/// place once every one is written, and ``abandon()`` removes the temporaries (and the folders
+/// this run created, when empty) otherwise.
+final class OutputFiles {
+    private(set) var files: [PendingFile] = []
+    private var outputs: [RecipeOutput] = []
+    private var createdFolders: [String] = []
+    private var committed = false
+
+    /// Creates the output's folder if needed and its temporary file; errors name `outputs[i].file`.
+    func prepare(_ output: RecipeOutput) throws {
+        let folder = (output.file as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output.file, isDirectory: &isFolder), isFolder.boolValue {
+            throw RecipeError("\(output.path).file", "'\(output.file)' is a folder")
+        }
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+            var missing: [String] = []
+            var parent = folder
+            while !parent.isEmpty, parent != "/", !FileManager.default.fileExists(atPath: parent) {
+                missing.append(parent)
+                parent = (parent as NSString).deletingLastPathComponent
+            }
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw RecipeError("\(output.path).file", "cannot create the folder '\(folder)'")
+            }
+            createdFolders += missing.reversed()
+        }
+        do {
+            files.append(try PendingFile(path: output.file))
+        } catch {
+            throw RecipeError("\(output.path).file", "\(error)")
+        }
+        outputs.append(output)
+    }
+
+    /// Renames every temporary file over its target.
+    func commit() throws {
+        for (file, output) in zip(files, outputs) {
+            do {
+                try file.commit()
+            } catch {
+                throw RecipeError("\(output.path).file", "\(error)")
+            }
+        }
+        committed = true
+    }
+
+    /// After a failure: removes the temporary files and the (empty) folders made for them.
+    func abandon() {
+        guard !committed else { return }
+        for file in files { file.discard() }
+        for folder in createdFolders.reversed() { rmdir(folder) }
     }
 }

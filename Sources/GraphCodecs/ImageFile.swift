@@ -12,15 +12,20 @@ private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count:
 /// File-level entry points: read bytes, sniff the format, decode or inspect, and write
 /// atomically (temp file beside the target, fsync, rename: never a partial file).
 public enum ImageFile {
-    /// Reads a whole file. Errors name the path and the system error.
+    /// Reads a whole regular file (an image, a recipe, a kernel, a raw frame). Errors name the
+    /// path and the system error.
+    ///
+    /// Opened non-blocking and checked before reading: opening a FIFO for reading blocks until a
+    /// writer comes (`graph info fifo` hung forever) and a device may never end, so anything but a
+    /// regular file is an error saying what it is.
     public static func read(path: String) throws(CodecError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw ioError("cannot open for reading", path: path) }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw ioError("cannot stat", path: path) }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw CodecError(.io, "not a regular file", path: path)
+            throw CodecError(.io, "not a regular file (\(fileTypeName(status.st_mode)))", path: path)
         }
         // Read straight into an array of the stat'ed size (no staging copy); a file that
         // grows meanwhile is read on in chunks, one that shrinks is cut to what was read.
@@ -108,9 +113,9 @@ public enum ImageFile {
         }
     }
 
-    /// Writes `bytes` to `path` atomically: a temporary file in the same directory is
-    /// written, fsync'ed and renamed over the target (then the directory is fsync'ed).
-    /// On any failure the temporary file is removed and the target is untouched.
+    /// Writes `bytes` to `path` atomically through a ``PendingFile``: a temporary file in the
+    /// same directory is written, fsync'ed and renamed over the target (then the directory is
+    /// fsync'ed). On any failure the temporary file is removed and the target is untouched.
     /// With `allowOverwriting == false` an existing target is an error (checked atomically
     /// with link(2), so a concurrent writer cannot be clobbered either).
     public static func writeAtomically(_ bytes: [UInt8], to path: String, allowOverwriting: Bool = true) throws(CodecError) {
@@ -134,53 +139,25 @@ public enum ImageFile {
     public static func writeAtomically(
         to path: String, allowOverwriting: Bool = true, _ body: (Int32) throws(CodecError) -> Void
     ) throws(CodecError) {
-        let directory: String
-        let name: String
-        if let slash = path.lastIndex(of: "/") {
-            directory = slash == path.startIndex ? "/" : String(path[..<slash])
-            name = String(path[path.index(after: slash)...])
-        } else {
-            directory = "."
-            name = path
-        }
-        guard !name.isEmpty else { throw CodecError(.io, "path names a directory, not a file", path: path) }
-        var temporary = ""
-        var fd: Int32 = -1
-        for attempt in 0..<100 {
-            temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw ioError("cannot create a temporary file in \(directory)", path: path) }
-        var committed = false
-        defer {
-            if fd >= 0 { close(fd) }
-            if !committed { unlink(temporary) }
-        }
+        let file = try PendingFile(path: path)
         do {
-            try body(fd)
+            try body(file.descriptor)
         } catch {
+            file.discard()
             throw error.path == nil ? error.at(path: path) : error
         }
-        guard fsync(fd) == 0 else { throw ioError("fsync failed", path: path) }
-        let closed = close(fd)
-        fd = -1
-        guard closed == 0 else { throw ioError("close failed", path: path) }
-        if allowOverwriting {
-            guard rename(temporary, path) == 0 else { throw ioError("cannot rename the temporary file over the target", path: path) }
-        } else {
-            guard link(temporary, path) == 0 else {
-                throw errno == EEXIST
-                    ? CodecError(.io, "file exists and overwriting is not allowed", path: path)
-                    : ioError("cannot create the target", path: path)
-            }
-            unlink(temporary)
-        }
-        committed = true
-        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
+        try file.commit(allowOverwriting: allowOverwriting)
+    }
+
+    /// What a non-regular file is, in words.
+    private static func fileTypeName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a file"
         }
     }
 

@@ -64,7 +64,7 @@ public final class JPEGRowDecoder {
 
         source = unownedBuffer.map { SourceBytes(unowned: $0) } ?? SourceBytes(copying: bytes)
         guard let base = source.buffer.baseAddress,
-            let dec = ccs_jpeg_dec_create(base, source.buffer.count, report.pointer, Int32(options.maxJPEGScans))
+            let dec = ccs_jpeg_dec_create(base, source.buffer.count, report.pointer, Int32(clamping: options.maxJPEGScans))
         else { throw JPEGCodec.failure(report, stage: "decoder setup") }
         handle = DecoderHandle(dec)
         guard let cinfo = ccs_jpeg_dec_cinfo(dec) else { throw JPEGCodec.failure(report, stage: "decoder setup") }
@@ -93,6 +93,9 @@ public final class JPEGRowDecoder {
         cmykInverted = space == JCS_CMYK || space == JCS_YCCK ? cinfo.pointee.saw_Adobe_marker != 0 : nil
         cinfo.pointee.out_color_space = outSpace
         cinfo.pointee.scale_num = 1
+        guard [1, 2, 4, 8].contains(options.jpegScaleDenominator) else {
+            throw CodecError(.invalidArgument, "jpegScaleDenominator must be 1, 2, 4 or 8, got \(options.jpegScaleDenominator)", format: .jpeg)
+        }
         cinfo.pointee.scale_denom = UInt32(options.jpegScaleDenominator)
         cinfo.pointee.dct_method = JDCT_ISLOW
         guard ccs_jpeg_dec_calc_output(dec) == 0 else { throw JPEGCodec.failure(report, stage: "output setup") }

@@ -65,6 +65,21 @@ public enum JPEGTranscoder {
         return size
     }
 
+    /// The same, streaming the output into `fileDescriptor` at its current offset (left open; the
+    /// caller owns the file, e.g. a `PendingFile`). Returns the number of bytes written.
+    @discardableResult
+    public static func transcode(
+        _ bytes: [UInt8], toFileDescriptor fileDescriptor: Int32, quality: Int = 90, subsampling: JPEGSubsampling = .s420,
+        progressive: Bool = false, optimizeHuffman: Bool = false, metadata: Metadata = .source,
+        decodeOptions: DecodeOptions = DecodeOptions(), bandRows: Int = 32, bandCount: Int = 4
+    ) throws(CodecError) -> Int {
+        try run(
+            bytes, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
+            metadata: metadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
+            destination: .fileDescriptor(fileDescriptor)
+        ).count
+    }
+
     /// The shared body: the bytes (memory destination) or `[]` (file), and the output size.
     private static func run(
         _ bytes: [UInt8], quality: Int, subsampling: JPEGSubsampling, progressive: Bool, optimizeHuffman: Bool,

@@ -74,7 +74,7 @@ final class FusionTests: XCTestCase {
         let b = try source.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(2)])
         let image = a.composited(over: b).cropped(to: source.extent)
         let dump = try Context().dump(image)
-        XCTAssertEqual(dump.programs.filter { $0.kind == "convolution" }.count, 2, dump.text())
+        XCTAssertEqual(dump.programs.filter { $0.kind == "area" }.count, 2, dump.text())
         XCTAssertTrue(dump.passes.contains { $0.pass == "deduplicate" && !$0.changes.isEmpty }, dump.text())
     }
 }

@@ -64,6 +64,49 @@ final class InvarianceTests: XCTestCase {
         }
     }
 
+    /// Every area pass (running sums anchored at absolute positions, van Herk blocks, disc spans,
+    /// small convolutions, resampling, blur levels, the bilateral grid): the same bytes for every
+    /// tile size and thread count, including tiles that start between anchors and blocks.
+    func testAreaPassesSameBytesForEveryTileSizeAndThreadCount() throws {
+        let source = Image(buffer: try makeTestBuffer(width: 181, height: 121, seed: 7, alpha: .straight))
+        let small = Image(buffer: try makeTestBuffer(width: 61, height: 41, seed: 8))
+        let mask = Image(buffer: try makeTestBuffer(width: 181, height: 121, seed: 9))
+        let clamped = source.clampedToExtent()
+        let images: [(String, Image)] = [
+            ("box", try clamped.applyingFilter("CIBoxBlur", parameters: ["inputRadius": .number(40.5)])),
+            ("rectangle", try source.applyingFilter("CIMorphologyRectangleMinimum", parameters: [
+                "inputWidth": .number(23), "inputHeight": .number(9)])),
+            ("disc", try source.applyingFilter("CIMorphologyMaximum", parameters: ["inputRadius": .number(6.5)])),
+            ("disc blur", try source.applyingFilter("CIDiscBlur", parameters: ["inputRadius": .number(9)])),
+            ("convolution", try clamped.applyingFilter("CIConvolution5X5", parameters: [
+                "inputWeights": .vector((0..<25).map { Double($0 % 7) / 40 - 0.05 })])),
+            ("lanczos", try source.applyingFilter("CILanczosScaleTransform", parameters: ["inputScale": .number(0.37)])),
+            ("bicubic", try source.applyingFilter("CIBicubicScaleTransform", parameters: ["inputScale": .number(1.7)])),
+            ("masked blur", try source.applyingFilter("CIMaskedVariableBlur", parameters: [
+                "inputMask": .image(mask), "inputRadius": .number(13)])),
+            ("upsample", try source.applyingFilter("CIEdgePreserveUpsampleFilter", parameters: ["inputSmallImage": .image(small)])),
+        ]
+        for (name, image) in images {
+            let rect = image.extent.intersection(Rect(x: -20, y: -20, width: 400, height: 300))
+            var reference: [UInt8]?
+            for tile in [16, 61, 512] {
+                for threads in [1, 3] {
+                    var options = ContextOptions()
+                    options.tileSize = tile
+                    options.threads = threads
+                    // Float32 intermediates and output: half floats would hide one-ulp differences.
+                    options.workingFormat = .rgbaf
+                    let bytes = try Context(options: options).render(image, rect: rect, format: .rgbaf).bytes
+                    if let reference {
+                        XCTAssertTrue(bytes == reference, "\(name): tile \(tile), \(threads) threads differ")
+                    } else {
+                        reference = bytes
+                    }
+                }
+            }
+        }
+    }
+
     func testConcurrentRendersOnOneContext() throws {
         let context = Context()
         let source = Image(buffer: try makeTestBuffer(width: 120, height: 90, seed: 5))

@@ -7,10 +7,12 @@ import Kernels
 // programs) and with every node materialised (fusion off) in the same process, so the ratio is
 // meaningful on a shared, noisy machine. Then colour management on vs off, and T6: 1080p NV12 to
 // RGBA8 frames per second.
-// Usage: engine-bench [--quick] [--threads N] [--t6-only] [--latency]
+// Usage: engine-bench [--quick] [--threads N] [--t6-only] [--latency] [--area [masked|upsample|morphology]] [--gather-only]
 //                     [--nv12 FILE] [--i420 FILE] (1920x1080 BT.709 video range frames)
+// --gather-only: only the affine-from-8-bit-source vs affine-from-half-float-intermediate figures.
 // --latency: only the wall time of one small render (the fixed costs: planning, optimizer,
 // program cache, dispatch), for a camera frame and a colour-managed matrix on 8-bit RGBA.
+// --area: only the area-filter figures (AreaBenchmarks.swift), each with its comparison in the same run.
 
 let arguments = CommandLine.arguments
 let quick = arguments.contains("--quick")
@@ -56,6 +58,93 @@ func printLatency(_ context: Context, size: Int) throws {
         let microseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 5000 / 1000
         print(String(format: "latency %@ %dx%d: %.1f us per render", name, size, size, microseconds))
     }
+}
+
+/// An 8-bit source of noisy gradients (alpha varying when the format has alpha).
+func makeSource(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode, colorSpace: ColorSpace?) throws
+    -> ImageBuffer {
+    try ImageBuffer(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace) { base, rowBytes in
+        var state: UInt32 = 777
+        let channels = format.channels
+        for row in 0..<height {
+            let p = (base + row * rowBytes).assumingMemoryBound(to: UInt8.self)
+            for x in 0..<width {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let noise = Int(state >> 28)
+                for c in 0..<channels {
+                    let value = c == 3 ? 128 + (x + row) * 127 / (width + height) : (x * (c + 1) + row * (3 - c)) * 255 / (4 * (width + height))
+                    p[channels * x + c] = UInt8(min(255, value + noise))
+                }
+            }
+        }
+    }
+}
+
+/// Affine transforms sampling an 8-bit source directly, against the same transform reading a
+/// half-float intermediate (an identity colour kernel in front materialises the source first).
+func printGatherFigures(threads: Int) throws {
+    var options = ContextOptions()
+    options.threads = threads
+    var offOptions = options
+    offOptions.workingColorSpace = nil
+    let managed = Context(options: options), unmanaged = Context(options: offOptions)
+    let identity = try Kernel(source: "kernel vec4 passThrough(__sample s) { return s; }")
+    let scale = GraphEngine.AffineTransform(scaleX: 5.25, y: 5.25)
+    let mapWidth = 576, mapHeight = 768
+    let photoWidth = quick ? 1512 : 3024, photoHeight = quick ? 2016 : 4032
+    let rotation = GraphEngine.AffineTransform(translationX: -Double(photoWidth) / 2, y: -Double(photoHeight) / 2)
+        .concatenating(GraphEngine.AffineTransform(rotationAngle: 0.1))
+        .concatenating(GraphEngine.AffineTransform(translationX: Double(photoWidth) / 2, y: Double(photoHeight) / 2))
+    let cases: [(String, ImageBuffer, GraphEngine.AffineTransform)] = [
+        ("L8 data 576x768 scaled 5.25", try makeSource(width: mapWidth, height: mapHeight, format: .gray8, alphaMode: .opaque,
+                                                        colorSpace: nil), scale),
+        ("RGB8 sRGB 576x768 scaled 5.25", try makeSource(width: mapWidth, height: mapHeight, format: .rgb8, alphaMode: .opaque,
+                                                          colorSpace: .sRGB), scale),
+        ("RGBA8 sRGB straight 576x768 scaled 5.25", try makeSource(width: mapWidth, height: mapHeight, format: .rgba8,
+                                                                    alphaMode: .straight, colorSpace: .sRGB), scale),
+        ("RGBA8 sRGB opaque \(photoWidth)x\(photoHeight) rotated 0.1", try makeSource(width: photoWidth, height: photoHeight,
+                                                                                   format: .rgba8, alphaMode: .opaque,
+                                                                                   colorSpace: .sRGB), rotation),
+    ]
+    print("affine from an 8-bit source vs from a half-float intermediate (RGBA8 out, \(threads) threads, best of \(repeats);")
+    print("wall seconds, and CPU seconds of all threads, which a loaded machine disturbs less)")
+    print("source, transform, colour management                                 out MP   8-bit source s (CPU)   half-float intermediate s (CPU)   ratio (CPU)")
+    for (name, buffer, transform) in cases {
+        let source = Image(buffer: buffer)
+        let direct = source.transformed(by: transform)
+        let viaHalf = try Image.applying(identity, arguments: [.image(source)]).transformed(by: transform)
+        let covered = direct.extent.integral
+        let outputPixels = Int(covered.width) * Int(covered.height)
+        // A data source is never converted; a colour source is read as stored (off) or decoded to linear.
+        for (mode, context) in [("off", unmanaged), ("managed", managed)] where buffer.colorSpace != nil || mode == "off" {
+            let a = try measureWithCPU(context, direct, bytes: outputPixels * 4)
+            let b = try measureWithCPU(context, viaHalf, bytes: outputPixels * 4)
+            print((name + ", colour management " + mode).padding(toLength: 70, withPad: " ", startingAt: 0)
+                  + String(format: " %7.1f   %7.3f (%7.3f)   %16.3f (%7.3f)   %.2fx (%.2fx)", Double(outputPixels) / 1e6,
+                           a.wall, a.cpu, b.wall, b.cpu, b.wall / a.wall, b.cpu / a.cpu))
+        }
+    }
+}
+
+/// Best-of-N wall time of rendering `image`'s extent into a reused RGBA8 buffer, and the process CPU
+/// time (all threads) of the fastest CPU run.
+func measureWithCPU(_ context: Context, _ image: Image, bytes: Int) throws -> (wall: Double, cpu: Double) {
+    var wall = Double.infinity, cpu = Double.infinity
+    let destination = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+    defer { destination.deallocate() }
+    let rect = image.extent.integral
+    func cpuSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+    for _ in 0..<repeats {
+        let start = DispatchTime.now().uptimeNanoseconds, startCPU = cpuSeconds()
+        try context.render(image, to: destination, rowBytes: Int(rect.width) * 4, rect: rect, format: .rgba8)
+        cpu = min(cpu, cpuSeconds() - startCPU)
+        wall = min(wall, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return (wall, cpu)
 }
 
 /// Best-of-N wall time of rendering `image` into a reused RGBA8 buffer.
@@ -107,6 +196,16 @@ do {
 
     let blur = try source.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(10)]).cropped(to: source.extent)
 
+    if arguments.contains("--gather-only") {
+        try printGatherFigures(threads: threads)
+        exit(0)
+    }
+    if arguments.contains("--area") {
+        let index = arguments.firstIndex(of: "--area").map { $0 + 1 } ?? arguments.count
+        let only = index < arguments.count && !arguments[index].hasPrefix("--") ? arguments[index] : nil
+        try runAreaBenchmarks(threads: threads, repeats: repeats, only: only)
+        exit(0)
+    }
     if arguments.contains("--latency") {
         for size in [16, 64, 256] { try printLatency(fused, size: size) }
         exit(0)
@@ -129,6 +228,7 @@ do {
             print(label + String(format: " %7.3f %6.0f   %14.3f %6.0f   %.1fx", a, megapixels / a, b, megapixels / b, b / a))
         }
     }
+    if !onlyT6 { try printGatherFigures(threads: threads) }
     let stats = fused.programCacheStatistics
     print("program cache: \(stats.hits) hits, \(stats.misses) misses")
 

@@ -171,6 +171,35 @@ typedef struct ccs_png_enc_params {
 int ccs_png_encode(const ccs_png_enc_params *params, unsigned char **out, size_t *out_size,
                    ccs_report *report);
 
+/** Streaming (row-band) PNG encoder (not interlaced): the header and metadata chunks are
+ *  written at creation (`pixels` and `stride` are ignored), rows are compressed as they come. */
+typedef struct ccs_png_enc ccs_png_enc;
+
+/** Writes to `fd` at its current offset through a 256 KiB buffer (never closed here), or, with
+ *  fd < 0, into a growing memory buffer. NULL on failure (the message is in `report`). */
+ccs_png_enc *ccs_png_enc_create(const ccs_png_enc_params *params, int fd, ccs_report *report);
+/** Compresses `count` rows (row i at base + i * stride). 0 / -1. */
+int ccs_png_enc_write_rows(ccs_png_enc *enc, const unsigned char *base, size_t stride,
+                           unsigned int count);
+/** Completes the file (every row written). Memory: hands over the buffer (*out, free with
+ *  ccs_free); descriptor: *out = NULL and *out_size = bytes written. 0 / -1. */
+int ccs_png_enc_finish(ccs_png_enc *enc, unsigned char **out, size_t *out_size);
+/** errno of a failed write(2) to the descriptor (0 when none). */
+int ccs_png_enc_io_errno(const ccs_png_enc *enc);
+/** Frees the encoder (and its output buffer unless handed over). NULL is fine. */
+void ccs_png_enc_destroy(ccs_png_enc *enc);
+
+/* ---- Temporary files removed on SIGINT, SIGTERM and SIGHUP -------------------------------- */
+
+/** Registers a temporary file to remove if the process is interrupted (once handlers are
+ *  installed). Returns its slot, or -1 when all 64 slots are taken (or the path is too long). */
+int ccs_temp_register(const char *path);
+/** Forgets a slot (after the file was renamed or removed). -1 is ignored. */
+void ccs_temp_unregister(int slot);
+/** Installs the handlers (once; a signal the process ignores stays ignored): they remove every
+ *  registered file, then let the signal terminate the process as it would have. */
+void ccs_temp_install_signal_handlers(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,5 +20,7 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CYUVToRGBA8.h"
 #include "CPowSpan.h"
 #include "CLookup3D.h"
+#include "CBilateralSlice.h"
+#include "CResampleColumns.h"
 
 #endif

@@ -123,10 +123,3 @@ final class BatchLog: @unchecked Sendable {
         }
     }
 }
-
-/// The process's peak resident memory so far, in bytes (getrusage; Linux reports kilobytes).
-func peakResidentBytes() -> Int {
-    var usage = rusage()
-    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
-    return Int(usage.ru_maxrss) * 1024
-}

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A thread-safe least-recently-used cache with a byte limit (the context's cache of materialised
-/// whole images). An entry larger than the limit is not kept.
+/// whole images; its program cache counts each program as 1). An entry larger than the limit is not
+/// kept.
 final class ByteLimitedCache<Key: Hashable & Sendable, Value>: @unchecked Sendable {
     private let lock = NSLock()
     private let byteLimit: Int
@@ -33,6 +34,13 @@ final class ByteLimitedCache<Key: Hashable & Sendable, Value>: @unchecked Sendab
         clock += 1
         entries[key] = (value, bytes, clock)
         totalBytes += bytes
+    }
+
+    /// Entries held now.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.count
     }
 
     /// Bytes held now.

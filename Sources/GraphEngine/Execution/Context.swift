@@ -9,16 +9,24 @@ import Foundation
 public final class Context: @unchecked Sendable {
     public let options: ContextOptions
     private let lock = NSLock()
-    private var programs: [Program: SpanInterpreter.Executable] = [:]
+    /// Compiled programs, least recently used dropped past ``ContextOptions/programCacheLimit``.
+    private let programs: ByteLimitedCache<Program, SpanInterpreter.Executable>
     private var hits = 0
     private var misses = 0
     private let imageCache: ByteLimitedCache<ProcessorKey, PlaneSet>
     /// Per-worker scratch reused from render to render.
     let scratchPool: ScratchPool
 
+    /// `options` with the thread count clamped to 1...1024, the tile size to 8...65536 and the
+    /// render limit to 2^40 pixels (past those, sizes computed from them would overflow).
     public init(options: ContextOptions = ContextOptions()) {
+        var options = options
+        options.threads = min(max(options.threads, 1), 1024)
+        options.tileSize = min(max(options.tileSize, 8), 1 << 16)
+        options.maximumRenderPixels = min(options.maximumRenderPixels, 1 << 40)
         self.options = options
         self.imageCache = ByteLimitedCache(byteLimit: options.cacheByteLimit)
+        self.programs = ByteLimitedCache(byteLimit: max(options.programCacheLimit, 1))
         self.scratchPool = ScratchPool(limit: options.threads * 2)
     }
 
@@ -30,18 +38,17 @@ public final class Context: @unchecked Sendable {
     }
 
     func executable(for program: Program) -> SpanInterpreter.Executable {
-        lock.lock()
-        if let cached = programs[program] {
+        if let cached = programs.value(for: program) {
+            lock.lock()
             hits += 1
             lock.unlock()
             return cached
         }
+        lock.lock()
         misses += 1
         lock.unlock()
         let made = SpanInterpreter.Executable(program)
-        lock.lock()
-        programs[program] = made
-        lock.unlock()
+        programs.insert(made, for: program, bytes: 1)
         return made
     }
 
@@ -87,6 +94,11 @@ public final class Context: @unchecked Sendable {
             throw GraphError.invalidExtent(
                 "cannot render an image with an infinite extent: crop it first (cropped(to:)) or pass a rect")
         }
+        let limit = Context.coordinateLimit
+        guard wanted.minX >= -limit, wanted.minY >= -limit, wanted.maxX <= limit, wanted.maxY <= limit else {
+            throw GraphError.invalidExtent("cannot render the rect \(wanted): it reaches beyond ±\(formatFloat(limit)), "
+                                           + "the largest coordinate a render supports; crop the image or pass a smaller rect")
+        }
         let area = PixelRect(wanted)
         if area.isEmpty { throw GraphError.invalidExtent("nothing to render: the rect \(wanted) is empty") }
         if area.width > options.maximumRenderPixels / max(area.height, 1) {
@@ -95,6 +107,11 @@ public final class Context: @unchecked Sendable {
         }
         return area
     }
+
+    /// 2^23: the largest coordinate a render reaches. Programs compute pixel positions in Float32,
+    /// where a pixel centre (x + 0.5) is exact only below 2^23: beyond, an extent is an error
+    /// rather than wrong pixels.
+    public static let coordinateLimit: Double = 8_388_608
 
     /// Plans a render: the optimized graph and its stages. `managed`: the graph already has its
     /// colour conversions (an image processor's input inside a managed graph), so none are added.
@@ -109,9 +126,45 @@ public final class Context: @unchecked Sendable {
                                                 output: outputTarget(colorSpace).convertTo)
         var optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
+        try checkProcessorNesting(optimized.0)
         let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
                                        destination: destination)
+        try checkRegions(planner, rect: rect)
         return (optimized.0, planner, optimized.1)
+    }
+
+    /// Image processors nested in image processors, at most: each renders its inputs in a render of
+    /// its own, which plans again everything below it, so nesting costs time quadratic in its
+    /// depth and a stack frame chain per level (1,000 nested reductions took 150 s).
+    public static let maximumProcessorNesting = 64
+
+    /// Fails when more than ``maximumProcessorNesting`` image processors are nested.
+    private func checkProcessorNesting(_ root: Node) throws {
+        var nesting: [ObjectIdentifier: Int] = [:]
+        for node in RegionOfInterest.topologicalOrder(root) {
+            var deepest = node.inputs.map { nesting[ObjectIdentifier($0)] ?? 0 }.max() ?? 0
+            if case .processor = node.kind { deepest += 1 }
+            if deepest > Context.maximumProcessorNesting {
+                throw GraphError.invalidSize(
+                    "image processors are nested \(deepest) deep at #\(node.serial) \(node.shortName); "
+                    + "at most \(Context.maximumProcessorNesting) can be")
+            }
+            nesting[ObjectIdentifier(node)] = deepest
+        }
+    }
+
+    /// Fails before anything is allocated when an intermediate would cover more pixels than a
+    /// render may (a transform shrinking its input a millionfold reads a million times more of it).
+    private func checkRegions(_ planner: StagePlanner, rect: PixelRect) throws {
+        let limit = options.maximumRenderPixels
+        for stage in planner.stages {
+            let region = planner.region(of: stage.node)
+            if region.width > limit / max(region.height, 1) {
+                throw GraphError.invalidSize(
+                    "rendering \(rect) needs \(region.width)x\(region.height) pixels of #\(stage.node.serial) "
+                    + "\(stage.node.shortName), above the limit of \(limit) pixels")
+            }
+        }
     }
 
     @discardableResult

@@ -10,14 +10,17 @@ public struct ContextOptions: Sendable, Hashable {
     /// The colour space renders are converted to (and files are tagged with). nil leaves the
     /// working-space values as they are (for data such as depth maps).
     public var outputColorSpace: ColorSpace? = .sRGB
-    /// Worker threads; default all cores.
+    /// Worker threads (1...1024); default all cores.
     public var threads: Int = ContextOptions.processorCount
     /// Edge of a square tile in pixels, for graphs with area operations (point-only graphs run in
-    /// full-width strips of about `tileSize²` pixels).
+    /// full-width strips of about `tileSize²` pixels); 8...65536.
     public var tileSize: Int = 512
     /// Byte limit of the context's cache of materialised whole images (image-processor results).
     public var cacheByteLimit: Int = 256 << 20
-    /// Largest render, in pixels, accepted before any allocation.
+    /// Compiled programs kept for reuse (least recently used dropped first), so a context that
+    /// renders ever new recipes stays bounded.
+    public var programCacheLimit: Int = 1024
+    /// Largest render, in pixels, accepted before any allocation (at most 2^40).
     public var maximumRenderPixels: Int = 1 << 30
     /// Run the optimizer and concatenate nodes into programs. `false` materialises every node as its
     /// own program: useful only to measure what fusion buys.

@@ -122,9 +122,9 @@ struct Executor {
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
                     SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
                                         registers: scratch.registers, sink: sink)
-                case .convolution(let convolution, let input, let opaque):
-                    scratch.convolver.run(convolution, input: self.inputView(input, scratch: scratch) { whole[$0] ?? scratch.planes[$0] },
-                                          output: planes, area: strip, opaque: opaque)
+                case .area(let op, let inputs, let opaque):
+                    scratch.areaRunner.run(op, inputs: inputs.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.planes[$0] } },
+                                           output: planes, area: strip, opaque: opaque)
                 case .processor:
                     break
                 }
@@ -154,9 +154,9 @@ struct Executor {
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
                 SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink)
-            case .convolution(let convolution, let input, let opaque):
-                scratch.convolver.run(convolution, input: inputView(input, scratch: scratch) { processed[$0] ?? scratch.planes[$0] },
-                                      output: planes, opaque: opaque)
+            case .area(let op, let inputs, let opaque):
+                scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes[$0] } },
+                                       output: planes, opaque: opaque)
             case .processor:
                 break
             }
@@ -166,6 +166,11 @@ struct Executor {
     }
 
     private func inputView(_ slot: StagePlanner.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
+        if let window = slot.window {
+            var whole = slot
+            whole.window = nil
+            return InputView(inputView(whole, scratch: scratch, planes: planes), window: window)
+        }
         switch slot.source {
         case .buffer(let buffer):
             return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter,
@@ -194,7 +199,7 @@ struct Executor {
     var needsTiles: Bool {
         plan.stages.contains { stage in
             switch stage.work {
-            case .convolution, .processor: return true
+            case .area, .processor: return true
             case .program(let program, _, _, _, _):
                 return program.instructions.contains { if case .sample = $0 { return true } else { return false } }
             }
@@ -224,7 +229,7 @@ final class WorkerScratch: @unchecked Sendable {
     private(set) var planes: [PlaneSet] = []
     let format: WorkingFormat
     let registers = SpanInterpreter.RegisterFile()
-    let convolver = Convolver()
+    let areaRunner = AreaRunner()
     let halfScratch = UnsafeMutablePointer<UInt16>.allocate(capacity: SpanInterpreter.spanWidth)
     let yuvScratch = UnsafeMutablePointer<Float>.allocate(capacity: YUVReader.chromaScratchCount)
 

@@ -113,7 +113,7 @@ struct InputView {
 
     /// One pixel as premultiplied RGBA; the caller guarantees it lies inside `valid`.
     @inline(__always)
-    private func fetch(column: Int, row: Int) -> (Float, Float, Float, Float) {
+    func fetch(column: Int, row: Int) -> (Float, Float, Float, Float) {
         switch storage {
         case .planes(let planes):
             let r = row - planes.rect.y, c = column - planes.rect.x
@@ -135,45 +135,69 @@ struct InputView {
 
     // MARK: Sample (any position)
 
-    /// The pixel at integer working-space position, honouring the edge mode.
-    @inline(__always)
-    private func tap(_ column: Int, _ row: Int) -> (Float, Float, Float, Float) {
-        if edge == .clamp {
-            return fetch(column: min(max(column, valid.x), valid.maxX - 1), row: min(max(row, valid.y), valid.maxY - 1))
+    /// Samples at working-space points (`xs[i]`, `ys[i]`): bilinear between pixel centres, or the
+    /// pixel containing the point. Non-finite or far-away points read as outside. The storage is
+    /// resolved here, once per span; ``SpanGather`` runs the loop specialised for it. `scratch`:
+    /// ``SpanGather/scratchRegisters`` registers of the worker.
+    func sample(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, count: Int, into out: Channels,
+                scratch: UnsafeMutableRawPointer) {
+        guard !valid.isEmpty, count > 0 else { return zero(out, 0, count) }
+        func gather<Source: GatherSource>(_ source: Source) {
+            SpanGather.run(source, valid: valid, edge: edge, filter: filter, xs: xs, ys: ys, count: count, into: out)
         }
-        if column < valid.x || column >= valid.maxX || row < valid.y || row >= valid.maxY { return (0, 0, 0, 0) }
-        return fetch(column: column, row: row)
+        switch storage {
+        case .planes(let planes):
+            guard let storage = planes.storage else { return zero(out, 0, count) }
+            switch planes.format {
+            case .rgbaf: gather(FloatPlaneGather(planes, storage: storage))
+            case .rgbah where filter == .linear:
+                SpanGather.runHalfPlanes(planes, storage: storage, valid: valid, edge: edge, xs: xs, ys: ys, count: count,
+                                         into: out, scratch: scratch)
+            case .rgbah: gather(HalfPlaneGather(planes, storage: storage))
+            case .rgba8:
+                SpanGather.unitBytes.withUnsafeBufferPointer { unit in
+                    guard let unit = unit.baseAddress else { return }
+                    gather(BytePlaneGather(planes, storage: storage, unit: unit))
+                }
+            }
+        case .buffer(let buffer):
+            guard waitForRows(of: buffer, ys: ys, count: count) else { return zero(out, 0, count) }
+            guard buffer.format.component == .uint8 else {
+                return gather(FetchGather(view: self))
+            }
+            let table = decodeTable.flatMap { $0.count == 256 ? $0 : nil } ?? SpanGather.unitBytes
+            table.withUnsafeBufferPointer { colour in
+                SpanGather.unitBytes.withUnsafeBufferPointer { unit in
+                    guard let colour = colour.baseAddress, let unit = unit.baseAddress else { return }
+                    let rows = ByteRows(storage: UnsafeRawPointer(buffer.storage), rowBytes: buffer.rowBytes,
+                                        height: buffer.height, colour: colour, unit: unit,
+                                        straight: buffer.alphaMode == .straight, opaque: buffer.alphaMode == .opaque)
+                    switch buffer.format.channels {
+                    case 1: gather(Gray8Gather(rows: rows))
+                    case 2: gather(GrayAlpha8Gather(rows: rows))
+                    case 3: gather(RGB8Gather(rows: rows))
+                    default:
+                        let (red, blue) = buffer.format.redAndBlueIndices
+                        gather(RGBA8Gather(rows: rows, red: red, blue: blue))
+                    }
+                }
+            }
+        case .yuv:
+            gather(FetchGather(view: self))
+        }
     }
 
-    /// Samples at working-space points (`xs[i]`, `ys[i]`): bilinear between pixel centres, or the
-    /// pixel containing the point. Non-finite or far-away points read as outside.
-    func sample(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, count: Int, into out: Channels) {
-        guard !valid.isEmpty else { return zero(out, 0, count) }
-        let limit: Float = 16_777_216
-        for i in 0..<count {
-            var px = xs[i], py = ys[i]
-            guard px.isFinite, py.isFinite else {
-                out.0[i] = 0; out.1[i] = 0; out.2[i] = 0; out.3[i] = 0
-                continue
-            }
-            px = min(max(px, -limit), limit)
-            py = min(max(py, -limit), limit)
-            if filter == .nearest {
-                let (r, g, b, a) = tap(Int(px.rounded(.down)), Int(py.rounded(.down)))
-                out.0[i] = r; out.1[i] = g; out.2[i] = b; out.3[i] = a
-                continue
-            }
-            let fx = px - 0.5, fy = py - 0.5
-            let x0 = fx.rounded(.down), y0 = fy.rounded(.down)
-            let tx = fx - x0, ty = fy - y0
-            let ix = Int(x0), iy = Int(y0)
-            let p00 = tap(ix, iy), p10 = tap(ix + 1, iy), p01 = tap(ix, iy + 1), p11 = tap(ix + 1, iy + 1)
-            let w00 = (1 - tx) * (1 - ty), w10 = tx * (1 - ty), w01 = (1 - tx) * ty, w11 = tx * ty
-            out.0[i] = p00.0 * w00 + p10.0 * w10 + p01.0 * w01 + p11.0 * w11
-            out.1[i] = p00.1 * w00 + p10.1 * w10 + p01.1 * w01 + p11.1 * w11
-            out.2[i] = p00.2 * w00 + p10.2 * w10 + p01.2 * w01 + p11.2 * w11
-            out.3[i] = p00.3 * w00 + p10.3 * w10 + p01.3 * w01 + p11.3 * w11
-        }
+    /// Waits until every row the points of a span can touch is decoded (a streaming source fills
+    /// top rows first, so the lowest working-space row is the last to arrive); false if the decode
+    /// failed.
+    private func waitForRows(of buffer: ImageBuffer, ys: UnsafeMutablePointer<Float>, count: Int) -> Bool {
+        guard let progress = buffer.rowProgress else { return true }
+        var lowest = Float.infinity
+        for i in 0..<count where ys[i].isFinite { lowest = min(lowest, ys[i]) }
+        guard lowest.isFinite else { return true }
+        let limit = SpanGather.coordinateLimit
+        let row = min(max(Int((min(max(lowest, -limit), limit) - 0.5).rounded(.down)), valid.y), valid.maxY - 1)
+        return progress.wait(forRow: buffer.height - 1 - row)
     }
 }
 

@@ -19,4 +19,10 @@ public final class RenderProgress: Sendable {
     func expect(pixels: Int) { expectedPixels.store(pixels, ordering: .relaxed) }
 
     func finished(pixels: Int) { finishedPixels.add(pixels, ordering: .relaxed) }
+
+    /// Counts from zero again (a render that starts over: a PNG rewritten with alpha).
+    func restart(expecting pixels: Int) {
+        expectedPixels.store(pixels, ordering: .relaxed)
+        finishedPixels.store(0, ordering: .relaxed)
+    }
 }

@@ -15,19 +15,26 @@ extension Context {
 
     /// JPEG → JPEG without a render (`JPEGTranscoder`: decode and encode overlap on two threads
     /// through a ring of row bands, and the image is never held whole). The encoder settings
-    /// and segments are the rendered path's, so the bytes are the same (tested).
+    /// and segments are the rendered path's, so the bytes are the same (tested). Into memory
+    /// (returned) or `destination`'s descriptor (returns `[]`).
     func transcoded(_ source: JPEGFileSource, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
-                    progress: RenderProgress?) throws -> [UInt8] {
+                    destination: EncodeDestination, progress: RenderProgress?) throws -> [UInt8] {
         progress?.expect(pixels: source.width * source.height)
         let segments = writeOptions.jpegSegments
-        let bytes: [UInt8]
+        let metadata = JPEGTranscoder.Metadata.explicit(
+            iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP, exif: segments.exif,
+            comment: segments.comment)
+        var bytes: [UInt8] = []
         do {
-            bytes = try JPEGTranscoder.transcode(
-                source.bytes, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
-                progressive: writeOptions.progressive,
-                metadata: .explicit(iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP,
-                                    exif: segments.exif, comment: segments.comment),
-                decodeOptions: source.options)
+            if let fd = destination.fileDescriptor {
+                try JPEGTranscoder.transcode(
+                    source.bytes, toFileDescriptor: fd, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
+                    progressive: writeOptions.progressive, metadata: metadata, decodeOptions: source.options)
+            } else {
+                bytes = try JPEGTranscoder.transcode(
+                    source.bytes, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
+                    progressive: writeOptions.progressive, metadata: metadata, decodeOptions: source.options)
+            }
         } catch {
             throw error.at(path: source.path)
         }

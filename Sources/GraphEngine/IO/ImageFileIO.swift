@@ -122,59 +122,72 @@ extension Context {
     /// premultiplied colour is the image over black) with `options`' quality, subsampling and scan mode,
     /// followed by its auxiliary images (see ``AuxiliaryImages``). HEIC: 8-bit RGB or RGBA, HEVC at
     /// `options`' quality, no auxiliary images (libheif cannot write them). Each is tagged with the output
-    /// colour space's ICC profile (none for `.data`) and carries `options.metadata`.
+    /// colour space's ICC profile (none for `.data`) and carries `options.metadata`. PNG and JPEG
+    /// are rendered and encoded in bands: only the file is held whole (HEIC: the pixels too).
     public func encodedData(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                             progress: RenderProgress? = nil) throws -> [UInt8]
     {
+        try encode(image, format: format, options: options, destination: .memory, progress: progress)
+    }
+
+    /// The same, streamed into `fileDescriptor` (a regular file open for writing, from its current
+    /// offset; left open) as it is encoded: neither the pixels nor the file are ever held whole.
+    /// Usually the descriptor of a ``PendingFile``, committed once every output of a job is written.
+    public func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
+                       to fileDescriptor: Int32, progress: RenderProgress? = nil) throws {
+        _ = try encode(image, format: format, options: options, destination: .file(fileDescriptor), progress: progress)
+    }
+
+    func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions, destination: EncodeDestination,
+                progress: RenderProgress?) throws -> [UInt8] {
         try options.validate(for: format)
         let (options, appended) = try preparingAuxiliaryImages(options, format: format)
         let target = outputTarget(options.colorSpace)
         let profile = target.tag.flatMap(Context.iccProfile(for:))
-        if format == .jpeg {
+        switch format {
+        case .jpeg:
+            // With auxiliary images the primary is assembled in memory (its MPF index points past it).
+            let primaryDestination = appended.isEmpty ? destination : .memory
             let primary: [UInt8]
             if let source = directlyTranscodable(image, colorSpace: options.colorSpace) {
                 // An unfiltered JPEG file is re-encoded without a render.
                 _ = try renderRect(image, nil)  // the render-size limit holds here too
-                primary = try transcoded(source, options: options, iccProfile: profile, progress: progress)
+                primary = try transcoded(source, options: options, iccProfile: profile, destination: primaryDestination,
+                                         progress: progress)
             } else {
                 // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
                 // alpha (premultiplied colour is the image over black).
-                primary = try streamedJPEG(image, options: options, iccProfile: profile, progress: progress)
+                primary = try streamedJPEG(image, options: options, iccProfile: profile, destination: primaryDestination,
+                                           progress: progress)
             }
-            return appended.isEmpty ? primary : try MPF.assemble(primary: primary, auxiliaries: appended)
-        }
-        let bitDepth = options.bitDepth
-        let buffer = try render(image, format: bitDepth == 16 ? .rgba16 : .rgba8, colorSpace: options.colorSpace,
-                                progress: progress)
-        if format == .heic {
-            // 8-bit RGB(A), straight alpha, converted to YCbCr by libheif.
+            if appended.isEmpty { return primary }
+            return try destination.deliver(MPF.assemble(primary: primary, auxiliaries: appended))
+        case .png:
+            return try streamedPNG(image, bitDepth: options.bitDepth, colorSpace: options.colorSpace, iccProfile: profile,
+                                   exif: options.exif, xmp: options.jpegSegments.xmp, destination: destination,
+                                   progress: progress)
+        case .heic:
+            // 8-bit RGB(A), straight alpha, converted to YCbCr by libheif (which takes the image whole).
+            let buffer = try render(image, format: .rgba8, colorSpace: options.colorSpace, progress: progress)
             var samples = buffer.bytes
             let pixels = buffer.width * buffer.height
-            let opaque = Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
-            if opaque { samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: 1) }
-            return try HEIFCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4, bytes: samples,
-                                        quality: options.quality, iccProfile: profile, exif: options.exif,
-                                        xmp: options.jpegSegments.xmp)
+            let opaque = samples.withUnsafeMutableBytes { raw in
+                let words = raw.bindMemory(to: UInt8.self).baseAddress!
+                let opaque = StraightAlpha.convert(words, pixels: pixels)
+                if opaque { StraightAlpha.dropAlpha(words, pixels: pixels) }
+                return opaque
+            }
+            if opaque { samples.removeLast(pixels) }
+            return try destination.deliver(
+                HEIFCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4, bytes: samples,
+                                 quality: options.quality, iccProfile: profile, exif: options.exif,
+                                 xmp: options.jpegSegments.xmp))
         }
-        let pixels = buffer.width * buffer.height
-        var samples = buffer.bytes
-        let opaque = bitDepth == 8 ? Context.unpremultiply(&samples, pixels: pixels, as: UInt8.self)
-            : Context.unpremultiply(&samples, pixels: pixels, as: UInt16.self)
-        var channels = opaque ? 3 : 4
-        if options.colorSpace == .data,
-           let grey = Context.greySamples(samples, pixels: pixels, bytesPerSample: bitDepth / 8, keepingAlpha: !opaque) {
-            (samples, channels) = (grey, opaque ? 1 : 2)
-        } else if opaque {
-            samples = Context.dropAlpha(samples, pixels: pixels, bytesPerSample: bitDepth / 8)
-        }
-        return try PNGCodec.encode(width: buffer.width, height: buffer.height, channels: channels,
-                                   bitDepth: bitDepth, bytes: samples, iccProfile: profile, exif: options.exif,
-                                   xmp: options.jpegSegments.xmp)
     }
 
-    /// Renders and writes `image` to `path` atomically (temp file beside it, then rename): a failed
-    /// render or encode leaves no file. The format comes from the extension unless given.
-    /// Paths in `protectedPaths` (the render's inputs) are never overwritten.
+    /// Renders and writes `image` to `path` atomically (streamed into a ``PendingFile`` beside it,
+    /// then renamed): a failed render or encode leaves no file. The format comes from the extension
+    /// unless given. Paths in `protectedPaths` (the render's inputs) are never overwritten.
     public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil,
                       options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = []) throws {
         guard let resolved = format ?? OutputFileFormat(path: path) else {
@@ -184,8 +197,13 @@ extension Context {
         if Context.isSameFile(path, asAnyOf: protectedPaths) {
             throw GraphError.renderFailed("refusing to overwrite '\(path)': it is an input of this render")
         }
-        let bytes = try encodedData(image, format: resolved, options: options)
-        try ImageFile.writeAtomically(bytes, to: path)
+        let file = try PendingFile(path: path)
+        do {
+            try encode(image, format: resolved, options: options, to: file.descriptor)
+        } catch let error as CodecError where error.path == nil {
+            throw error.at(path: path)  // e.g. a full disk
+        }
+        try file.commit()
     }
 
     /// The ICC profile that tags an output in `space` (nil for spaces without a built-in profile).
@@ -202,52 +220,5 @@ extension Context {
     public static func isSameFile(_ path: String, asAnyOf others: [String]) -> Bool {
         let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return others.contains { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path == target }
-    }
-
-    /// Premultiplied native-endian RGBA samples (8 or 16-bit) to straight, in place, rounding to
-    /// nearest; returns whether every pixel is opaque.
-    static func unpremultiply<Sample: FixedWidthInteger & UnsignedInteger>(_ samples: inout [UInt8], pixels: Int,
-                                                                           as: Sample.Type) -> Bool {
-        var opaque = true
-        let one = Int(Sample.max)
-        samples.withUnsafeMutableBytes { raw in
-            let words = raw.bindMemory(to: Sample.self)
-            for i in 0..<pixels {
-                let a = Int(words[i * 4 + 3])
-                if a == one { continue }
-                opaque = false
-                for c in 0..<3 {
-                    let value = a == 0 ? 0 : min(one, (Int(words[i * 4 + c]) * one + a / 2) / a)
-                    words[i * 4 + c] = Sample(value)
-                }
-            }
-        }
-        return opaque
-    }
-
-    /// RGBA samples to RGB.
-    static func dropAlpha(_ samples: [UInt8], pixels: Int, bytesPerSample: Int) -> [UInt8] {
-        let inPixel = 4 * bytesPerSample, outPixel = 3 * bytesPerSample
-        var out = [UInt8](repeating: 0, count: pixels * outPixel)
-        for i in 0..<pixels {
-            for b in 0..<outPixel { out[i * outPixel + b] = samples[i * inPixel + b] }
-        }
-        return out
-    }
-
-    /// RGBA samples as grey (and alpha, when kept), or nil when some pixel's red, green and blue differ.
-    static func greySamples(_ samples: [UInt8], pixels: Int, bytesPerSample step: Int, keepingAlpha: Bool) -> [UInt8]? {
-        let outPixel = (keepingAlpha ? 2 : 1) * step
-        var out = [UInt8](repeating: 0, count: pixels * outPixel)
-        for i in 0..<pixels {
-            let base = i * 4 * step
-            for b in 0..<step {
-                let grey = samples[base + b]
-                guard samples[base + step + b] == grey, samples[base + 2 * step + b] == grey else { return nil }
-                out[i * outPixel + b] = grey
-                if keepingAlpha { out[i * outPixel + step + b] = samples[base + 3 * step + b] }
-            }
-        }
-        return out
     }
 }

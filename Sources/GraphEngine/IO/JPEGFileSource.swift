@@ -78,44 +78,43 @@ public final class JPEGFileSource: Sendable {
 /// rescaled by k. Everything else reads the full-size decode.
 enum ResolveFileSources {
     static func run(_ root: Node, log: inout [String]) throws -> Node {
-        var memo: [ObjectIdentifier: Node] = [:]
         var failure: Error?
-        func full(_ source: JPEGFileSource, _ node: Node) -> Node {
+        /// The file an affine transform reads and the reduced scale it can read it at, if any.
+        func reducedRead(_ node: Node) -> (source: JPEGFileSource, scale: Int, transform: AffineTransform, filter: SamplingFilter)? {
+            guard case .affine(let transform, let filter) = node.kind, let input = node.inputs.first,
+                  case .file(let source) = input.kind, let scale = reduction(for: transform) else { return nil }
+            return (source, scale, transform, filter)
+        }
+        var rewriter = GraphRewriter()
+        // A reduced read replaces the transform and its file together: the file is not visited
+        // through it (only where something else reads it at full size).
+        let resolved = rewriter.rewrite(root, descend: { reducedRead($0) == nil && !readsFileThroughResample($0) }) { node in
+            if case .file(let source) = node.kind {
+                do {
+                    return Node(.buffer(try source.buffer(scale: 1)), inputs: [], extent: node.extent)
+                } catch {
+                    failure = failure ?? error
+                    return node
+                }
+            }
+            if readsFileThroughResample(node) {
+                return resampleFromReducedDecode(node, log: &log, failure: &failure) ?? node
+            }
+            guard let (source, scale, transform, filter) = reducedRead(node) else { return node }
             do {
-                return Node(.buffer(try source.buffer(scale: 1)), inputs: [], extent: node.extent)
+                let reduced = try source.buffer(scale: scale)
+                let size = source.size(scale: scale)
+                let toFull = AffineTransform(scaleX: Double(source.width) / Double(size.width),
+                                             y: Double(source.height) / Double(size.height))
+                let buffer = Node(.buffer(reduced), inputs: [], extent: Rect(x: 0, y: 0, width: Double(size.width),
+                                                                             height: Double(size.height)))
+                log.append("\(source.label): decoded at 1/\(scale) (\(size.width)x\(size.height)) for affine \(transform)")
+                return Node(.affine(toFull.concatenating(transform), filter), inputs: [buffer], extent: node.extent)
             } catch {
                 failure = failure ?? error
                 return node
             }
         }
-        func visit(_ node: Node) -> Node {
-            if let done = memo[ObjectIdentifier(node)] { return done }
-            let result: Node
-            if case .file(let source) = node.kind {
-                result = full(source, node)
-            } else if case .affine(let transform, let filter) = node.kind, let input = node.inputs.first,
-                      case .file(let source) = input.kind, let scale = reduction(for: transform) {
-                do {
-                    let reduced = try source.buffer(scale: scale)
-                    let size = source.size(scale: scale)
-                    let toFull = AffineTransform(scaleX: Double(source.width) / Double(size.width),
-                                                 y: Double(source.height) / Double(size.height))
-                    let buffer = Node(.buffer(reduced), inputs: [], extent: Rect(x: 0, y: 0, width: Double(size.width),
-                                                                                 height: Double(size.height)))
-                    log.append("\(source.label): decoded at 1/\(scale) (\(size.width)x\(size.height)) for affine \(transform)")
-                    result = Node(.affine(toFull.concatenating(transform), filter), inputs: [buffer], extent: node.extent)
-                } catch {
-                    failure = failure ?? error
-                    result = node
-                }
-            } else {
-                let inputs = node.inputs.map(visit)
-                result = zip(inputs, node.inputs).allSatisfy({ $0 === $1 }) ? node : Node(node.kind, inputs: inputs, extent: node.extent)
-            }
-            memo[ObjectIdentifier(node)] = result
-            return result
-        }
-        let resolved = visit(root)
         if let failure { throw failure }
         return resolved
     }

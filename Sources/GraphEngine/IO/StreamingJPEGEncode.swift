@@ -5,9 +5,10 @@ extension Context {
     /// Renders `image` in bands of rows, top first, and JPEG-encodes each band on another thread
     /// while the next band renders (a ring of three bands between them). With a streaming source
     /// the decode overlaps too: decode, filter and encode run as a pipeline. Bands are 64 rows for
-    /// point-only plans and a tile high when area operations would recompute a halo per band.
+    /// point-only plans and a tile high when area operations would recompute a halo per band. The
+    /// file goes to memory (returned) or streams into `destination`'s descriptor (returns `[]`).
     func streamedJPEG(_ image: Image, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
-                      progress: RenderProgress? = nil) throws -> [UInt8] {
+                      destination: EncodeDestination, progress: RenderProgress? = nil) throws -> [UInt8] {
         let area = try renderRect(image, nil)
         let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace)
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
@@ -16,10 +17,18 @@ extension Context {
         let bandRows = executor.needsTiles ? max(64, options.tileSize) : 64
         let rowBytes = area.width * 3
         let segments = writeOptions.jpegSegments
-        let encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: writeOptions.quality,
+        let encoder: JPEGRowEncoder
+        if let fd = destination.fileDescriptor {
+            encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: writeOptions.quality,
+                                         subsampling: writeOptions.subsampling, progressive: writeOptions.progressive,
+                                         iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP,
+                                         exif: segments.exif, comment: segments.comment, fileDescriptor: fd)
+        } else {
+            encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: writeOptions.quality,
                                          subsampling: writeOptions.subsampling, progressive: writeOptions.progressive,
                                          iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP,
                                          exif: segments.exif, comment: segments.comment, initialCapacity: area.pixelCount / 4)
+        }
         let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)
         let consumer = EncodeConsumer(encoder: encoder, ring: ring, rowBytes: rowBytes)
         guard let thread = JoinableThread({ consumer.run() }) else {

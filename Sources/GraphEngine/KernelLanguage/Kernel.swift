@@ -160,10 +160,13 @@ public struct Kernel: Sendable, Hashable {
             case (_, .sampler): throw mismatch("a sampler")
             }
         }
-        var lowering = KernelLowering(program: program, builder: builder, destination: destination)
-        let result = try lowering.lowerKernel(arguments: values)
-        builder = lowering.builder
-        return result
+        // The lowering takes the builder over (leaving an empty one here) so that its instruction
+        // arrays stay uniquely referenced: appending to a shared copy would copy them every time.
+        var taken = ProgramBuilder()
+        swap(&taken, &builder)
+        var lowering = KernelLowering(program: program, builder: consume taken, destination: destination)
+        defer { builder = lowering.builder }
+        return try lowering.lowerKernel(arguments: values)
     }
 
     private static func expectedArgument(_ type: KernelParameterType) -> String {

@@ -6,18 +6,35 @@ protocol OptimizerPass: Sendable {
 }
 
 /// Rebuilds a graph bottom-up, visiting each distinct node once (shared nodes stay shared).
+///
+/// The walk keeps its own stack instead of recursing, so a graph thousands of nodes deep (a recipe
+/// chaining 10,000 filters) rewrites without overflowing the thread's stack.
 struct GraphRewriter {
     private var memo: [ObjectIdentifier: Node] = [:]
 
     /// `transform` gets a node whose inputs were already rewritten and returns its replacement.
-    mutating func rewrite(_ node: Node, _ transform: (Node) -> Node) -> Node {
-        if let done = memo[ObjectIdentifier(node)] { return done }
-        let inputs = node.inputs.map { rewrite($0, transform) }
-        let rebuilt = zip(inputs, node.inputs).allSatisfy { $0 === $1 }
-            ? node : Node(node.kind, inputs: inputs, extent: node.extent)
-        let result = transform(rebuilt)
-        memo[ObjectIdentifier(node)] = result
-        return result
+    /// Nodes are transformed inputs first, in input order (the order of a depth-first walk). A node
+    /// for which `descend` is false is transformed with its inputs as they are (they are not
+    /// visited through it).
+    mutating func rewrite(_ root: Node, descend: (Node) -> Bool = { _ in true },
+                          _ transform: (Node) -> Node) -> Node {
+        var pending: [(node: Node, inputsDone: Bool)] = [(root, false)]
+        while let (node, inputsDone) = pending.popLast() {
+            if memo[ObjectIdentifier(node)] != nil { continue }
+            let expands = !node.inputs.isEmpty && descend(node)
+            if expands && !inputsDone {
+                pending.append((node, true))
+                for input in node.inputs.reversed() where memo[ObjectIdentifier(input)] == nil {
+                    pending.append((input, false))
+                }
+                continue
+            }
+            let inputs = expands ? node.inputs.map { memo[ObjectIdentifier($0)] ?? $0 } : node.inputs
+            let rebuilt = zip(inputs, node.inputs).allSatisfy { $0 === $1 }
+                ? node : Node(node.kind, inputs: inputs, extent: node.extent)
+            memo[ObjectIdentifier(node)] = transform(rebuilt)
+        }
+        return memo[ObjectIdentifier(root)] ?? root
     }
 }
 

@@ -2,16 +2,21 @@
 /// computed. Runs from the root toward the sources, so a crop or a small render region shrinks all
 /// the work below it (Core Image's ROI callbacks).
 enum RegionOfInterest {
-    /// Nodes in an order where every node comes after its inputs.
+    /// Nodes in an order where every node comes after its inputs (depth-first, inputs in order;
+    /// an explicit stack, so deep graphs need no deep recursion).
     static func topologicalOrder(_ root: Node) -> [Node] {
         var order: [Node] = []
         var visited = Set<ObjectIdentifier>()
-        func visit(_ node: Node) {
-            guard visited.insert(ObjectIdentifier(node)).inserted else { return }
-            for input in node.inputs { visit(input) }
-            order.append(node)
+        var pending: [(node: Node, inputsDone: Bool)] = [(root, false)]
+        while let (node, inputsDone) = pending.popLast() {
+            if inputsDone {
+                order.append(node)
+                continue
+            }
+            guard visited.insert(ObjectIdentifier(node)).inserted else { continue }
+            pending.append((node, true))
+            for input in node.inputs.reversed() { pending.append((input, false)) }
         }
-        visit(root)
         return order
     }
 
@@ -61,7 +66,7 @@ enum RegionOfInterest {
             return inverse.apply(to: rect).outset(dx: 1, dy: 1)
         case .warp(let op): return op.regionOfInterest(for: rect).outset(dx: 1, dy: 1)
         case .general(let op): return op.regionOfInterest(input: index, for: rect).outset(dx: 1, dy: 1)
-        case .convolution(let convolution): return convolution.regionOfInterest(for: rect)
+        case .area(let op): return op.regionOfInterest(input: index, for: rect)
         case .processor(let processor):
             return processor.regionOfInterest(input: index, inputExtent: node.inputs[index].extent, outputRect: rect)
         }

@@ -4,7 +4,7 @@
 /// Colour, matrix, blend, crop and generator nodes concatenate into their consumer's program; a
 /// warp, affine or general node concatenates too, reading its input through a `sample` instruction.
 /// Intermediates are materialised only where they must be: inputs that are sampled at other
-/// positions (warps, general kernels, convolutions, clamps), image-processor boundaries, and nodes
+/// positions (warps, general kernels, area passes, clamps), image-processor boundaries, and nodes
 /// with several consumers (computed once per tile instead of once per consumer).
 struct StagePlanner {
     /// One input slot of a program: which stage or buffer it reads and how.
@@ -37,19 +37,20 @@ struct StagePlanner {
         let node: Node
         /// A transfer function decoded while loading (8-bit buffers: a 256-entry table), or nil.
         var decode: ColorSpace.Transfer?
+        /// Only these pixels of the source are read (a crop an area pass sees through), or nil.
+        var window: PixelRect?
         static func == (l: Slot, r: Slot) -> Bool {
-            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode
+            l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode && l.window == r.window
         }
         func hash(into hasher: inout Hasher) {
-            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode)
+            hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode); hasher.combine(window)
         }
     }
 
     enum Work {
         case program(Program, uniforms: [Float], origins: [String], slots: [Slot], name: String)
-        /// `opaque`: alpha is 1 everywhere it reads (an opaque input with clamped edges), so only
-        /// the colour channels are convolved.
-        case convolution(Convolution, input: Slot, opaque: Bool)
+        /// `opaque`: the output's alpha is 1 (see ``Opacity``), so only the colour channels are computed.
+        case area(any AreaOperation, inputs: [Slot], opaque: Bool)
         case processor(any ImageProcessor, inputs: [Node])
     }
 
@@ -66,6 +67,8 @@ struct StagePlanner {
     private let consumers: [ObjectIdentifier: Int]
     /// The region each node is computed over for the whole render (decides extent masks).
     private let regions: [ObjectIdentifier: PixelRect]
+    /// What the root stage computes: the whole render rectangle, even beyond the root's extent.
+    private let renderRect: PixelRect
 
     /// Every node gets its own program (no concatenation): only to measure what fusion buys.
     private let materializeEverything: Bool
@@ -82,19 +85,15 @@ struct StagePlanner {
            c.to.transfer == .sRGB {
             encodesSRGBInStore = true
         }
+        let order = RegionOfInterest.topologicalOrder(root)
         var counts: [ObjectIdentifier: Int] = [:]
-        var seen = Set<ObjectIdentifier>()
-        func count(_ node: Node) {
-            for input in node.inputs {
-                counts[ObjectIdentifier(input), default: 0] += 1
-                if seen.insert(ObjectIdentifier(input)).inserted { count(input) }
-            }
+        for node in order {
+            for input in node.inputs { counts[ObjectIdentifier(input), default: 0] += 1 }
         }
-        count(root)
         consumers = counts
-        regions = RegionOfInterest.propagate(root: root, rect: rect)
-        let rootIndex = try programStage(for: root)
-        precondition(rootIndex == stages.count - 1, "the root stage is planned last")
+        regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
+        renderRect = rect
+        try planStages(root: root)
     }
 
     var rootStage: Int { stages.count - 1 }
@@ -114,18 +113,60 @@ struct StagePlanner {
 
     // MARK: Stage creation
 
-    /// The stage whose program computes `node` (planning its inputs first).
-    private mutating func programStage(for node: Node) throws -> Int {
-        if let index = programStageIndex[ObjectIdentifier(node)] { return index }
-        var lowering = StageLowering(root: node, planner: self)
-        let result = try lowering.lowerRoot()
-        self = lowering.planner
+    /// Planning met a stage that reads another stage not planned yet (planning works from an
+    /// explicit stack rather than recursion, so a graph thousands of stages deep plans in constant
+    /// stack): plan `node` first, then try again.
+    struct UnplannedStage: Error {
+        let node: Node
+    }
+
+    /// Plans the program of `root` (planned last: the root stage writes the output) and, first,
+    /// every stage it reads, each once, producers before consumers (the order a depth-first walk
+    /// from the root discovers them in).
+    private mutating func planStages(root: Node) throws {
+        var pending = [root]
+        var waiting: Set<ObjectIdentifier> = [ObjectIdentifier(root)]
+        while let node = pending.last {
+            do {
+                if node !== root, StagePlanner.isMaterialStage(node) {
+                    _ = try slot(for: node, edge: .zero, filter: .linear)
+                } else {
+                    try planProgramStage(for: node)
+                }
+                waiting.remove(ObjectIdentifier(pending.removeLast()))
+            } catch let unplanned as UnplannedStage {
+                // A stage waiting for itself would loop forever; a graph has no cycles, so this
+                // would be a planner bug, reported rather than hung on.
+                guard waiting.insert(ObjectIdentifier(unplanned.node)).inserted else {
+                    throw GraphError.renderFailed("planning #\(unplanned.node.serial) \(unplanned.node.shortName) depends on itself")
+                }
+                pending.append(unplanned.node)
+            }
+        }
+    }
+
+    /// Lowers the program that computes `node`, unless planned already. The stages this needs and
+    /// that exist complete (area passes, processors) stay planned even when it stops at one
+    /// not planned yet.
+    private mutating func planProgramStage(for node: Node) throws {
+        if programStageIndex[ObjectIdentifier(node)] != nil { return }
+        let outcome: Result<(builder: (Program, [Float], [String]), slots: [Slot], nodes: [Node], name: String), Error>
+        do {
+            var lowering = StageLowering(root: node, planner: self)
+            // The lowering holds the only reference to the stages meanwhile, so adding to them
+            // never copies them (planning stays linear in the number of stages).
+            stages = []
+            programStageIndex = [:]
+            materialStageIndex = [:]
+            outcome = Result { try lowering.lowerRoot() }
+            self = lowering.planner
+        }
+        let result = try outcome.get()
         let (program, uniforms, origins) = result.builder
         stages.append(Stage(node: node, work: .program(program, uniforms: uniforms, origins: origins,
                                                      slots: result.slots, name: result.name),
                             nodes: result.nodes))
         programStageIndex[ObjectIdentifier(node)] = stages.count - 1
-        return stages.count - 1
     }
 
     /// The slot for reading `node` from another program.
@@ -133,19 +174,35 @@ struct StagePlanner {
         switch node.kind {
         case .buffer(let buffer):
             return Slot(source: .buffer(buffer), edge: edge, filter: filter, node: node)
-        case .convolution(let convolution):
+        case .area(let op):
             if let index = materialStageIndex[ObjectIdentifier(node)] {
                 return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
             }
-            // The pass reads its input directly: a buffer, another pass, or (through the slot's edge
-            // mode) a clamped image; anything else is computed by a program first.
-            var source = node.inputs[0], edge = EdgeMode.zero
-            if case .clamp = source.kind {
-                source = source.inputs[0]
-                edge = .clamp
+            // The pass reads its inputs directly: a buffer, another pass, or (through the slot's edge
+            // mode and window) a clamped or cropped one; anything else is computed by a program first.
+            // Inputs that are stages of their own are planned first (from the planner's stack, not
+            // by recursion here: chains of passes may be long).
+            var sources: [(node: Node, edge: EdgeMode, window: PixelRect?)] = []
+            for input in node.inputs {
+                var source = input, inputEdge = EdgeMode.zero
+                if case .clamp = source.kind {
+                    source = source.inputs[0]
+                    inputEdge = .clamp
+                }
+                let window = AreaInputWindow.of(source)
+                if window != nil { source = source.inputs[0] }
+                if StagePlanner.isMaterialStage(source), materialStageIndex[ObjectIdentifier(source)] == nil {
+                    throw UnplannedStage(node: source)
+                }
+                sources.append((source, inputEdge, window))
             }
-            let input = try slot(for: source, edge: edge, filter: .linear)
-            stages.append(Stage(node: node, work: .convolution(convolution, input: input, opaque: Opacity.isOpaque(node)),
+            var inputs: [Slot] = []
+            for (source, inputEdge, window) in sources {
+                var slot = try slot(for: source, edge: inputEdge, filter: .linear)
+                slot.window = window
+                inputs.append(slot)
+            }
+            stages.append(Stage(node: node, work: .area(op, inputs: inputs, opaque: Opacity.isOpaque(node)),
                                 nodes: [node]))
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
@@ -157,7 +214,16 @@ struct StagePlanner {
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
         default:
-            return Slot(source: .stage(try programStage(for: node)), edge: edge, filter: filter, node: node)
+            guard let index = programStageIndex[ObjectIdentifier(node)] else { throw UnplannedStage(node: node) }
+            return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
+        }
+    }
+
+    /// An area pass or an image processor: a stage of its own, not a program.
+    static func isMaterialStage(_ node: Node) -> Bool {
+        switch node.kind {
+        case .area, .processor: return true
+        default: return false
         }
     }
 
@@ -165,13 +231,17 @@ struct StagePlanner {
     func isMaterialized(_ node: Node) -> Bool {
         if materializeEverything { return true }
         switch node.kind {
-        case .buffer, .convolution, .processor: return true
+        case .buffer, .area, .processor: return true
         case .color where node.inputs.isEmpty: return false
         default: return (consumers[ObjectIdentifier(node)] ?? 0) > 1
         }
     }
 
     func region(of node: Node) -> PixelRect { regions[ObjectIdentifier(node)] ?? .empty }
+
+    /// The pixels the program computing `node` runs over: the render rectangle for the root (the
+    /// executor writes all of it), the node's region otherwise.
+    func programRegion(of node: Node) -> PixelRect { node === root ? renderRect : region(of: node) }
 }
 
 /// Lowers the nodes of one program stage into IR.
@@ -190,7 +260,7 @@ struct StageLowering {
     init(root: Node, planner: StagePlanner) {
         self.root = root
         self.planner = planner
-        self.region = planner.region(of: root)
+        self.region = planner.programRegion(of: root)
     }
 
     mutating func lowerRoot() throws
@@ -199,11 +269,12 @@ struct StageLowering {
         let value: OperandQuad
         if planner.isMaterialized(root), case .buffer = root.kind {
             value = try load(root, edge: .zero)
-        } else if case .convolution = root.kind {
+        } else if case .area = root.kind {
             value = try load(root, edge: .zero)
         } else if case .processor = root.kind {
             value = try load(root, edge: .zero)
         } else {
+            try lowerInputsFirst()
             value = try lower(root)
         }
         builder.inputCount = slots.count
@@ -228,15 +299,57 @@ struct StageLowering {
         return builder.load(input: index)
     }
 
+    /// Lowers every node of this program after the inputs it lowers inline, from an explicit stack,
+    /// in the order `lower(root)` would reach them (depth-first, inputs in order), so that `lower`
+    /// then finds each node's inputs done: a chain of 10,000 filters in one program needs no deep
+    /// recursion.
+    private mutating func lowerInputsFirst() throws {
+        var pending: [(node: Node, inputsDone: Bool)] = [(root, false)]
+        var reached = Set<ObjectIdentifier>()
+        while let (node, inputsDone) = pending.popLast() {
+            if inputsDone {
+                _ = try lower(node)
+                continue
+            }
+            guard reached.insert(ObjectIdentifier(node)).inserted else { continue }
+            if node === root || !planner.isMaterialized(node) { nodes.append(node) }
+            pending.append((node, true))
+            for input in inlineInputs(of: node).reversed() { pending.append((input, false)) }
+        }
+    }
+
+    /// The inputs `lower(node)` lowers into this program, not those it reads through a slot (keep
+    /// the two in step: an input missing here is still lowered right, but recursively).
+    private func inlineInputs(of node: Node) -> [Node] {
+        if node !== root, planner.isMaterialized(node) { return [] }
+        switch node.kind {
+        case .color: return node.inputs
+        case .matrix, .crop: return [node.inputs[0]]
+        case .colorConversion(let conversion):
+            return StageLowering.decodesWhileLoading(conversion, node.inputs[0]) ? [] : [node.inputs[0]]
+        case .buffer, .yuv, .file, .area, .processor, .clamp, .affine, .warp, .general: return []
+        }
+    }
+
+    /// Whether a conversion decodes its input's transfer while loading it (an 8-bit buffer with
+    /// opaque or straight alpha, decoded by a table) instead of lowering the input and decoding after.
+    private static func decodesWhileLoading(_ conversion: ColorConversion, _ input: Node) -> Bool {
+        guard conversion.from.transfer != .linear, case .buffer(let buffer) = input.kind else { return false }
+        return buffer.format.component == .uint8 && buffer.alphaMode != .premultiplied
+    }
+
     /// The value of `node` at the destination pixels.
     private mutating func lower(_ node: Node) throws -> OperandQuad {
         if let done = memo[ObjectIdentifier(node)] { return done }
-        if node !== root, planner.isMaterialized(node) { return try load(node, edge: .zero) }
-        nodes.append(node)
+        if node !== root, planner.isMaterialized(node) {
+            let loaded = try load(node, edge: .zero)
+            memo[ObjectIdentifier(node)] = loaded
+            return loaded
+        }
         var inputNames: [String] = []
         let value: OperandQuad
         switch node.kind {
-        case .buffer, .convolution, .processor:
+        case .buffer, .area, .processor:
             return try load(node, edge: .zero)
         case .file(let source):
             throw GraphError.renderFailed("\(source.path) was not resolved to pixels before planning")
@@ -278,21 +391,21 @@ struct StageLowering {
             guard let inverse = transform.inverted else {
                 throw GraphError.invalidKernel("affine transform \(transform) is not invertible")
             }
-            let (slot, name) = try sampledSlot(node.inputs[0], filter: filter)
-            inputNames = [name]
             builder.currentOrigin = "#\(node.serial) affine"
             let (dx, dy) = builder.destinationCoordinate()
             let u = inverse.coefficients.map { builder.uniform(Float($0)) }
             let sx = builder.ternary(.multiplyAdd, u[0], dx, builder.ternary(.multiplyAdd, u[2], dy, u[4]))
             let sy = builder.ternary(.multiplyAdd, u[1], dx, builder.ternary(.multiplyAdd, u[3], dy, u[5]))
-            value = builder.sample(input: slot, x: sx, y: sy)
-        case .warp(let op):
-            let (slot, name) = try sampledSlot(node.inputs[0], filter: .linear)
+            let name: String
+            (value, name) = try sample(node.inputs[0], filter: filter, x: sx, y: sy)
             inputNames = [name]
+        case .warp(let op):
             builder.currentOrigin = "#\(node.serial) \(op.name)"
             let uniforms = op.uniformValues.map { builder.uniform($0) }
             let point = try op.lower(uniforms: uniforms, destination: builder.destinationCoordinate(), builder: &builder)
-            value = builder.sample(input: slot, x: point.x, y: point.y)
+            let name: String
+            (value, name) = try sample(node.inputs[0], filter: .linear, x: point.x, y: point.y)
+            inputNames = [name]
         case .general(let op):
             var samplers: [SamplerBinding] = []
             for input in node.inputs {
@@ -319,8 +432,7 @@ struct StageLowering {
         let input = node.inputs[0]
         var decoded = false
         var value: OperandQuad
-        if conversion.from.transfer != .linear, case .buffer(let buffer) = input.kind, buffer.format.component == .uint8,
-           buffer.alphaMode != .premultiplied {
+        if StageLowering.decodesWhileLoading(conversion, input) {
             value = try load(input, edge: .zero, decode: conversion.from.transfer)
             decoded = true
         } else {
@@ -360,6 +472,41 @@ struct StageLowering {
         OperandQuad(transform(c.r, &builder), transform(c.g, &builder), transform(c.b, &builder), c.a)
     }
 
+    /// `input` sampled at (`x`, `y`), and its name for dumps.
+    ///
+    /// A colour source decoded to a linear working space (an 8-bit buffer with straight or no alpha
+    /// under its colour conversion) is gathered from its bytes with the transfer decoded per tap by
+    /// the slot's 256-entry table, as a `load` does; the primaries change, linear, then applies to the
+    /// blend (on premultiplied colour, since it has no offset). So sampling a photo needs no
+    /// converted intermediate, and the blend happens in linear light as with one.
+    private mutating func sample(_ input: Node, filter: SamplingFilter, x: Operand, y: Operand) throws
+        -> (OperandQuad, String)
+    {
+        var source = input, edge = EdgeMode.zero
+        if case .clamp = input.kind {
+            source = input.inputs[0]
+            edge = .clamp
+        }
+        guard case .colorConversion(let conversion) = source.kind, conversion.to.transfer == .linear,
+              conversion.from.transfer != .linear, case .buffer(let buffer) = source.inputs[0].kind,
+              buffer.format.component == .uint8, buffer.alphaMode != .premultiplied
+        else {
+            let (slot, name) = try sampledSlot(input, filter: filter)
+            return (builder.sample(input: slot, x: x, y: y), name)
+        }
+        var slot = try planner.slot(for: source.inputs[0], edge: edge, filter: filter)
+        slot.decode = conversion.from.transfer
+        let index = slotIndex(slot)
+        var value = builder.sample(input: index, x: x, y: y)
+        nodes.append(source)
+        if let m = conversion.primariesMatrix {
+            builder.currentOrigin = "#\(source.serial) \(conversion.shortName) (decoded while sampling)"
+            value = builder.colorMatrix(ColorMatrix(rgb: m, sourceName: conversion.shortName).uniformValues, value)
+        }
+        let name = "\(conversion.shortName)(in\(index) decoded)"
+        return (value, edge == .clamp ? "clamp(\(name))" : name)
+    }
+
     /// The slot through which a sampling node reads `input` (a clamp becomes the slot's edge mode).
     private mutating func sampledSlot(_ input: Node, filter: SamplingFilter) throws -> (Int, String) {
         var source = input, edge = EdgeMode.zero
@@ -373,9 +520,11 @@ struct StageLowering {
     }
 
     /// Zero outside the node's extent (Core Image's definition of an extent), emitted only when the
-    /// program computes pixels outside it.
+    /// program computes pixels outside it. A pixel is inside when its square meets the extent (the
+    /// extent rounded out, the pixels the executor computes): the partly covered edge pixels of a
+    /// fractionally placed image keep their sampled values, like its interior.
     private mutating func maskOutsideExtent(_ node: Node, _ value: OperandQuad) -> OperandQuad {
-        let extent = node.extent
+        let extent = node.extent.integral
         guard !extent.isInfinite, !extent.contains(region.rect), !region.isEmpty else { return value }
         builder.currentOrigin = "#\(node.serial) extent mask"
         let (x, y) = builder.destinationCoordinate()
@@ -393,20 +542,21 @@ struct StageLowering {
 
 /// Which nodes are known to have alpha 1 everywhere inside their extent.
 enum Opacity {
+    /// Follows the chain of alpha-preserving nodes down to a source (a loop: chains may be long).
     static func isOpaque(_ node: Node) -> Bool {
-        switch node.kind {
-        case .buffer(let buffer): return buffer.alphaMode == .opaque
-        case .yuv, .file: return true
-        case .matrix(let matrix): return matrix.preservesAlpha && isOpaque(node.inputs[0])
-        case .crop, .colorConversion, .clamp: return isOpaque(node.inputs[0])
-        case .convolution:
-            // Transparent pixels blur in at the edges unless the input is clamped (or is itself such a pass).
-            let input = node.inputs[0]
-            switch input.kind {
-            case .clamp, .convolution: return isOpaque(input)
+        var node = node
+        while true {
+            switch node.kind {
+            case .buffer(let buffer): return buffer.alphaMode == .opaque
+            case .yuv, .file: return true
+            case .matrix(let matrix):
+                guard matrix.preservesAlpha else { return false }
+                node = node.inputs[0]
+            case .crop, .colorConversion, .clamp: node = node.inputs[0]
+            case .area(let op):
+                return op.isOpaque(inputs: node.inputs.map { AreaInputDescription(isOpaque: isOpaque($0), extent: $0.extent) })
             default: return false
             }
-        default: return false
         }
     }
 }

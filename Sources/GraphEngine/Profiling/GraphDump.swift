@@ -32,7 +32,7 @@ public struct GraphDump: Codable, Sendable {
         public var id: Int
         /// The fused expression, innermost first applied (`matrix<CISepiaTone,CIHueAdjust>(in0)`).
         public var name: String
-        /// `program`, `convolution` or `processor`.
+        /// `program`, `area` (a neighbourhood pass) or `processor`.
         public var kind: String
         public var roi: String
         /// `RGBAh` for intermediates; the destination format for the output program.
@@ -91,36 +91,54 @@ public struct GraphDump: Codable, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// The indentation of a tree line `depth` levels down: two spaces a level, at most
+    /// ``maximumIndentLevels`` (a chain thousands of nodes deep would otherwise print megabytes of
+    /// spaces; deeper lines keep the deepest indentation).
+    private func indentation(_ depth: Int) -> String {
+        String(repeating: "  ", count: min(depth, GraphDump.maximumIndentLevels) + 1)
+    }
+
+    static let maximumIndentLevels = 40
+
     private func treeLines(_ nodes: [NodeEntry]) -> [String] {
         guard let root = nodes.last else { return [] }
         let byID = Dictionary(nodes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var printed = Set<Int>()
         var lines: [String] = []
-        func visit(_ id: Int, _ depth: Int) {
-            guard let node = byID[id] else { return }
-            let indent = String(repeating: "  ", count: depth + 1)
+        // Depth-first from the root, inputs in order, from an explicit stack (no deep recursion).
+        var pending = [(id: root.id, depth: 0)]
+        while let (id, depth) = pending.popLast() {
+            guard let node = byID[id] else { continue }
+            let indent = indentation(depth)
             if printed.contains(id) {
                 lines.append("\(indent)#\(id) (shared, shown above)")
-                return
+                continue
             }
             printed.insert(id)
             let roiText = node.roi.map { " roi=\($0)" } ?? ""
             lines.append("\(indent)#\(id) \(node.label)\(roiText) extent=\(node.extent)")
-            for input in node.inputs { visit(input, depth + 1) }
+            for input in node.inputs.reversed() { pending.append((input, depth + 1)) }
         }
-        visit(root.id, 0)
         return lines
     }
 
     private func programTreeLines(withListings: Bool, withTiming: Bool) -> [String] {
         guard let root = programs.last else { return [] }
+        let byID = Dictionary(programs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var lines: [String] = []
         var printed = Set<Int>()
-        func visit(_ program: ProgramEntry, _ depth: Int) {
-            let indent = String(repeating: "  ", count: depth + 1)
+        /// A program to print, or (for a source) its line.
+        enum Item { case program(ProgramEntry, depth: Int), line(String) }
+        var pending = [Item.program(root, depth: 0)]
+        while let item = pending.popLast() {
+            guard case .program(let program, let depth) = item else {
+                if case .line(let line) = item { lines.append(line) }
+                continue
+            }
+            let indent = indentation(depth)
             if printed.contains(program.id) {
                 lines.append("\(indent)\(program.kind) p\(program.id) (shared, shown above)")
-                return
+                continue
             }
             printed.insert(program.id)
             var line = "\(indent)\(program.kind) p\(program.id) = \(program.name) rois=\(program.roi) fmt=\(program.format)"
@@ -134,16 +152,16 @@ public struct GraphDump: Codable, Sendable {
                     + "  uniforms: \(program.uniformCount)")
                 for instruction in program.instructions { lines.append("\(indent)  | \(instruction)") }
             }
+            var inputs: [Item] = []
             for input in program.inputs {
-                if input.source.hasPrefix("program "), let id = Int(input.source.dropFirst(8)),
-                   let child = programs.first(where: { $0.id == id }) {
-                    visit(child, depth + 1)
+                if input.source.hasPrefix("program "), let id = Int(input.source.dropFirst(8)), let child = byID[id] {
+                    inputs.append(.program(child, depth: depth + 1))
                 } else {
-                    lines.append("\(indent)  \(input.source) in\(input.slot) \(input.edge == "clamp" ? "edge_clamp" : "") \(input.filter)")
+                    inputs.append(.line("\(indent)  \(input.source) in\(input.slot) \(input.edge == "clamp" ? "edge_clamp" : "") \(input.filter)"))
                 }
             }
+            pending += inputs.reversed()
         }
-        visit(root, 0)
         return lines
     }
 

@@ -70,15 +70,18 @@ extension Context {
                 entry.instructions = program.listing(origins: origins)
                 entry.uniformCount = uniforms.count
                 entry.inputs = slots.enumerated().map { slotIndex, slot in
-                    GraphDump.InputEntry(slot: slotIndex, source: describe(slot.source), edge: slot.edge.rawValue,
-                                         filter: slot.filter.rawValue)
+                    GraphDump.InputEntry(slot: slotIndex,
+                                         source: describe(slot.source) + (slot.decode == nil ? "" : " transfer decoded by table"),
+                                         edge: slot.edge.rawValue, filter: slot.filter.rawValue)
                 }
-            case .convolution(let convolution, let input, _):
-                entry.kind = "convolution"
-                entry.name = "\(convolution.shortName)(in0)"
-                entry.instructions = ["\(convolution.weights.count) taps along \(convolution.axis.rawValue), radius \(convolution.radius)"]
-                entry.inputs = [GraphDump.InputEntry(slot: 0, source: describe(input.source), edge: input.edge.rawValue,
-                                                     filter: input.filter.rawValue)]
+            case .area(let op, let inputs, _):
+                entry.kind = "area"
+                entry.name = "\(op.name)(" + inputs.indices.map { "in\($0)" }.joined(separator: ", ") + ")"
+                entry.instructions = [op.summary]
+                entry.inputs = inputs.enumerated().map { slotIndex, input in
+                    GraphDump.InputEntry(slot: slotIndex, source: describe(input.source), edge: input.edge.rawValue,
+                                         filter: input.filter.rawValue)
+                }
             case .processor(let processor, let inputs):
                 entry.kind = "processor"
                 entry.name = processor.name

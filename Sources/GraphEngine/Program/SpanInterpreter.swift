@@ -138,7 +138,8 @@ struct SpanInterpreter {
             return
         }
         let width = spanWidth
-        registers.reserve(executable.registerCount)
+        // The program's registers, then the scratch of `sample` (see SpanGather.runHalfPlanes).
+        registers.reserve(executable.registerCount + SpanGather.scratchRegisters)
         // Constants and uniforms, expanded into whole registers once.
         for (offset, operand) in executable.preloads.enumerated() {
             let value: Float
@@ -189,7 +190,8 @@ struct SpanInterpreter {
                                into: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)))
         case .sample(let input, let xr, let yr, let r, let g, let b, let a):
             inputs[input].sample(xs: registers.register(xr), ys: registers.register(yr), count: n,
-                                 into: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)))
+                                 into: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)),
+                                 scratch: UnsafeMutableRawPointer(registers.register(registers.capacity - SpanGather.scratchRegisters)))
         case .matrix(let d, let s, let base):
             SpanLoops.colorMatrix(
                 destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2), registers.register(d.3)),

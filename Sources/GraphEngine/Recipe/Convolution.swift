@@ -1,7 +1,12 @@
+import CRowKernels
+
 /// One pass of a separable convolution: `out(x) = Σ_k w[k]·in(x + k − r)` along one axis, with
-/// `r = (w.count − 1)/2`. Gaussian blur is a horizontal pass followed by a vertical one; dedicated
-/// span loops run it (a kernel-language version would be one `sample` per tap).
-public struct Convolution: Hashable, Sendable {
+/// `r = (w.count − 1)/2`. Gaussian blur is a horizontal pass followed by a vertical one.
+///
+/// Each output row sums `w[k]·in[x + k]` with `k` ascending (in the `CRowKernels` shim: 256-bit AVX
+/// behind a run-time check, bit-identical to its portable loop), so every pixel sums its taps in the
+/// same order whatever the tile size or thread count.
+public struct Convolution: AreaOperation {
     public enum Axis: String, Hashable, Sendable { case horizontal, vertical }
 
     public var axis: Axis
@@ -19,15 +24,43 @@ public struct Convolution: Hashable, Sendable {
 
     public var radius: Int { (weights.count - 1) / 2 }
 
-    var label: String { "convolution \(filterName) \(axis.rawValue) taps=\(weights.count)" }
-    var shortName: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
+    public var summary: String { "convolution \(filterName) \(axis.rawValue) taps=\(weights.count)" }
+    public var name: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
 
-    /// The input rectangle the output `rect` reads.
-    func regionOfInterest(for rect: Rect) -> Rect {
+    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         let r = Double(radius)
         return axis == .horizontal ? rect.outset(dx: r, dy: 0) : rect.outset(dx: 0, dy: r)
     }
 
-    /// The output extent: the input's, grown by the radius along the axis.
-    func outputExtent(input: Rect) -> Rect { regionOfInterest(for: input) }
+    /// The input's extent, grown by the radius along the axis.
+    public func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
+
+    /// Opaque when the input is opaque wherever the taps reach (a clamped image, or such a pass).
+    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+
+    public func run(_ tile: AreaTile) {
+        let input = tile.inputs[0], output = tile.output
+        let row = tile.scratch.floats(0, count: output.width)
+        let stride = axis == .horizontal ? 1 : input.width
+        weights.withUnsafeBufferPointer { w in
+            guard let taps = w.baseAddress else { return }
+            for channel in 0..<tile.channels {
+                for y in 0..<output.height {
+                    // The first tap of output (x, y) is input (x − r, y) or (x, y − r): the input's origin.
+                    graph_convolve_row(input.row(channel, y), stride, taps, Int32(w.count), Int32(output.width), row)
+                    output.store(channel: channel, row: y, from: row)
+                }
+            }
+        }
+    }
+
+    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var sum = SIMD4<Double>.zero
+        for (k, w) in weights.enumerated() {
+            let offset = k - radius
+            let v = axis == .horizontal ? try input(0, x + offset, y) : try input(0, x, y + offset)
+            sum += Double(w) * SIMD4<Double>(v)
+        }
+        return SIMD4<Float>(sum)
+    }
 }

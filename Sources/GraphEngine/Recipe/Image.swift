@@ -104,9 +104,12 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         Image(node: Node(.general(operation), inputs: ([self] + others).map(\.node), extent: extent))
     }
 
-    /// Applies one separable convolution pass.
-    public func applying(_ convolution: Convolution) -> Image {
-        Image(node: Node(.convolution(convolution), inputs: [node], extent: convolution.outputExtent(input: extent)))
+    /// Applies an area pass (a separable convolution pass, a box, morphology, resampling…) to this
+    /// image and `others` (in order).
+    public func applying(_ operation: any AreaOperation, with others: [Image] = []) -> Image {
+        let inputs = [self] + others
+        return Image(node: Node(.area(operation), inputs: inputs.map(\.node),
+                                extent: operation.outputExtent(inputExtents: inputs.map(\.extent))))
     }
 
     /// Runs an image processor over this image and `others`.

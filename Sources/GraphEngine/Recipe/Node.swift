@@ -22,8 +22,9 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case warp(any WarpOperation)
         /// A general kernel.
         case general(any GeneralOperation)
-        /// A separable convolution pass (Gaussian blur), run by dedicated loops.
-        case convolution(Convolution)
+        /// A neighbourhood pass run by its own loops over Float32 tiles (a Gaussian blur's separable
+        /// pass, a running-sum box, morphology, resampling, …).
+        case area(any AreaOperation)
         /// Keeps the input inside a rectangle; transparent outside.
         case crop(Rect)
         /// Extends the input's edge pixels to infinity (`clampedToExtent()`).
@@ -36,7 +37,9 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
     }
 
     public let kind: Kind
-    public let inputs: [Node]
+    /// The nodes this one reads. Never changed while the node is alive (only ``deinit`` empties the
+    /// inputs of the nodes it releases, which nothing else references by then).
+    public nonisolated(unsafe) private(set) var inputs: [Node]
     /// Where the image may be non-transparent.
     public let extent: Rect
     private let structuralHash: Int
@@ -55,11 +58,35 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         self.serial = Node.serialCounter.next()
     }
 
+    /// Structural equality, compared pair by pair from an explicit stack (no recursion: graphs may
+    /// be thousands of nodes deep), each pair of nodes once (shared inputs are not re-compared).
+    /// Releases the chain below this node from a list instead of recursively (releasing a node
+    /// would release its inputs, theirs, and so on, one nested call per node: a chain 100,000
+    /// nodes deep would overflow the stack). Inputs others still use are left alone.
+    deinit {
+        guard !inputs.isEmpty else { return }
+        var pending = inputs
+        inputs = []
+        while var node = pending.popLast() {
+            if isKnownUniquelyReferenced(&node) {
+                pending += node.inputs
+                node.inputs = []
+            }
+        }
+    }
+
     public static func == (lhs: Node, rhs: Node) -> Bool {
-        if lhs === rhs { return true }
-        guard lhs.structuralHash == rhs.structuralHash, lhs.extent == rhs.extent,
-              lhs.inputs.count == rhs.inputs.count, Node.sameKind(lhs.kind, rhs.kind) else { return false }
-        return zip(lhs.inputs, rhs.inputs).allSatisfy { $0 == $1 }
+        var pending = [(lhs, rhs)]
+        var compared = Set<[ObjectIdentifier]>()
+        while let (a, b) = pending.popLast() {
+            if a === b { continue }
+            guard a.structuralHash == b.structuralHash, a.extent == b.extent, a.inputs.count == b.inputs.count,
+                  Node.sameKind(a.kind, b.kind) else { return false }
+            if !a.inputs.isEmpty, compared.insert([ObjectIdentifier(a), ObjectIdentifier(b)]).inserted {
+                pending.append(contentsOf: zip(a.inputs, b.inputs).reversed())
+            }
+        }
+        return true
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
@@ -77,7 +104,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .affine(let transform, let filter): return "affine \(transform)" + (filter == .nearest ? " nearest" : "")
         case .warp(let op): return "warpkernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
         case .general(let op): return "kernel \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
-        case .convolution(let c): return c.label
+        case .area(let op): return op.summary
         case .crop(let rect): return "crop \(rect)"
         case .clamp: return "clamptoextent"
         case .processor(let op): return "processor \(op.name)" + (op.argumentSummary.isEmpty ? "" : " \(op.argumentSummary)")
@@ -97,7 +124,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .affine: return "affine"
         case .warp(let op): return op.name
         case .general(let op): return op.name
-        case .convolution(let c): return c.shortName
+        case .area(let op): return op.name
         case .crop: return "crop"
         case .clamp: return "clamp"
         case .processor(let op): return op.name
@@ -125,7 +152,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case .affine(let t, let f): hasher.combine(3); hasher.combine(t); hasher.combine(f)
         case .warp(let op): hashOperation(op, 4, into: &hasher)
         case .general(let op): hashOperation(op, 5, into: &hasher)
-        case .convolution(let c): hasher.combine(6); hasher.combine(c)
+        case .area(let op): hasher.combine(6); hasher.combine(AnyHashable(op))
         case .crop(let r): hasher.combine(7); hasher.combine(r)
         case .clamp: hasher.combine(8)
         case .processor(let op): hashOperation(op, 9, into: &hasher)
@@ -148,7 +175,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case (.affine(let x, let f), .affine(let y, let g)): return x == y && f == g
         case (.warp(let x), .warp(let y)): return sameOperation(x, y)
         case (.general(let x), .general(let y)): return sameOperation(x, y)
-        case (.convolution(let x), .convolution(let y)): return x == y
+        case (.area(let x), .area(let y)): return AnyHashable(x) == AnyHashable(y)
         case (.crop(let x), .crop(let y)): return x == y
         case (.clamp, .clamp): return true
         case (.processor(let x), .processor(let y)): return sameOperation(x, y)

@@ -75,15 +75,24 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     var isEmpty: Bool { width <= 0 || height <= 0 }
     var pixelCount: Int { isEmpty ? 0 : width * height }
 
-    /// The pixels of an integral, finite rect.
+    /// The pixels of an integral, finite rect, its edges clamped to ±``coordinateBound`` (so any
+    /// rect converts, and widths, heights and pixel counts cannot overflow). Empty for an empty,
+    /// infinite or NaN rect.
     init(_ rect: Rect) {
         let r = rect.integral
-        if r.isEmpty || r.isInfinite {
+        let bound = Double(PixelRect.coordinateBound)
+        let x0 = min(max(r.minX, -bound), bound), y0 = min(max(r.minY, -bound), bound)
+        let x1 = min(max(r.maxX, -bound), bound), y1 = min(max(r.maxY, -bound), bound)
+        if r.isEmpty || r.isInfinite || !(x1 > x0) || !(y1 > y0) {
             self = .empty
         } else {
-            self.init(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height))
+            self.init(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
         }
     }
+
+    /// 2^30: farther than any render reaches (``Context/coordinateLimit``), small enough that a
+    /// rect's pixel count fits an Int.
+    static let coordinateBound = 1 << 30
 
     init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height

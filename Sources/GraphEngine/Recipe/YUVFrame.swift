@@ -1,4 +1,5 @@
 import Foundation
+import GraphCodecs
 
 /// An 8-bit YCbCr 4:2:0 frame (camera and video frames), read natively: the engine converts it to
 /// RGB inside the first program (a `load` of Y, Cb, Cr and one colour-matrix instruction), with no
@@ -87,10 +88,13 @@ public final class YUVFrame: @unchecked Sendable {
     /// Reads a raw frame file (tightly packed unless strides are given).
     public convenience init(contentsOfFile path: String, width: Int, height: Int, layout: Layout, matrix: Matrix = .bt709,
                             range: Range = .video, siting: ChromaSiting = .left, colorSpace: ColorSpace? = .sRGB) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw GraphError.renderFailed("cannot read the YUV file '\(path)'")
+        let bytes: [UInt8]
+        do {
+            bytes = try ImageFile.read(path: path)
+        } catch {
+            throw GraphError.renderFailed("cannot read the YUV file '\(path)': \(error.message)")
         }
-        try self.init(bytes: [UInt8](data), width: width, height: height, layout: layout, matrix: matrix, range: range,
+        try self.init(bytes: bytes, width: width, height: height, layout: layout, matrix: matrix, range: range,
                       siting: siting, colorSpace: colorSpace)
     }
 

@@ -1,12 +1,13 @@
 import Foundation
 
 /// A deliberately simple evaluator of the *unoptimized* recipe: node by node, pixel by pixel, every
-/// value kept in Float32 (matrices and convolutions in Double), no fusion, no folding, no tiles, no
-/// half-float storage. It is the oracle for differential tests of the optimizer and executor.
+/// value kept in Float32 (matrices in Double), no fusion, no folding, no tiles, no half-float
+/// storage. It is the oracle for differential tests of the optimizer and executor.
 ///
 /// Only the per-operation lowering of colour/warp/general operations is shared with the fast path
-/// (each node is lowered alone and run one pixel at a time by a scalar loop); matrices, sampling,
-/// convolution, crops, clamps and extents are written again here, plainly.
+/// (each node is lowered alone and run one pixel at a time by a scalar loop) and each area pass's own
+/// plain per-pixel statement (``AreaOperation/referenceValue(x:y:input:)``); matrices, sampling,
+/// crops, clamps and extents are written again here, plainly.
 public final class ReferenceEvaluator {
     private struct PixelKey: Hashable { let node: ObjectIdentifier; let x: Int; let y: Int }
     private var memo: [PixelKey: SIMD4<Float>] = [:]
@@ -42,10 +43,12 @@ public final class ReferenceEvaluator {
         return result
     }
 
+    /// Whether pixel (`x`, `y`) is part of an image of this extent: its unit square meets the extent
+    /// (rounded out with `integral`'s tolerance, so float dust on a transformed edge adds no pixel).
     private func inside(_ extent: Rect, _ x: Int, _ y: Int) -> Bool {
         if extent.isInfinite { return true }
-        let cx = Double(x) + 0.5, cy = Double(y) + 0.5
-        return cx >= extent.minX && cx < extent.maxX && cy >= extent.minY && cy < extent.maxY
+        let e = extent.integral
+        return Double(x) >= e.minX && Double(x) < e.maxX && Double(y) >= e.minY && Double(y) < e.maxY
     }
 
     private func compute(_ node: Node, _ x: Int, _ y: Int) throws -> SIMD4<Float> {
@@ -76,14 +79,9 @@ public final class ReferenceEvaluator {
             guard !e.isEmpty else { return .zero }
             let cx = min(max(Double(x), e.minX), e.maxX - 1), cy = min(max(Double(y), e.minY), e.maxY - 1)
             return try value(node.inputs[0], Int(cx), Int(cy))
-        case .convolution(let c):
-            var sum = SIMD4<Double>.zero
-            for (k, w) in c.weights.enumerated() {
-                let offset = k - c.radius
-                let v = c.axis == .horizontal ? try value(node.inputs[0], x + offset, y) : try value(node.inputs[0], x, y + offset)
-                sum += Double(w) * SIMD4<Double>(Double(v[0]), Double(v[1]), Double(v[2]), Double(v[3]))
-            }
-            return SIMD4(Float(sum[0]), Float(sum[1]), Float(sum[2]), Float(sum[3]))
+        case .area(let op):
+            // Each pass states its result plainly, one pixel at a time.
+            return try op.referenceValue(x: x, y: y) { index, px, py in try value(node.inputs[index], px, py) }
         case .affine(let transform, let filter):
             guard let inverse = transform.inverted else { return .zero }
             let p = inverse.apply(x: Double(x) + 0.5, y: Double(y) + 0.5)

@@ -16,7 +16,8 @@ public struct FilterRegistry: Sendable {
     public static let standard = FilterRegistry(
         ColorAdjustmentFilters.all + ColorEffectFilters.all + CompositingFilters.all + GeometryFilters.all
             + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
-            + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all)
+            + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
+            + AreaFilterFamilies.all + StylizeFilters.all)
 
     public func descriptor(named name: String) throws -> FilterDescriptor {
         guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name, message: unknownFilterMessage(name)) }

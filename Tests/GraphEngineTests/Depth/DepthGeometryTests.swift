@@ -2,6 +2,7 @@ import Foundation
 import GraphCodecs
 import XCTest
 @testable import GraphEngine
+import Kernels
 
 /// Depth maps follow a photo's edits: a synthetic depth photo (a 480×360 photo with a white square,
 /// a 120×90 disparity map with a known ramp and a high-disparity square in the same place) is
@@ -176,5 +177,29 @@ final class DepthGeometryTests: XCTestCase {
         XCTAssertNotNil(kept.depthData?.unchangedStoredMap, "written back as the file stores it")
         XCTAssertEqual(try DepthTestData.values(try XCTUnwrap(kept.depthData?.map)).values,
                        try DepthTestData.values(try file.depthData().map).values)
+    }
+
+    /// Area passes that move pixels (a Lanczos shrink) or keep them (blurs, the masked variable
+    /// blur's levels, which are resampled and scaled back) tell the map how to follow: the map is
+    /// shrunk like the photo and still lines up.
+    func testResamplingAndBlurAreasCarryTheMap() throws {
+        let folder = try DepthTestData.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try Self.writeSyntheticPhoto(in: folder)
+        let photo = try Image(contentsOf: source)
+        let file = try DepthPhoto(contentsOf: source)
+        let half = try photo.applyingFilter("CILanczosScaleTransform", parameters: ["inputScale": .number(0.5)])
+        let edited = try half.applyingFilter("CIMaskedVariableBlur", parameters: ["inputMask": .image(half), "inputRadius": .number(4)])
+            .cropped(to: half.extent)
+        let (auxiliary, warnings) = file.auxiliaryImages(following: edited, from: photo)
+        XCTAssertEqual(warnings, [])
+        let output = folder.appendingPathComponent("half.jpg").path
+        try Context().write(edited, to: output, options: ImageWriteOptions(quality: 95, colorSpace: .data, auxiliaryImages: auxiliary))
+        let map = try DepthTestData.values(try DepthPhoto(contentsOf: output).depthData().map)
+        XCTAssertEqual([map.width, map.height], [60, 45])
+        let mapCentre = Self.centroid(map.values, width: map.width, height: map.height, above: 3.5)
+        // The square (280...360 × 200...260) halves to a centre at (160, 115) in the edited photo.
+        XCTAssertEqual(mapCentre.0 * 4, 160, accuracy: 2)
+        XCTAssertEqual(mapCentre.1 * 4, 115, accuracy: 2)
     }
 }

@@ -54,8 +54,16 @@ enum AuxiliaryGeometry {
             }
             guard reachesSource(node) else { continue }
             switch node.kind {
-            case .color, .matrix, .colorConversion, .crop, .clamp, .convolution:
+            case .color, .matrix, .colorConversion, .crop, .clamp:
                 for input in node.inputs { stack.append((input, toEdited)) }
+            case .area(let operation):
+                for (index, input) in node.inputs.enumerated() {
+                    guard let geometry = operation.geometry(input: index) else {
+                        problem = "the photo passes through \(node.label), which moves pixels in a way no affine map describes"
+                        break
+                    }
+                    stack.append((input, geometry.concatenating(toEdited)))
+                }
             case .affine(let transform, _):
                 for input in node.inputs { stack.append((input, transform.concatenating(toEdited))) }
             case .warp, .general, .processor:

@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The target `GRAPH_FUZZ_TARGET` names, chosen once when libFuzzer starts.
+nonisolated(unsafe) private var selected: FuzzTarget?
+
+/// libFuzzer's start-up hook: picks the target, or lists them (`GRAPH_FUZZ_TARGET=list`).
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    let name = getenv("GRAPH_FUZZ_TARGET").map { String(cString: $0) } ?? ""
+    if name == "list" {
+        for target in FuzzTarget.all { print(target.name) }
+        exit(0)
+    }
+    guard let target = FuzzTarget.all.first(where: { $0.name == name }) else {
+        let names = FuzzTarget.all.map(\.name).joined(separator: ", ")
+        print("graph-fuzz: set GRAPH_FUZZ_TARGET to one of: \(names) (got \"\(name)\")")
+        exit(2)
+    }
+    selected = target
+    return 0
+}
+
+/// libFuzzer's entry point: one input to the selected target.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    selected?.run(bytes)
+    return 0
+}

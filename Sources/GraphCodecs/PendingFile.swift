@@ -1,0 +1,161 @@
+import CCodecShims
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// write(2), reachable from inside `PendingFile` whose `write(_:)` shadows the name.
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(fd, buffer, count)
+}
+
+/// A file being written: the bytes go to a temporary file beside the target
+/// (`.NAME.tmp-PID-RANDOM`), which becomes visible under the target's name only when
+/// ``commit(allowOverwriting:)`` fsyncs it and renames it over the target. Until then the target
+/// is untouched; ``discard()`` (or releasing the file uncommitted) removes the temporary.
+///
+/// No temporary outlives its process for long:
+/// - a failure or an interrupted write removes it (`discard`, `deinit`);
+/// - after ``ImageFile/removeTemporaryFilesOnSignals()``, SIGINT, SIGTERM and SIGHUP remove
+///   every uncommitted one before the process ends;
+/// - SIGKILL cannot be caught: the next write to the same target removes temporaries of that
+///   target whose process is gone.
+///
+/// Several pending files make a multi-file write all or nothing up to the commits: prepare and
+/// write every one, then commit them (`graph run` does this for a recipe's outputs).
+public final class PendingFile {
+    /// The target.
+    public let path: String
+    /// The temporary file (removed or renamed over ``path`` by the end).
+    public let temporaryPath: String
+    /// The temporary file's descriptor, open for writing at offset 0 (not for closing: the file
+    /// owns it).
+    public var descriptor: Int32 { fd }
+
+    private var fd: Int32
+    private let directory: String
+    private var signalSlot: Int32
+    private var finished = false
+
+    /// Creates the temporary file beside `path` (the folder must exist), removing stale
+    /// temporaries of `path` left by processes that no longer run.
+    public init(path: String) throws(CodecError) {
+        let (directory, name) = PendingFile.split(path)
+        guard !name.isEmpty else { throw CodecError(.io, "path names a directory, not a file", path: path) }
+        self.path = path
+        self.directory = directory
+        PendingFile.removeStaleTemporaries(in: directory, name: name)
+        var temporary = ""
+        var fd: Int32 = -1
+        for attempt in 0..<100 {
+            temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw PendingFile.ioError("cannot create a temporary file in \(directory)", path: path) }
+        self.fd = fd
+        self.temporaryPath = temporary
+        self.signalSlot = ccs_temp_register(temporary)
+    }
+
+    deinit { discard() }
+
+    /// Appends `bytes` at the current offset.
+    public func write(_ bytes: [UInt8]) throws(CodecError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw PendingFile.ioError("write failed", path: path)
+            }
+            written += count
+        }
+    }
+
+    /// Makes the file visible under its name: fsync, close, rename over the target (or, without
+    /// `allowOverwriting`, link it there, failing when the target exists), fsync of the folder.
+    /// On failure the temporary is removed and the target is untouched.
+    public func commit(allowOverwriting: Bool = true) throws(CodecError) {
+        guard !finished else { throw CodecError(.io, "the file was already committed or discarded", path: path) }
+        defer { discard() }
+        guard fsync(fd) == 0 else { throw PendingFile.ioError("fsync failed", path: path) }
+        let closed = close(fd)
+        fd = -1
+        guard closed == 0 else { throw PendingFile.ioError("close failed", path: path) }
+        if allowOverwriting {
+            guard rename(temporaryPath, path) == 0 else {
+                throw PendingFile.ioError("cannot rename the temporary file over the target", path: path)
+            }
+        } else {
+            guard link(temporaryPath, path) == 0 else {
+                throw errno == EEXIST
+                    ? CodecError(.io, "file exists and overwriting is not allowed", path: path)
+                    : PendingFile.ioError("cannot create the target", path: path)
+            }
+            unlink(temporaryPath)
+        }
+        ccs_temp_unregister(signalSlot)
+        signalSlot = -1
+        finished = true
+        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    /// Removes the temporary file (nothing when already committed or discarded).
+    public func discard() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+        if !finished {
+            unlink(temporaryPath)
+            finished = true
+        }
+        ccs_temp_unregister(signalSlot)
+        signalSlot = -1
+    }
+
+    /// Folder and file name of a path (`.` for a bare name).
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
+    }
+
+    /// Removes `.NAME.tmp-PID-*` in `directory` whose process PID no longer exists (a write killed
+    /// by SIGKILL, or a crash). Another process's live write is left alone.
+    static func removeStaleTemporaries(in directory: String, name: String) {
+        guard let folder = opendir(directory) else { return }
+        defer { closedir(folder) }
+        let prefix = ".\(name).tmp-"
+        while let entry = readdir(folder) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix),
+                  let pid = Int32(entryName.dropFirst(prefix.count).prefix(while: { $0 != "-" })), pid > 0 else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink("\(directory)/\(entryName)") }
+        }
+    }
+
+    static func ioError(_ what: String, path: String) -> CodecError {
+        let code = errno
+        let message = String(cString: strerror(code))
+        return CodecError(.io, "\(what): \(message)", path: path, libraryMessage: message)
+    }
+}
+
+extension ImageFile {
+    /// Installs handlers (once) so that SIGINT, SIGTERM and SIGHUP remove every uncommitted
+    /// ``PendingFile`` before the process ends of the signal as it would have. For command-line
+    /// tools; a library leaves signal handling to its application. A signal the process ignores
+    /// stays ignored.
+    public static func removeTemporaryFilesOnSignals() {
+        ccs_temp_install_signal_handlers()
+    }
+}

@@ -1,0 +1,41 @@
+/// The JPEG scaled (DCT) decode for area resampling (CILanczosScaleTransform,
+/// CIBicubicScaleTransform): a ``Resample`` that shrinks a JPEG file (directly or clamped to its
+/// extent) by 2k or more reads the 1/k decode instead, its steps divided by the exact size ratio.
+/// Nil when the pattern does not apply (see ``readsFileThroughResample(_:)``).
+func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout Error?) -> Node? {
+    guard case .area(let op) = node.kind, let resample = op as? Resample, let k = resample.sourceReduction,
+          let input = node.inputs.first else { return nil }
+    let clamped: Bool
+    let source: JPEGFileSource
+    switch input.kind {
+    case .file(let file): (source, clamped) = (file, false)
+    case .clamp:
+        guard case .file(let file) = input.inputs[0].kind else { return nil }
+        (source, clamped) = (file, true)
+    default: return nil
+    }
+    do {
+        let reduced = try source.buffer(scale: k)
+        let size = source.size(scale: k)
+        let fx = Double(size.width) / Double(source.width), fy = Double(size.height) / Double(source.height)
+        var read = Node(.buffer(reduced), inputs: [], extent: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)))
+        if clamped { read = Node(.clamp, inputs: [read], extent: .infinite) }
+        log.append("\(source.label): decoded at 1/\(k) (\(size.width)x\(size.height)) for \(resample.name)")
+        return Node(.area(resample.readingInput(scaledBy: fx, fy)), inputs: [read], extent: node.extent)
+    } catch {
+        failure = failure ?? error
+        return nil
+    }
+}
+
+/// Whether `node` is a ``Resample`` with a source reduction reading a JPEG file directly or through
+/// a clamp: the pattern ``resampleFromReducedDecode(_:log:failure:)`` rewrites.
+func readsFileThroughResample(_ node: Node) -> Bool {
+    guard case .area(let op) = node.kind, let resample = op as? Resample, resample.sourceReduction != nil,
+          let input = node.inputs.first else { return false }
+    switch input.kind {
+    case .file: return true
+    case .clamp: if case .file = input.inputs[0].kind { return true } else { return false }
+    default: return false
+    }
+}

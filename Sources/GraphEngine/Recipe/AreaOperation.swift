@@ -1,0 +1,55 @@
+/// A neighbourhood pass (blur, morphology, small convolution, resampling, …) run by its own loops
+/// over Float32 tiles: the extension point for work that reads more than one pixel per output pixel
+/// and is better written as a dedicated loop than as one `sample` instruction per tap.
+///
+/// Every area node is its own stage. Per work unit, the executor loads each input over the
+/// rectangle ``regionOfInterest(input:for:)`` asks for into Float32 planes (an input that is
+/// `clampedToExtent()` reads its nearest edge pixel there, any other input reads 0 outside its
+/// data), then ``run(_:)`` fills the output tile. The result is stored in the working format and
+/// shows in `graph dump` as a stage named ``name``.
+///
+/// Pixels must depend only on their position, never on where a tile starts (a running sum restarts
+/// at fixed, position-aligned anchors, for example), so any tile size and thread count give the
+/// same bytes. ``referenceValue(x:y:input:)`` states the same result plainly, one pixel at a time,
+/// for the reference evaluator the differential tests compare against.
+public protocol AreaOperation: Hashable, Sendable {
+    /// The stage name in dumps (`CIBoxBlur_h`).
+    var name: String { get }
+    /// What the pass computes, with its parameters (`running-sum box, horizontal, radius 10`).
+    var summary: String { get }
+    /// The output extent given the inputs' extents.
+    func outputExtent(inputExtents: [Rect]) -> Rect
+    /// The integral rectangle of input `index` that the output pixels `rect` (integral) read. The
+    /// executor loads exactly this rectangle; ``run(_:)`` must not read outside it.
+    func regionOfInterest(input index: Int, for rect: Rect) -> Rect
+    /// How many channels of input `index` the pass reads (1: red only, 4: RGBA).
+    func inputChannels(_ index: Int) -> Int
+    /// Whether the output is opaque inside its extent, given each input's opacity and extent.
+    func isOpaque(inputs: [AreaInputDescription]) -> Bool
+    /// Computes `tile.output`. When `tile.channels` is 3, alpha is known to be 1: write channels
+    /// 0–2 only; the executor writes alpha.
+    func run(_ tile: AreaTile)
+    /// The output pixel (`x`, `y`) computed plainly (for ``ReferenceEvaluator``): `input(i, x, y)`
+    /// is input `i`'s premultiplied RGBA at pixel (x, y), 0 outside its extent.
+    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float>
+    /// Where input `index`'s content lands in the output: the affine map from the input's
+    /// coordinates to the output's (identity for blurs, morphology and convolutions; a scale for
+    /// resampling), or nil when no affine map describes it. Auxiliary images carried with an
+    /// edited photo (depth maps, mattes) follow this map.
+    func geometry(input index: Int) -> AffineTransform?
+}
+
+extension AreaOperation {
+    public func inputChannels(_ index: Int) -> Int { 4 }
+    public func geometry(input index: Int) -> AffineTransform? { .identity }
+    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
+}
+
+/// What an area pass may know about an input when deciding whether its output is opaque.
+public struct AreaInputDescription: Sendable {
+    /// Alpha is 1 everywhere inside the input's extent.
+    public let isOpaque: Bool
+    public let extent: Rect
+    /// Alpha is 1 wherever the input can be read (opaque with an infinite extent, as a clamped image).
+    public var isOpaqueEverywhere: Bool { isOpaque && extent.isInfinite }
+}

@@ -1,0 +1,130 @@
+import XCTest
+
+@testable import GraphCodecs
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// PNGRowEncoder and PendingFile: streamed files are the whole-image encoder's bytes, failures of
+/// the disk are clear errors, and no temporary file outlives its write.
+final class StreamingWriteTests: XCTestCase {
+    var folder = ""
+
+    override func setUpWithError() throws {
+        var template = Array("/tmp/graphcodecs-stream-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw XCTSkip("mkdtemp failed") }
+        folder = String(cString: made)
+    }
+
+    override func tearDown() {
+        for name in TestPaths.listFiles(folder) { unlink(folder + "/" + name) }
+        rmdir(folder)
+    }
+
+    private func pixels(_ count: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+    }
+
+    /// Rows fed in bands of any size, to memory or to a file, give the bytes PNGCodec.encode gives
+    /// for the whole image, metadata chunks included.
+    func testBandsGiveTheWholeImageEncodersBytes() throws {
+        let xmp = #"<x:xmpmeta xmlns:x="adobe:ns:meta/"/>"#
+        let exif = EXIF.makeOrientationTIFF(1)
+        for (channels, bitDepth) in [(3, 8), (4, 8), (4, 16), (1, 16)] {
+            let (width, height) = (37, 23)
+            let rowBytes = width * channels * bitDepth / 8
+            let image = pixels(rowBytes * height, seed: UInt64(channels * bitDepth))
+            let icc: [UInt8]? = channels >= 3 ? ICCProfile.sRGBBytes : nil
+            let whole = try PNGCodec.encode(width: width, height: height, channels: channels, bitDepth: bitDepth, bytes: image,
+                                            iccProfile: icc, exif: exif, xmp: xmp)
+            func streamed(_ fd: Int32?) throws -> [UInt8] {
+                let encoder = try PNGRowEncoder(width: width, height: height, channels: channels, bitDepth: bitDepth,
+                                                iccProfile: icc, exif: exif, xmp: xmp, fileDescriptor: fd)
+                var row = 0
+                for band in [5, 1, 9, 0, 8] where row < height {
+                    let count = min(band, height - row)
+                    try image.withUnsafeBytes { try encoder.writeRows($0.baseAddress! + row * rowBytes, rowBytes: rowBytes, count: count) }
+                    row += count
+                }
+                try image.withUnsafeBytes { try encoder.writeRows($0.baseAddress! + row * rowBytes, rowBytes: rowBytes, count: height - row) }
+                return try encoder.finish()
+            }
+            XCTAssertEqual(try streamed(nil), whole, "\(channels) channels, \(bitDepth) bits")
+            let file = try PendingFile(path: folder + "/streamed.png")
+            XCTAssertEqual(try streamed(file.descriptor), [])
+            try file.commit()
+            XCTAssertEqual(try ImageFile.read(path: folder + "/streamed.png"), whole)
+            XCTAssertEqual(try ImageFile.decode(path: folder + "/streamed.png").bytes.count, width * height * channels * bitDepth / 8)
+        }
+    }
+
+    /// A full disk (/dev/full answers every write with ENOSPC) is an I/O error saying so, from the
+    /// streaming PNG and JPEG encoders and from a pending file.
+    func testAFullDiskIsAClearError() throws {
+        let full = open("/dev/full", O_WRONLY)
+        guard full >= 0 else { throw XCTSkip("no /dev/full") }
+        defer { close(full) }
+        let rows = UnsafeMutableRawBufferPointer.allocate(byteCount: 300 * 200 * 3, alignment: 16)
+        defer { rows.deallocate() }
+        rows.copyBytes(from: pixels(300 * 200 * 3, seed: 7))
+        let png = try PNGRowEncoder(width: 300, height: 200, channels: 3, bitDepth: 8, fileDescriptor: full)
+        let pngError = expectCodecError { () throws(CodecError) in
+            try png.writeRows(rows.baseAddress!, rowBytes: 900, count: 200)
+            _ = try png.finish()
+        }
+        XCTAssertEqual(pngError?.kind, .io)
+        XCTAssertEqual(pngError?.message, "writing the PNG file failed: No space left on device")
+        let jpeg = try JPEGRowEncoder(width: 300, height: 200, channels: 3, fileDescriptor: full)
+        let jpegError = expectCodecError { () throws(CodecError) in
+            try jpeg.writeRows(rows.baseAddress!, rowBytes: 900, count: 200)
+            _ = try jpeg.finish()
+        }
+        XCTAssertEqual(jpegError?.kind, .io)
+        XCTAssertEqual(jpegError?.message, "writing the JPEG file failed: No space left on device")
+    }
+
+    /// Discarding or dropping a pending file removes its temporary; the target never appears.
+    func testUncommittedFilesLeaveNothing() throws {
+        let target = folder + "/out.png"
+        do {
+            let file = try PendingFile(path: target)
+            try file.write([1, 2, 3])
+            XCTAssertEqual(TestPaths.listFiles(folder), [String(file.temporaryPath.split(separator: "/").last!)])
+        }
+        XCTAssertEqual(TestPaths.listFiles(folder), [])
+        let file = try PendingFile(path: target)
+        try file.write([4])
+        file.discard()
+        XCTAssertEqual(TestPaths.listFiles(folder), [])
+        XCTAssertNotNil(expectCodecError { () throws(CodecError) in try file.commit() })
+        XCTAssertEqual(TestPaths.listFiles(folder), [])
+    }
+
+    /// Temporaries of a target left by a process that no longer runs (killed with SIGKILL) are
+    /// removed by the next write of that target; a running process's and other targets' are kept.
+    func testStaleTemporariesOfDeadProcessesAreRemoved() throws {
+        let dead = try deadProcessID()
+        let stale = [".out.png.tmp-\(dead)-123-0", ".out.png.tmp-\(dead)-9-3"]
+        let kept = [".out.png.tmp-\(getppid())-5-0", ".other.png.tmp-\(dead)-1-0", "out.png.tmp-\(dead)-1-0"]
+        for name in stale + kept { try ImageFile.writeAtomically([0], to: folder + "/" + name) }
+        try ImageFile.writeAtomically([9], to: folder + "/out.png")
+        XCTAssertEqual(TestPaths.listFiles(folder), (kept + ["out.png"]).sorted())
+        XCTAssertEqual(try ImageFile.read(path: folder + "/out.png"), [9])
+    }
+
+    /// A process ID that no longer runs: a child that has exited and been reaped.
+    private func deadProcessID() throws -> Int32 {
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { free(argv[0]) }
+        guard posix_spawn(&pid, "/bin/true", nil, nil, &argv, environ) == 0 else { throw XCTSkip("cannot spawn /bin/true") }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        return pid
+    }
+}
