@@ -1,4 +1,5 @@
 import Foundation
+import GraphCodecs
 
 /// The text of a recipe: a file, or standard input for `-`.
 struct RecipeSource {
@@ -21,13 +22,15 @@ struct RecipeSource {
         }
         let url = URL(fileURLWithPath: path)
         if let problem = unreadable(path) { throw RecipeError(path, "cannot read the recipe file: \(problem)") }
-        let data: Data
+        // Opened non-blocking and read only when it is a regular file: a FIFO or a device is an
+        // error, never a hang.
+        let bytes: [UInt8]
         do {
-            data = try Data(contentsOf: url)
+            bytes = try ImageFile.read(path: path)
         } catch {
-            throw RecipeError(path, "cannot read the recipe file: \(error.localizedDescription)")
+            throw RecipeError(path, "cannot read the recipe file: \(error.message)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw RecipeError(path, "the recipe file is not UTF-8 text")
         }
         return RecipeSource(text: text, name: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent().path)

@@ -75,7 +75,7 @@ final class FilterBuilderTests: XCTestCase {
             XCTAssertTrue("\($0)".hasPrefix("CIBokehBlur is a Core Image filter this engine does not provide"), "\($0)")
         }
         XCTAssertThrowsError(try photo.applyingFilter("CISepiaTone", parameters: ["inputIntesity": 1])) {
-            XCTAssertEqual("\($0)", "CISepiaTone has no input 'inputIntesity' (did you mean 'inputIntensity'?)")
+            XCTAssertEqual("\($0)", #"CISepiaTone has no input "inputIntesity" (did you mean "inputIntensity"?)"#)
         }
         let value: FilterValue = true
         if case .bool(true) = value {} else { XCTFail("bool literal") }
@@ -85,14 +85,19 @@ final class FilterBuilderTests: XCTestCase {
 
     func testEveryCoreImageNameIsKnownAndEveryProvidedNameIsCoreImages() {
         let provided = Set(FilterRegistry.standard.filters.map(\.name))
-        // The engine's Porter-Duff complements are its own; everything else is Core Image's.
+        // The engine's own: the Porter-Duff complements (Core Image has them only as CIBlendKernel
+        // .destinationOver/In/Out/Atop and .exclusiveOr, not as filters) and 9x9 convolutions (Core
+        // Image's square convolutions stop at 7X7; 9 taps only as 9Horizontal/9Vertical).
         let ours: Set<String> = ["CIDestinationAtopCompositing", "CIDestinationInCompositing", "CIDestinationOutCompositing",
-                                 "CIDestinationOverCompositing", "CIExclusiveOrCompositing"]
+                                 "CIDestinationOverCompositing", "CIExclusiveOrCompositing",
+                                 "CIConvolution9X9", "CIConvolutionRGB9X9"]
         XCTAssertEqual(provided.subtracting(CoreImageFilterNames.all), ours)
         XCTAssertGreaterThan(CoreImageFilterNames.all.count, 230)
         for name in CoreImageFilterNames.all.subtracting(provided) {
             XCTAssertTrue(FilterRegistry.standard.unknownFilterMessage(name).hasPrefix("\(name) is a Core Image filter this engine does not provide"), name)
         }
-        XCTAssertEqual(FilterRegistry.standard.closestFilters(to: "CIAffineClamp"), ["CIColorClamp", "CIAffineTransform"])
+        XCTAssertEqual(FilterRegistry.standard.closestFilters(to: "CIAffineTile"), ["CIAffineClamp", "CIAffineTransform"])
+        XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CIClamp"),
+                       #"CIClamp is a Core Image filter this engine does not provide (the closest provided: "CIColorClamp", "CIAffineClamp")"#)
     }
 }

@@ -23,9 +23,9 @@ public enum GraphError: Error, CustomStringConvertible, Sendable, Equatable {
         case .invalidExtent(let message), .invalidSize(let message), .invalidKernel(let message),
              .renderFailed(let message):
             return message
-        case .unknownFilter(let name, let message): return message ?? "unknown filter '\(name)'"
+        case .unknownFilter(let name, let message): return message ?? "unknown filter \"\(name)\""
         case .unknownParameter(let filter, let key, let suggestion):
-            return "\(filter) has no input '\(key)'" + (suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+            return "\(filter) has no input \"\(key)\"" + (suggestion.map { " (did you mean \"\($0)\"?)" } ?? "")
         case .invalidParameter(let filter, let key, let reason): return "\(filter).\(key): \(reason)"
         case .missingInput(let filter, let key): return "\(filter).\(key): an input image is required"
         }

@@ -8,6 +8,9 @@ extension Filters {
     /// Adds the two images (all channels). Premultiplied: s + b (`CIAdditionCompositing`).
     public static func additionCompositing() -> AdditionCompositing { AdditionCompositing() }
 
+    /// Transforms the image (bilinear) with its edge pixels extended to infinity: out(p) = bilinear(clampedToExtent(in), T⁻¹·p), T = [a b c d tx ty]; infinite extent (`CIAffineClamp`).
+    public static func affineClamp() -> AffineClamp { AffineClamp() }
+
     /// Applies an affine transform [a b c d tx ty]: x' = a·x + c·y + tx, y' = b·x + d·y + ty (`CIAffineTransform`).
     public static func affineTransform() -> AffineTransform { AffineTransform() }
 
@@ -29,6 +32,9 @@ extension Filters {
     /// The minimum of each channel in an area (`CIAreaMinimum`).
     public static func areaMinimum() -> AreaMinimum { AreaMinimum() }
 
+    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised (`CIBicubicScaleTransform`).
+    public static func bicubicScaleTransform() -> BicubicScaleTransform { BicubicScaleTransform() }
+
     /// Blends the image over the background where the mask (alpha channel) is high (`CIBlendWithAlphaMask`).
     public static func blendWithAlphaMask() -> BlendWithAlphaMask { BlendWithAlphaMask() }
 
@@ -40,6 +46,12 @@ extension Filters {
 
     /// Blends the image over the background where the mask (red channel) is high (`CIBlendWithRedMask`).
     public static func blendWithRedMask() -> BlendWithRedMask { BlendWithRedMask() }
+
+    /// Adds a glow: mix(s, s + b − s·b, intensity), b the Gaussian (σ = inputRadius) of the image with edges repeated (`CIBloom`).
+    public static func bloom() -> Bloom { Bloom() }
+
+    /// Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums) (`CIBoxBlur`).
+    public static func boxBlur() -> BoxBlur { BoxBlur() }
 
     /// A checkerboard of two colours (`CICheckerboardGenerator`).
     public static func checkerboardGenerator() -> CheckerboardGenerator { CheckerboardGenerator() }
@@ -101,8 +113,47 @@ extension Filters {
     /// An infinite image of one colour (unpremultiplied RGBA, sRGB unless given in another space) (`CIConstantColorGenerator`).
     public static func constantColorGenerator() -> ConstantColorGenerator { ConstantColorGenerator() }
 
+    /// Convolves: bias + Σ_i Σ_j w[i·3 + j]·in(x + j − 1, y + 1 − i), weights from the top row (all four channels) (`CIConvolution3X3`).
+    public static func convolution3X3() -> Convolution3X3 { Convolution3X3() }
+
+    /// Convolves: bias + Σ_i Σ_j w[i·5 + j]·in(x + j − 2, y + 2 − i), weights from the top row (all four channels) (`CIConvolution5X5`).
+    public static func convolution5X5() -> Convolution5X5 { Convolution5X5() }
+
+    /// Convolves: bias + Σ_i Σ_j w[i·7 + j]·in(x + j − 3, y + 3 − i), weights from the top row (all four channels) (`CIConvolution7X7`).
+    public static func convolution7X7() -> Convolution7X7 { Convolution7X7() }
+
+    /// Convolves with 9 weights along a row (`CIConvolution9Horizontal`).
+    public static func convolution9Horizontal() -> Convolution9Horizontal { Convolution9Horizontal() }
+
+    /// Convolves with 9 weights along a column (top first) (`CIConvolution9Vertical`).
+    public static func convolution9Vertical() -> Convolution9Vertical { Convolution9Vertical() }
+
+    /// Convolves: bias + Σ_i Σ_j w[i·9 + j]·in(x + j − 4, y + 4 − i), weights from the top row (all four channels) (`CIConvolution9X9`).
+    public static func convolution9X9() -> Convolution9X9 { Convolution9X9() }
+
+    /// Convolves: bias + Σ_i Σ_j w[i·3 + j]·in(x + j − 1, y + 1 − i), weights from the top row (R, G, B only; alpha kept) (`CIConvolutionRGB3X3`).
+    public static func convolutionRGB3X3() -> ConvolutionRGB3X3 { ConvolutionRGB3X3() }
+
+    /// Convolves: bias + Σ_i Σ_j w[i·5 + j]·in(x + j − 2, y + 2 − i), weights from the top row (R, G, B only; alpha kept) (`CIConvolutionRGB5X5`).
+    public static func convolutionRGB5X5() -> ConvolutionRGB5X5 { ConvolutionRGB5X5() }
+
+    /// Convolves: bias + Σ_i Σ_j w[i·7 + j]·in(x + j − 3, y + 3 − i), weights from the top row (R, G, B only; alpha kept) (`CIConvolutionRGB7X7`).
+    public static func convolutionRGB7X7() -> ConvolutionRGB7X7 { ConvolutionRGB7X7() }
+
+    /// Convolves with 9 weights along a row (R, G, B only; alpha kept) (`CIConvolutionRGB9Horizontal`).
+    public static func convolutionRGB9Horizontal() -> ConvolutionRGB9Horizontal { ConvolutionRGB9Horizontal() }
+
+    /// Convolves with 9 weights along a column (top first) (R, G, B only; alpha kept) (`CIConvolutionRGB9Vertical`).
+    public static func convolutionRGB9Vertical() -> ConvolutionRGB9Vertical { ConvolutionRGB9Vertical() }
+
+    /// Convolves: bias + Σ_i Σ_j w[i·9 + j]·in(x + j − 4, y + 4 − i), weights from the top row (R, G, B only; alpha kept) (`CIConvolutionRGB9X9`).
+    public static func convolutionRGB9X9() -> ConvolutionRGB9X9 { ConvolutionRGB9X9() }
+
     /// Crops the image to a rectangle [x y width height] (`CICrop`).
     public static func crop() -> Crop { Crop() }
+
+    /// Voronoi cells of jittered points: out(p) = bilinear(in, the nearest of the points a + d·(k + 1/2 + 0.65·(hash(k) − 1/2)) of the 3×3 cells k around p's), d = 2·round(r/2), a = round(c); extent grown by 1.5·d (`CICrystallize`).
+    public static func crystallize() -> Crystallize { Crystallize() }
 
     /// Blends the image over the background: f = min(cb, cs). (W3C blend mode on premultiplied colour.) (`CIDarkenBlendMode`).
     public static func darkenBlendMode() -> DarkenBlendMode { DarkenBlendMode() }
@@ -125,6 +176,9 @@ extension Filters {
     /// Blends the image over the background: f = |cb − cs|. (W3C blend mode on premultiplied colour.) (`CIDifferenceBlendMode`).
     public static func differenceBlendMode() -> DifferenceBlendMode { DifferenceBlendMode() }
 
+    /// Blurs with a disc: the mean of in(x+dx, y+dy) over dx² + dy² ≤ r² (row spans) (`CIDiscBlur`).
+    public static func discBlur() -> DiscBlur { DiscBlur() }
+
     /// Converts disparity (1/m) to depth (m): 1/disparity (`CIDisparityToDepth`).
     public static func disparityToDepth() -> DisparityToDepth { DisparityToDepth() }
 
@@ -133,6 +187,9 @@ extension Filters {
 
     /// Blends the image over the background: f = cs ≠ 0 ? cb/cs : (cb > 0 ? 1 : 0): the background divided by the input (Photoshop's Divide). (W3C blend mode on premultiplied colour.) (`CIDivideBlendMode`).
     public static func divideBlendMode() -> DivideBlendMode { DivideBlendMode() }
+
+    /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
+    public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
 
     /// Blends the image over the background: f = cb + cs − 2·cb·cs. (W3C blend mode on premultiplied colour.) (`CIExclusionBlendMode`).
     public static func exclusionBlendMode() -> ExclusionBlendMode { ExclusionBlendMode() }
@@ -155,8 +212,17 @@ extension Filters {
     /// A Gaussian falloff from one colour to another (`CIGaussianGradient`).
     public static func gaussianGradient() -> GaussianGradient { GaussianGradient() }
 
+    /// Dulls the highlights: rgb = mix(s, s·b, intensity), alpha kept, b the Gaussian (σ = inputRadius) with edges repeated (`CIGloom`).
+    public static func gloom() -> Gloom { Gloom() }
+
+    /// Filters p along the guide luma I: a = cov(I, p)/(var I + ε), b = mean p − a·mean I over (2r+1)² boxes, out = mean a·I + mean b (`CIGuidedFilter`).
+    public static func guidedFilter() -> GuidedFilter { GuidedFilter() }
+
     /// Blends the image over the background: f = cs ≤ ½ ? 2·cb·cs : 1 − 2·(1 − cb)·(1 − cs). (W3C blend mode on premultiplied colour.) (`CIHardLightBlendMode`).
     public static func hardLightBlendMode() -> HardLightBlendMode { HardLightBlendMode() }
+
+    /// Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s (`CIHexagonalPixellate`).
+    public static func hexagonalPixellate() -> HexagonalPixellate { HexagonalPixellate() }
 
     /// Lightens the shadows and darkens the highlights (`CIHighlightShadowAdjust`).
     public static func highlightShadowAdjust() -> HighlightShadowAdjust { HighlightShadowAdjust() }
@@ -169,6 +235,9 @@ extension Filters {
 
     /// Blends the image over the background: f = SetLum(SetSat(cs, Sat(cb)), Lum(cb)): the input's hue. (W3C blend mode on premultiplied colour.) (`CIHueBlendMode`).
     public static func hueBlendMode() -> HueBlendMode { HueBlendMode() }
+
+    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
+    public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
 
     /// Blends the image over the background: f = max(cb, cs). (W3C blend mode on premultiplied colour.) (`CILightenBlendMode`).
     public static func lightenBlendMode() -> LightenBlendMode { LightenBlendMode() }
@@ -191,6 +260,9 @@ extension Filters {
     /// Blends the image over the background: f = SetLum(cb, Lum(cs)): the input's luminosity. (W3C blend mode on premultiplied colour.) (`CILuminosityBlendMode`).
     public static func luminosityBlendMode() -> LuminosityBlendMode { LuminosityBlendMode() }
 
+    /// Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ (`CIMaskedVariableBlur`).
+    public static func maskedVariableBlur() -> MaskedVariableBlur { MaskedVariableBlur() }
+
     /// Grey from the largest colour component (`CIMaximumComponent`).
     public static func maximumComponent() -> MaximumComponent { MaximumComponent() }
 
@@ -203,14 +275,44 @@ extension Filters {
     /// The smaller of each channel. Premultiplied: min(s, b) (`CIMinimumCompositing`).
     public static func minimumCompositing() -> MinimumCompositing { MinimumCompositing() }
 
+    /// Finds edges: rgb = max − min over the disc of radius inputRadius, alpha of the max (`CIMorphologyGradient`).
+    public static func morphologyGradient() -> MorphologyGradient { MorphologyGradient() }
+
+    /// Dilates: per channel max over dx² + dy² ≤ r² (row spans; NaN ignored) (`CIMorphologyMaximum`).
+    public static func morphologyMaximum() -> MorphologyMaximum { MorphologyMaximum() }
+
+    /// Erodes: per channel min over dx² + dy² ≤ r² (row spans; NaN ignored) (`CIMorphologyMinimum`).
+    public static func morphologyMinimum() -> MorphologyMinimum { MorphologyMinimum() }
+
+    /// Dilates: per channel max over a width × height rectangle, each rounded to the nearest odd integer (van Herk, O(1) per pixel) (`CIMorphologyRectangleMaximum`).
+    public static func morphologyRectangleMaximum() -> MorphologyRectangleMaximum { MorphologyRectangleMaximum() }
+
+    /// Erodes: per channel min over a width × height rectangle, each rounded to the nearest odd integer (van Herk, O(1) per pixel) (`CIMorphologyRectangleMinimum`).
+    public static func morphologyRectangleMinimum() -> MorphologyRectangleMinimum { MorphologyRectangleMinimum() }
+
+    /// Blurs along (cos θ, sin θ): a 1-D Gaussian of σ = inputRadius (rotate by −θ, blur rows, rotate back) (`CIMotionBlur`).
+    public static func motionBlur() -> MotionBlur { MotionBlur() }
+
     /// Blends the image over the background: f = cb·cs. (W3C blend mode on premultiplied colour.) (`CIMultiplyBlendMode`).
     public static func multiplyBlendMode() -> MultiplyBlendMode { MultiplyBlendMode() }
 
     /// Multiplies the two images (all channels). Premultiplied: s * b (`CIMultiplyCompositing`).
     public static func multiplyCompositing() -> MultiplyCompositing { MultiplyCompositing() }
 
+    /// Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d (`CINoiseReduction`).
+    public static func noiseReduction() -> NoiseReduction { NoiseReduction() }
+
     /// Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.) (`CIOverlayBlendMode`).
     public static func overlayBlendMode() -> OverlayBlendMode { OverlayBlendMode() }
+
+    /// Maps the quadrilateral of the four points onto the rectangle [0 0 w h]: out(p) = bilinear(in, H(p.x/w, p.y/h)), H the unit square → quadrilateral homography; w = max(bottom, top)·rx, h = max(left, right)·ry, rx, ry the left/right and bottom/top edge ratios (≥ 1, at most 2) (`CIPerspectiveCorrection`).
+    public static func perspectiveCorrection() -> PerspectiveCorrection { PerspectiveCorrection() }
+
+    /// Maps the image onto the quadrilateral of the four points: out(p) = bilinear(in, e.origin + e.size·H⁻¹(p)), e the input's extent, H the unit square → quadrilateral homography; extent: the points' bounding box (`CIPerspectiveTransform`).
+    public static func perspectiveTransform() -> PerspectiveTransform { PerspectiveTransform() }
+
+    /// Maps the rectangle inputExtent of the image onto the quadrilateral of the four points: out(p) = bilinear(in, e.origin + e.size·H⁻¹(p)), H the unit square → quadrilateral homography; extent: the points' bounding box (`CIPerspectiveTransformWithExtent`).
+    public static func perspectiveTransformWithExtent() -> PerspectiveTransformWithExtent { PerspectiveTransformWithExtent() }
 
     /// Vintage film with exaggerated colour (ours, on sRGB-encoded colour: saturation 1.3, contrast 1.1, lift 0.0) (`CIPhotoEffectChrome`).
     public static func photoEffectChrome() -> PhotoEffectChrome { PhotoEffectChrome() }
@@ -239,6 +341,9 @@ extension Filters {
     /// Blends the image over the background: f = cs ≤ ½ ? min(cb, 2cs) : max(cb, 2cs − 1). (W3C blend mode on premultiplied colour.) (`CIPinLightBlendMode`).
     public static func pinLightBlendMode() -> PinLightBlendMode { PinLightBlendMode() }
 
+    /// Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2) (`CIPixellate`).
+    public static func pixellate() -> Pixellate { Pixellate() }
+
     /// A gradient between two circles (`CIRadialGradient`).
     public static func radialGradient() -> RadialGradient { RadialGradient() }
 
@@ -260,6 +365,9 @@ extension Filters {
     /// Maps colours to sepia tones (`CISepiaTone`).
     public static func sepiaTone() -> SepiaTone { SepiaTone() }
 
+    /// Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius (`CISharpenLuminance`).
+    public static func sharpenLuminance() -> SharpenLuminance { SharpenLuminance() }
+
     /// A gradient from one point and colour to another, eased at both ends (`CISmoothLinearGradient`).
     public static func smoothLinearGradient() -> SmoothLinearGradient { SmoothLinearGradient() }
 
@@ -278,6 +386,9 @@ extension Filters {
     /// Places the image over the background (`CISourceOverCompositing`).
     public static func sourceOverCompositing() -> SourceOverCompositing { SourceOverCompositing() }
 
+    /// Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent (`CIStraightenFilter`).
+    public static func straightenFilter() -> StraightenFilter { StraightenFilter() }
+
     /// Vertical stripes of two colours (`CIStripesGenerator`).
     public static func stripesGenerator() -> StripesGenerator { StripesGenerator() }
 
@@ -289,6 +400,9 @@ extension Filters {
 
     /// Maps each colour channel through a spline through five points (in gamma 2) (`CIToneCurve`).
     public static func toneCurve() -> ToneCurve { ToneCurve() }
+
+    /// Sharpens: rgb + intensity·(rgb − blur(rgb)), blur a Gaussian of σ = inputRadius (edges repeated); alpha kept (`CIUnsharpMask`).
+    public static func unsharpMask() -> UnsharpMask { UnsharpMask() }
 
     /// Adjusts saturation, more for the less saturated colours (`CIVibrance`).
     public static func vibrance() -> Vibrance { Vibrance() }
@@ -305,6 +419,9 @@ extension Filters {
     /// Scales colours so that white becomes the given colour (`CIWhitePointAdjust`).
     public static func whitePointAdjust() -> WhitePointAdjust { WhitePointAdjust() }
 
+    /// Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings (`CIZoomBlur`).
+    public static func zoomBlur() -> ZoomBlur { ZoomBlur() }
+
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
     public final class AdditionCompositing: BuiltinFilter {
         /// A `CIAdditionCompositing` with every input at its default.
@@ -320,6 +437,24 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIAffineClamp`: Transforms the image (bilinear) with its edge pixels extended to infinity: out(p) = bilinear(clampedToExtent(in), T⁻¹·p), T = [a b c d tx ty]; infinite extent.
+    public final class AffineClamp: BuiltinFilter {
+        /// A `CIAffineClamp` with every input at its default.
+        public init() { super.init(name: "CIAffineClamp") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The transform; default [1,0,0,1,0,0] (`inputTransform`).
+        public var transform: GraphEngine.AffineTransform {
+            get { transform("inputTransform") }
+            set { set(.transform(newValue), "inputTransform") }
         }
     }
 
@@ -461,6 +596,42 @@ extension Filters {
         }
     }
 
+    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised.
+    public final class BicubicScaleTransform: BuiltinFilter {
+        /// A `CIBicubicScaleTransform` with every input at its default.
+        public init() { super.init(name: "CIBicubicScaleTransform") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The vertical scale factor; default 1, range 0.001...100 (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The horizontal scale relative to the vertical one; default 1, range 0.001...100 (`inputAspectRatio`).
+        public var aspectRatio: Double {
+            get { number("inputAspectRatio") }
+            set { set(.number(newValue), "inputAspectRatio") }
+        }
+
+        /// The cubic's B; default 0, range 0...1 (`inputB`).
+        public var b: Double {
+            get { number("inputB") }
+            set { set(.number(newValue), "inputB") }
+        }
+
+        /// The cubic's C; default 0.75, range 0...1 (`inputC`).
+        public var c: Double {
+            get { number("inputC") }
+            set { set(.number(newValue), "inputC") }
+        }
+    }
+
     /// `CIBlendWithAlphaMask`: Blends the image over the background where the mask (alpha channel) is high.
     public final class BlendWithAlphaMask: BuiltinFilter {
         /// A `CIBlendWithAlphaMask` with every input at its default.
@@ -554,6 +725,48 @@ extension Filters {
         public var maskImage: GraphEngine.Image? {
             get { image("inputMaskImage") }
             set { setImage(newValue, "inputMaskImage") }
+        }
+    }
+
+    /// `CIBloom`: Adds a glow: mix(s, s + b − s·b, intensity), b the Gaussian (σ = inputRadius) of the image with edges repeated.
+    public final class Bloom: BuiltinFilter {
+        /// A `CIBloom` with every input at its default.
+        public init() { super.init(name: "CIBloom") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The blur's standard deviation; default 10, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How much of the effect is mixed in; default 0.5, range 0...1 (`inputIntensity`).
+        public var intensity: Double {
+            get { number("inputIntensity") }
+            set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
+    /// `CIBoxBlur`: Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums).
+    public final class BoxBlur: BuiltinFilter {
+        /// A `CIBoxBlur` with every input at its default.
+        public init() { super.init(name: "CIBoxBlur") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Half the box width, in pixels; default 10, range 0...2000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
         }
     }
 
@@ -1055,6 +1268,294 @@ extension Filters {
         }
     }
 
+    /// `CIConvolution3X3`: Convolves: bias + Σ_i Σ_j w[i·3 + j]·in(x + j − 1, y + 1 − i), weights from the top row (all four channels).
+    public final class Convolution3X3: BuiltinFilter {
+        /// A `CIConvolution3X3` with every input at its default.
+        public init() { super.init(name: "CIConvolution3X3") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 3x3 weights, row by row from the top row; default [0,0,0,0,1,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolution5X5`: Convolves: bias + Σ_i Σ_j w[i·5 + j]·in(x + j − 2, y + 2 − i), weights from the top row (all four channels).
+    public final class Convolution5X5: BuiltinFilter {
+        /// A `CIConvolution5X5` with every input at its default.
+        public init() { super.init(name: "CIConvolution5X5") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 5x5 weights, row by row from the top row; default [0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolution7X7`: Convolves: bias + Σ_i Σ_j w[i·7 + j]·in(x + j − 3, y + 3 − i), weights from the top row (all four channels).
+    public final class Convolution7X7: BuiltinFilter {
+        /// A `CIConvolution7X7` with every input at its default.
+        public init() { super.init(name: "CIConvolution7X7") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 7x7 weights, row by row from the top row; default [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolution9Horizontal`: Convolves with 9 weights along a row.
+    public final class Convolution9Horizontal: BuiltinFilter {
+        /// A `CIConvolution9Horizontal` with every input at its default.
+        public init() { super.init(name: "CIConvolution9Horizontal") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 9x1 weights, row by row from the top row; default [0,0,0,0,1,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolution9Vertical`: Convolves with 9 weights along a column (top first).
+    public final class Convolution9Vertical: BuiltinFilter {
+        /// A `CIConvolution9Vertical` with every input at its default.
+        public init() { super.init(name: "CIConvolution9Vertical") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 1x9 weights, row by row from the top row; default [0,0,0,0,1,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolution9X9`: Convolves: bias + Σ_i Σ_j w[i·9 + j]·in(x + j − 4, y + 4 − i), weights from the top row (all four channels).
+    public final class Convolution9X9: BuiltinFilter {
+        /// A `CIConvolution9X9` with every input at its default.
+        public init() { super.init(name: "CIConvolution9X9") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 9x9 weights, row by row from the top row; default [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolutionRGB3X3`: Convolves: bias + Σ_i Σ_j w[i·3 + j]·in(x + j − 1, y + 1 − i), weights from the top row (R, G, B only; alpha kept).
+    public final class ConvolutionRGB3X3: BuiltinFilter {
+        /// A `CIConvolutionRGB3X3` with every input at its default.
+        public init() { super.init(name: "CIConvolutionRGB3X3") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 3x3 weights, row by row from the top row; default [0,0,0,0,1,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolutionRGB5X5`: Convolves: bias + Σ_i Σ_j w[i·5 + j]·in(x + j − 2, y + 2 − i), weights from the top row (R, G, B only; alpha kept).
+    public final class ConvolutionRGB5X5: BuiltinFilter {
+        /// A `CIConvolutionRGB5X5` with every input at its default.
+        public init() { super.init(name: "CIConvolutionRGB5X5") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 5x5 weights, row by row from the top row; default [0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolutionRGB7X7`: Convolves: bias + Σ_i Σ_j w[i·7 + j]·in(x + j − 3, y + 3 − i), weights from the top row (R, G, B only; alpha kept).
+    public final class ConvolutionRGB7X7: BuiltinFilter {
+        /// A `CIConvolutionRGB7X7` with every input at its default.
+        public init() { super.init(name: "CIConvolutionRGB7X7") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 7x7 weights, row by row from the top row; default [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolutionRGB9Horizontal`: Convolves with 9 weights along a row (R, G, B only; alpha kept).
+    public final class ConvolutionRGB9Horizontal: BuiltinFilter {
+        /// A `CIConvolutionRGB9Horizontal` with every input at its default.
+        public init() { super.init(name: "CIConvolutionRGB9Horizontal") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 9x1 weights, row by row from the top row; default [0,0,0,0,1,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolutionRGB9Vertical`: Convolves with 9 weights along a column (top first) (R, G, B only; alpha kept).
+    public final class ConvolutionRGB9Vertical: BuiltinFilter {
+        /// A `CIConvolutionRGB9Vertical` with every input at its default.
+        public init() { super.init(name: "CIConvolutionRGB9Vertical") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 1x9 weights, row by row from the top row; default [0,0,0,0,1,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
+    /// `CIConvolutionRGB9X9`: Convolves: bias + Σ_i Σ_j w[i·9 + j]·in(x + j − 4, y + 4 − i), weights from the top row (R, G, B only; alpha kept).
+    public final class ConvolutionRGB9X9: BuiltinFilter {
+        /// A `CIConvolutionRGB9X9` with every input at its default.
+        public init() { super.init(name: "CIConvolutionRGB9X9") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 9x9 weights, row by row from the top row; default [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0] (`inputWeights`).
+        public var weights: [Double] {
+            get { vector("inputWeights") }
+            set { set(.vector(newValue), "inputWeights") }
+        }
+
+        /// Added after the convolution; default 0 (`inputBias`).
+        public var bias: Double {
+            get { number("inputBias") }
+            set { set(.number(newValue), "inputBias") }
+        }
+    }
+
     /// `CICrop`: Crops the image to a rectangle [x y width height].
     public final class Crop: BuiltinFilter {
         /// A `CICrop` with every input at its default.
@@ -1070,6 +1571,30 @@ extension Filters {
         public var rectangle: GraphEngine.Rect {
             get { rect("inputRectangle") }
             set { set(.rect(newValue), "inputRectangle") }
+        }
+    }
+
+    /// `CICrystallize`: Voronoi cells of jittered points: out(p) = bilinear(in, the nearest of the points a + d·(k + 1/2 + 0.65·(hash(k) − 1/2)) of the 3×3 cells k around p's), d = 2·round(r/2), a = round(c); extent grown by 1.5·d.
+    public final class Crystallize: BuiltinFilter {
+        /// A `CICrystallize` with every input at its default.
+        public init() { super.init(name: "CICrystallize") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The cell size in pixels (rounded to an even number); default 20, range 1...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// A cell centre: where the grid is anchored; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
         }
     }
 
@@ -1193,6 +1718,24 @@ extension Filters {
         }
     }
 
+    /// `CIDiscBlur`: Blurs with a disc: the mean of in(x+dx, y+dy) over dx² + dy² ≤ r² (row spans).
+    public final class DiscBlur: BuiltinFilter {
+        /// A `CIDiscBlur` with every input at its default.
+        public init() { super.init(name: "CIDiscBlur") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The disc's radius in pixels; default 8, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CIDisparityToDepth`: Converts disparity (1/m) to depth (m): 1/disparity.
     public final class DisparityToDepth: BuiltinFilter {
         /// A `CIDisparityToDepth` with every input at its default.
@@ -1238,6 +1781,36 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIEdgePreserveUpsampleFilter`: Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid).
+    public final class EdgePreserveUpsampleFilter: BuiltinFilter {
+        /// A `CIEdgePreserveUpsampleFilter` with every input at its default.
+        public init() { super.init(name: "CIEdgePreserveUpsampleFilter") }
+
+        /// The full-size guide (the photo) (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The small image to upsample (`inputSmallImage`).
+        public var smallImage: GraphEngine.Image? {
+            get { image("inputSmallImage") }
+            set { setImage(newValue, "inputSmallImage") }
+        }
+
+        /// Spatial standard deviation in small-image pixels; default 3, range 0...5 (`inputSpatialSigma`).
+        public var spatialSigma: Double {
+            get { number("inputSpatialSigma") }
+            set { set(.number(newValue), "inputSpatialSigma") }
+        }
+
+        /// Luma standard deviation (luma 0…1); default 0.15, range 0...1 (`inputLumaSigma`).
+        public var lumaSigma: Double {
+            get { number("inputLumaSigma") }
+            set { set(.number(newValue), "inputLumaSigma") }
         }
     }
 
@@ -1385,6 +1958,60 @@ extension Filters {
         }
     }
 
+    /// `CIGloom`: Dulls the highlights: rgb = mix(s, s·b, intensity), alpha kept, b the Gaussian (σ = inputRadius) with edges repeated.
+    public final class Gloom: BuiltinFilter {
+        /// A `CIGloom` with every input at its default.
+        public init() { super.init(name: "CIGloom") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The blur's standard deviation; default 10, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How much of the effect is mixed in; default 0.5, range 0...1 (`inputIntensity`).
+        public var intensity: Double {
+            get { number("inputIntensity") }
+            set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
+    /// `CIGuidedFilter`: Filters p along the guide luma I: a = cov(I, p)/(var I + ε), b = mean p − a·mean I over (2r+1)² boxes, out = mean a·I + mean b.
+    public final class GuidedFilter: BuiltinFilter {
+        /// A `CIGuidedFilter` with every input at its default.
+        public init() { super.init(name: "CIGuidedFilter") }
+
+        /// The image to filter (scaled to the guide's size) (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The guide (`inputGuideImage`).
+        public var guideImage: GraphEngine.Image? {
+            get { image("inputGuideImage") }
+            set { setImage(newValue, "inputGuideImage") }
+        }
+
+        /// The box radius in pixels; default 1, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The regularisation: larger smooths more; default 0.0001, range 0...inf (`inputEpsilon`).
+        public var epsilon: Double {
+            get { number("inputEpsilon") }
+            set { set(.number(newValue), "inputEpsilon") }
+        }
+    }
+
     /// `CIHardLightBlendMode`: Blends the image over the background: f = cs ≤ ½ ? 2·cb·cs : 1 − 2·(1 − cb)·(1 − cs). (W3C blend mode on premultiplied colour.).
     public final class HardLightBlendMode: BuiltinFilter {
         /// A `CIHardLightBlendMode` with every input at its default.
@@ -1400,6 +2027,30 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIHexagonalPixellate`: Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s.
+    public final class HexagonalPixellate: BuiltinFilter {
+        /// A `CIHexagonalPixellate` with every input at its default.
+        public init() { super.init(name: "CIHexagonalPixellate") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// A cell centre: where the grid is anchored; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The cell size in pixels; default 8, range 1...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
         }
     }
 
@@ -1496,6 +2147,30 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3.
+    public final class LanczosScaleTransform: BuiltinFilter {
+        /// A `CILanczosScaleTransform` with every input at its default.
+        public init() { super.init(name: "CILanczosScaleTransform") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The vertical scale factor; default 1, range 0.001...100 (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The horizontal scale relative to the vertical one; default 1, range 0.001...100 (`inputAspectRatio`).
+        public var aspectRatio: Double {
+            get { number("inputAspectRatio") }
+            set { set(.number(newValue), "inputAspectRatio") }
         }
     }
 
@@ -1631,6 +2306,30 @@ extension Filters {
         }
     }
 
+    /// `CIMaskedVariableBlur`: Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ.
+    public final class MaskedVariableBlur: BuiltinFilter {
+        /// A `CIMaskedVariableBlur` with every input at its default.
+        public init() { super.init(name: "CIMaskedVariableBlur") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Its luma (0…1) scales the blur radius (`inputMask`).
+        public var mask: GraphEngine.Image? {
+            get { image("inputMask") }
+            set { setImage(newValue, "inputMask") }
+        }
+
+        /// The blur's standard deviation where the mask is 1; default 5, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CIMaximumComponent`: Grey from the largest colour component.
     public final class MaximumComponent: BuiltinFilter {
         /// A `CIMaximumComponent` with every input at its default.
@@ -1691,6 +2390,132 @@ extension Filters {
         }
     }
 
+    /// `CIMorphologyGradient`: Finds edges: rgb = max − min over the disc of radius inputRadius, alpha of the max.
+    public final class MorphologyGradient: BuiltinFilter {
+        /// A `CIMorphologyGradient` with every input at its default.
+        public init() { super.init(name: "CIMorphologyGradient") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The disc's radius in pixels; default 5, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CIMorphologyMaximum`: Dilates: per channel max over dx² + dy² ≤ r² (row spans; NaN ignored).
+    public final class MorphologyMaximum: BuiltinFilter {
+        /// A `CIMorphologyMaximum` with every input at its default.
+        public init() { super.init(name: "CIMorphologyMaximum") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The disc's radius in pixels; default 0, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CIMorphologyMinimum`: Erodes: per channel min over dx² + dy² ≤ r² (row spans; NaN ignored).
+    public final class MorphologyMinimum: BuiltinFilter {
+        /// A `CIMorphologyMinimum` with every input at its default.
+        public init() { super.init(name: "CIMorphologyMinimum") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The disc's radius in pixels; default 0, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CIMorphologyRectangleMaximum`: Dilates: per channel max over a width × height rectangle, each rounded to the nearest odd integer (van Herk, O(1) per pixel).
+    public final class MorphologyRectangleMaximum: BuiltinFilter {
+        /// A `CIMorphologyRectangleMaximum` with every input at its default.
+        public init() { super.init(name: "CIMorphologyRectangleMaximum") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The rectangle's width in pixels, rounded to the nearest odd integer; default 5, range 1...2001 (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The rectangle's height in pixels, rounded to the nearest odd integer; default 5, range 1...2001 (`inputHeight`).
+        public var height: Double {
+            get { number("inputHeight") }
+            set { set(.number(newValue), "inputHeight") }
+        }
+    }
+
+    /// `CIMorphologyRectangleMinimum`: Erodes: per channel min over a width × height rectangle, each rounded to the nearest odd integer (van Herk, O(1) per pixel).
+    public final class MorphologyRectangleMinimum: BuiltinFilter {
+        /// A `CIMorphologyRectangleMinimum` with every input at its default.
+        public init() { super.init(name: "CIMorphologyRectangleMinimum") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The rectangle's width in pixels, rounded to the nearest odd integer; default 5, range 1...2001 (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The rectangle's height in pixels, rounded to the nearest odd integer; default 5, range 1...2001 (`inputHeight`).
+        public var height: Double {
+            get { number("inputHeight") }
+            set { set(.number(newValue), "inputHeight") }
+        }
+    }
+
+    /// `CIMotionBlur`: Blurs along (cos θ, sin θ): a 1-D Gaussian of σ = inputRadius (rotate by −θ, blur rows, rotate back).
+    public final class MotionBlur: BuiltinFilter {
+        /// A `CIMotionBlur` with every input at its default.
+        public init() { super.init(name: "CIMotionBlur") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The streak's standard deviation in pixels; default 20, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The direction in radians; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
     /// `CIMultiplyBlendMode`: Blends the image over the background: f = cb·cs. (W3C blend mode on premultiplied colour.).
     public final class MultiplyBlendMode: BuiltinFilter {
         /// A `CIMultiplyBlendMode` with every input at its default.
@@ -1727,6 +2552,30 @@ extension Filters {
         }
     }
 
+    /// `CINoiseReduction`: Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d.
+    public final class NoiseReduction: BuiltinFilter {
+        /// A `CINoiseReduction` with every input at its default.
+        public init() { super.init(name: "CINoiseReduction") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Luma differences below this are noise; default 0.02, range 0...inf (`inputNoiseLevel`).
+        public var noiseLevel: Double {
+            get { number("inputNoiseLevel") }
+            set { set(.number(newValue), "inputNoiseLevel") }
+        }
+
+        /// How much the kept detail is sharpened; default 0.4, range 0...inf (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+    }
+
     /// `CIOverlayBlendMode`: Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.).
     public final class OverlayBlendMode: BuiltinFilter {
         /// A `CIOverlayBlendMode` with every input at its default.
@@ -1742,6 +2591,126 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIPerspectiveCorrection`: Maps the quadrilateral of the four points onto the rectangle [0 0 w h]: out(p) = bilinear(in, H(p.x/w, p.y/h)), H the unit square → quadrilateral homography; w = max(bottom, top)·rx, h = max(left, right)·ry, rx, ry the left/right and bottom/top edge ratios (≥ 1, at most 2).
+    public final class PerspectiveCorrection: BuiltinFilter {
+        /// A `CIPerspectiveCorrection` with every input at its default.
+        public init() { super.init(name: "CIPerspectiveCorrection") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Where the top-left corner goes; default [118,484] (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// Where the top-right corner goes; default [646,507] (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// Where the bottom-right corner goes; default [548,140] (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// Where the bottom-left corner goes; default [155,153] (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+
+        /// Crop to the corrected rectangle; default true (`inputCrop`).
+        public var crop: Bool {
+            get { bool("inputCrop") }
+            set { set(.bool(newValue), "inputCrop") }
+        }
+    }
+
+    /// `CIPerspectiveTransform`: Maps the image onto the quadrilateral of the four points: out(p) = bilinear(in, e.origin + e.size·H⁻¹(p)), e the input's extent, H the unit square → quadrilateral homography; extent: the points' bounding box.
+    public final class PerspectiveTransform: BuiltinFilter {
+        /// A `CIPerspectiveTransform` with every input at its default.
+        public init() { super.init(name: "CIPerspectiveTransform") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Where the top-left corner goes; default [118,484] (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// Where the top-right corner goes; default [646,507] (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// Where the bottom-right corner goes; default [548,140] (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// Where the bottom-left corner goes; default [155,153] (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+    }
+
+    /// `CIPerspectiveTransformWithExtent`: Maps the rectangle inputExtent of the image onto the quadrilateral of the four points: out(p) = bilinear(in, e.origin + e.size·H⁻¹(p)), H the unit square → quadrilateral homography; extent: the points' bounding box.
+    public final class PerspectiveTransformWithExtent: BuiltinFilter {
+        /// A `CIPerspectiveTransformWithExtent` with every input at its default.
+        public init() { super.init(name: "CIPerspectiveTransformWithExtent") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The rectangle of the input that fills the quadrilateral; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// Where the top-left corner goes; default [118,484] (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// Where the top-right corner goes; default [646,507] (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// Where the bottom-right corner goes; default [548,140] (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// Where the bottom-left corner goes; default [155,153] (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
         }
     }
 
@@ -1856,6 +2825,30 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIPixellate`: Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2).
+    public final class Pixellate: BuiltinFilter {
+        /// A `CIPixellate` with every input at its default.
+        public init() { super.init(name: "CIPixellate") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// A cell centre: where the grid is anchored; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The cell size in pixels; default 8, range 1...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
         }
     }
 
@@ -1985,6 +2978,30 @@ extension Filters {
         }
     }
 
+    /// `CISharpenLuminance`: Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius.
+    public final class SharpenLuminance: BuiltinFilter {
+        /// A `CISharpenLuminance` with every input at its default.
+        public init() { super.init(name: "CISharpenLuminance") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The amount; default 0.4, range 0...inf (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+
+        /// The blur's standard deviation; default 1.69, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CISmoothLinearGradient`: A gradient from one point and colour to another, eased at both ends.
     public final class SmoothLinearGradient: BuiltinFilter {
         /// A `CISmoothLinearGradient` with every input at its default.
@@ -2102,6 +3119,24 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIStraightenFilter`: Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent.
+    public final class StraightenFilter: BuiltinFilter {
+        /// A `CIStraightenFilter` with every input at its default.
+        public init() { super.init(name: "CIStraightenFilter") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The rotation in radians (counter-clockwise); default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
         }
     }
 
@@ -2225,6 +3260,30 @@ extension Filters {
         }
     }
 
+    /// `CIUnsharpMask`: Sharpens: rgb + intensity·(rgb − blur(rgb)), blur a Gaussian of σ = inputRadius (edges repeated); alpha kept.
+    public final class UnsharpMask: BuiltinFilter {
+        /// A `CIUnsharpMask` with every input at its default.
+        public init() { super.init(name: "CIUnsharpMask") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The blur's standard deviation; default 2.5, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The amount added; default 0.5, range 0...inf (`inputIntensity`).
+        public var intensity: Double {
+            get { number("inputIntensity") }
+            set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
     /// `CIVibrance`: Adjusts saturation, more for the less saturated colours.
     public final class Vibrance: BuiltinFilter {
         /// A `CIVibrance` with every input at its default.
@@ -2336,6 +3395,30 @@ extension Filters {
         public var color: [Double] {
             get { vector("inputColor") }
             set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIZoomBlur`: Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings.
+    public final class ZoomBlur: BuiltinFilter {
+        /// A `CIZoomBlur` with every input at its default.
+        public init() { super.init(name: "CIZoomBlur") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The zoom's centre; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The zoom in percent; default 20, range 0...1000 (`inputAmount`).
+        public var amount: Double {
+            get { number("inputAmount") }
+            set { set(.number(newValue), "inputAmount") }
         }
     }
 }

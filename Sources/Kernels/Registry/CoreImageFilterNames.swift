@@ -66,15 +66,19 @@ public enum CoreImageFilterNames {
 extension FilterRegistry {
     /// Why `name` is not a filter here, in words: `CIBokehBlur is a Core Image filter this engine does
     /// not provide (the closest provided: "CIBoxBlur", "CIDiscBlur", "CIGaussianBlur")` for a known
-    /// Core Image name, else `unknown filter "X" (did you mean "Y"?)` when a provided name is close.
+    /// Core Image name, else `unknown filter "X" (did you mean "Y"?)` when a name is close (and when
+    /// that name is Core Image's but not provided here, it says so).
     public func unknownFilterMessage(_ name: String) -> String {
         let provided = filters.map(\.name)
-        if CoreImageFilterNames.all.contains(name) {
+        if CoreImageFilterNames.all.contains(name), !provided.contains(name) {
             let closest = closestFilters(to: name).map { "\"\($0)\"" }.joined(separator: ", ")
             return "\(name) is a Core Image filter this engine does not provide" + (closest.isEmpty ? "" : " (the closest provided: \(closest))")
         }
-        guard let suggestion = NameSuggestion.closest(to: name, among: provided) else { return "unknown filter \"\(name)\"" }
-        return "unknown filter \"\(name)\" (did you mean \"\(suggestion)\"?)"
+        guard let suggestion = NameSuggestion.closest(to: name, among: provided + CoreImageFilterNames.all) else {
+            return "unknown filter \"\(name)\""
+        }
+        let unprovided = provided.contains(suggestion) ? "" : ", a Core Image filter this engine does not provide"
+        return "unknown filter \"\(name)\" (did you mean \"\(suggestion)\"\(unprovided)?)"
     }
 
     /// Up to three provided filters whose names share the most words with `name` (`CIBokehBlur`:
