@@ -36,7 +36,7 @@ public struct KernelParameter: Sendable, Hashable {
 }
 
 /// The value bound to one kernel parameter when the kernel is lowered.
-public enum KernelArgumentValue: Sendable {
+package enum KernelArgumentValue: Sendable {
     /// A `float`.
     case scalar(Operand)
     /// A `vec2`, `vec3`, `vec4` or `__color` (the count must match).
@@ -124,7 +124,7 @@ public struct Kernel: Sendable, Hashable {
     /// `arguments` bind the parameters in order: `.scalar` for `float`, `.vector` for `vec2/3/4` and
     /// `__color`, `.pixel` for `__sample`, `.sampler` for `sampler`. `destination` is the
     /// working-space pixel centre (`destCoord()`).
-    public func lower(
+    package func lower(
         into builder: inout ProgramBuilder, arguments: [KernelArgumentValue], destination: (x: Operand, y: Operand)
     ) throws(KernelCompileError) -> [Operand] {
         guard arguments.count == parameters.count else {

@@ -12,12 +12,18 @@ public final class ImageBuffer: @unchecked Sendable {
     /// The colour space of the pixels, or nil for data (depth, masks, LUTs) that is never converted.
     public let colorSpace: ColorSpace?
     /// For a buffer still being filled (streaming decode): which rows are ready. nil when complete.
-    public let rowProgress: RowProgress?
+    package let rowProgress: RowProgress?
     let storage: UnsafeMutableRawPointer
 
     /// A zero-filled buffer. Fails for non-positive or absurd sizes.
-    public init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress? = nil) throws(GraphError) {
+    public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
+                            colorSpace: ColorSpace? = .sRGB) throws(GraphError) {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace, rowProgress: nil)
+    }
+
+    /// A zero-filled buffer whose rows a decoder publishes as it fills them (`rowProgress`).
+    package init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
+                 colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress?) throws(GraphError) {
         guard width > 0, height > 0 else {
             throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
         }
@@ -67,7 +73,7 @@ public final class ImageBuffer: @unchecked Sendable {
     }
 
     /// Where a streaming fill writes its rows (top row first, `rowBytes` apart).
-    public var mutableStorageForFilling: UnsafeMutableRawPointer { storage }
+    package var mutableStorageForFilling: UnsafeMutableRawPointer { storage }
 
     /// A copy of the bytes.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
