@@ -22,6 +22,53 @@ final class ApplyCommandTests: XCTestCase {
         return path
     }
 
+    /// `graph apply` on a depth photo keeps its depth as `graph run` does: the source's map byte for
+    /// byte when the geometry is unchanged, the map cropped with the photo, and a note (not an
+    /// error) for a PNG output, which cannot carry it.
+    func testApplyOnADepthPhotoKeepsItsDepth() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var photo: [UInt8] = [], map: [Float] = []
+        for row in 0..<48 {
+            for x in 0..<64 {
+                photo += [UInt8(x * 4), UInt8(row * 5), 200]
+                map.append(0.2 + 0.6 * Float(x) / 63)
+            }
+        }
+        let mapImage = Image(buffer: try ImageBuffer(width: 64, height: 48, format: .grayf, colorSpace: nil,
+                                                     bytes: map.withUnsafeBytes { Array($0) }))
+        var options = ImageWriteOptions(quality: 95)
+        options.auxiliaryImages = AuxiliaryImages(depthData: DepthData(map: mapImage, kind: .disparity, accuracy: .relative))
+        let input = folder.appendingPathComponent("depth.jpg").path
+        try Context().write(Image(buffer: try ImageBuffer(width: 64, height: 48, format: .rgb8, bytes: photo)), to: input, options: options)
+        func storedMap(_ path: String) throws -> [UInt8] {
+            let bytes = try ImageFile.read(path: path)
+            guard case .jpeg(let stream)? = try ImageFile.info(bytes).auxiliaryImages.first?.location else { return [] }
+            return Array(bytes[stream.range])
+        }
+
+        let kept = folder.appendingPathComponent("kept.jpg").path
+        let apply = Graph.runInProcess(["apply", input, kept, "CISepiaTone", "inputIntensity=0.5"])
+        XCTAssertEqual(apply.status, 0, apply.err)
+        XCTAssertFalse(try storedMap(input).isEmpty)
+        XCTAssertTrue(try storedMap(kept) == storedMap(input), "the source's map, unchanged")
+
+        let cropped = folder.appendingPathComponent("cropped.jpg").path
+        let crop = Graph.runInProcess(["apply", input, cropped, "CISepiaTone", "+", "CICrop", "inputRectangle=16,8,32,24"])
+        XCTAssertEqual(crop.status, 0, crop.err)
+        let depth = try DepthData(contentsOf: cropped)
+        XCTAssertEqual(depth.kind, .disparity)
+        let values = try Context().render(depth.map, format: .grayf, colorSpace: .data)
+        XCTAssertEqual([values.width, values.height], [32, 24])
+        let range = try XCTUnwrap(depth.storedRange)
+        XCTAssertEqual(range.lowerBound, 0.2 + 0.6 * 16 / 63, accuracy: 0.01)
+        XCTAssertEqual(range.upperBound, 0.2 + 0.6 * 47 / 63, accuracy: 0.01)
+
+        let png = Graph.runInProcess(["apply", input, folder.appendingPathComponent("out.png").path, "CISepiaTone"])
+        XCTAssertEqual(png.status, 0, png.err)
+        XCTAssertTrue(png.err.contains("a PNG output cannot carry depth data"), png.err)
+    }
+
     func testApplyRendersT2ChainWithTheRecipesBytes() throws {
         let folder = try makeWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }
