@@ -12,6 +12,7 @@ import Darwin
 public final class BandRing: @unchecked Sendable {
     /// Slot memory: `count` bands of `bandBytes` each.
     public let count: Int
+    /// Bytes of one band slot.
     public let bandBytes: Int
     private let memory: UnsafeMutableRawPointer
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -23,6 +24,7 @@ public final class BandRing: @unchecked Sendable {
     private var readIndex = 0, writeIndex = 0, filled = 0
     private var cancelled = false
 
+    /// A ring of `count` slots of `bandBytes` each (allocated once, freed with the ring).
     public init(count: Int, bandBytes: Int) {
         self.count = count
         self.bandBytes = bandBytes
@@ -47,6 +49,7 @@ public final class BandRing: @unchecked Sendable {
         memory.deallocate()
     }
 
+    /// The memory of slot `slot`.
     public func band(_ slot: Int) -> UnsafeMutableRawPointer { memory + slot * bandBytes }
 
     /// Producer: waits for a free slot; nil once cancelled.
@@ -100,6 +103,7 @@ public final class BandRing: @unchecked Sendable {
 public final class JoinableThread: @unchecked Sendable {
     private var thread: pthread_t?
 
+    /// Starts `body` on a new thread; nil when the thread cannot be created. Join it before it is released.
     public init?(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var handle = pthread_t()

@@ -5,6 +5,7 @@
 public struct EXIFSummary: Sendable, Equatable {
     /// Camera maker (0x010F) and model (0x0110).
     public var make: String?
+    /// Camera model (0x0110).
     public var model: String?
     /// Lens model (0xA434).
     public var lensModel: String?
@@ -18,12 +19,14 @@ public struct EXIFSummary: Sendable, Equatable {
     public var iso: Int?
     /// Focal length in millimetres (0x920A), and the 35 mm equivalent (0xA405).
     public var focalLength: Double?
+    /// Focal length in 35 mm film equivalent (0xA405).
     public var focalLengthIn35mm: Int?
     /// Orientation (0x0112) as stored, 1...8.
     public var orientation: Int?
     /// When the photo was taken (0x9003 DateTimeOriginal, `YYYY:MM:DD HH:MM:SS`), and when the
     /// file was last changed (0x0132 DateTime).
     public var dateTimeOriginal: String?
+    /// When the file was last changed (0x0132 DateTime).
     public var dateTime: String?
     /// Whether a GPS IFD is present (position not decoded).
     public var hasGPS = false

@@ -71,6 +71,7 @@ public struct ICCProfile: Sendable, Equatable {
     public var rgbToXYZD50: [Double]?
     /// Red, green, blue tone curves (or one grey curve for GRAY profiles).
     public var curves: [Curve]
+    /// The profile's kind: RGB matrix/TRC, grey, or another.
     public var kind: Kind
 
     /// Parametric parameters of the (shared) transfer curve when all channels use the same

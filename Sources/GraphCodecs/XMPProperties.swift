@@ -11,8 +11,11 @@
 public struct XMPProperties: Sendable, Equatable {
     /// A property name: namespace URI and local name.
     public struct Name: Hashable, Sendable {
+        /// The namespace URI.
         public var namespace: String
+        /// The local name (`FloatMinValue`).
         public var local: String
+        /// The name `local` in `namespace`.
         public init(_ namespace: String, _ local: String) {
             self.namespace = namespace
             self.local = local
@@ -25,6 +28,7 @@ public struct XMPProperties: Sendable, Equatable {
         case list([String])
     }
 
+    /// Every property read, by name.
     public private(set) var values: [Name: Value] = [:]
     /// Why the scan stopped early, when it did.
     public private(set) var problem: String?
@@ -38,6 +42,7 @@ public struct XMPProperties: Sendable, Equatable {
         return scanner.run()
     }
 
+    /// No properties.
     public init() {}
 
     /// The text of a property (nil when absent or a list).

@@ -7,9 +7,11 @@
 public struct HEIFStructure: Sendable, Equatable {
     /// One item of the `iinf` box with its associated properties.
     public struct Item: Sendable, Equatable {
+        /// The item's id.
         public var id: UInt32
         /// Item type: `hvc1`, `av01`, `grid`, `iden`, `Exif`, `mime` ...
         public var type: String
+        /// The item's name (`infe` name), often empty.
         public var name: String
         /// For `mime` items: the content type (`application/rdf+xml` for XMP).
         public var contentType: String?
@@ -42,8 +44,11 @@ public struct HEIFStructure: Sendable, Equatable {
     /// An `iref` reference: `from` refers to each of `to` (`auxl`: an auxiliary image to its
     /// master, `cdsc`: metadata to what it describes, `dimg`: a grid to its tiles, `thmb`).
     public struct Reference: Sendable, Equatable {
+        /// The reference type (`auxl`, `cdsc`, `dimg`, `thmb`...).
         public var type: String
+        /// The item the reference is from.
         public var from: UInt32
+        /// The items it refers to.
         public var to: [UInt32]
     }
 
@@ -51,18 +56,26 @@ public struct HEIFStructure: Sendable, Equatable {
     public struct Location: Sendable, Equatable {
         /// 0: file offsets; 1: offsets into `idat`; 2: item references (not read).
         public var constructionMethod: Int
+        /// The data's extents: offset (per ``constructionMethod``) and length.
         public var extents: [(offset: Int, length: Int)]
 
+        /// Equal when method and extents are.
         public static func == (a: Location, b: Location) -> Bool {
             a.constructionMethod == b.constructionMethod && a.extents.elementsEqual(b.extents, by: { $0 == $1 })
         }
     }
 
+    /// The `ftyp` major brand (`heic`, `mif1`...).
     public var majorBrand: String
+    /// The `ftyp` compatible brands.
     public var compatibleBrands: [String]
+    /// The primary item (`pitm`): the main image.
     public var primaryItemID: UInt32
+    /// Every item, in `iinf` order.
     public var items: [Item]
+    /// Every item reference (`iref`).
     public var references: [Reference]
+    /// Where each item's data is (`iloc`), by item id.
     public var locations: [UInt32: Location]
     /// The `idat` box's payload in the file.
     public var itemDataRange: Range<Int>?
@@ -70,6 +83,7 @@ public struct HEIFStructure: Sendable, Equatable {
     /// Largest metadata item read into memory (Exif, XMP).
     public static let maxItemDataBytes = 64 << 20
 
+    /// The item with id `id`, if any.
     public func item(_ id: UInt32) -> Item? { items.first { $0.id == id } }
 
     /// Items that refer to `id` with a reference of `type` (e.g. the `auxl` images of the primary).

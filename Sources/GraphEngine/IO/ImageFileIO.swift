@@ -39,7 +39,7 @@ extension Image {
     /// colour tagging (for example an unrecognised ICC profile treated as sRGB). `colorSpace`
     /// overrides the profile (`.some(nil)`: data, never converted).
     ///
-    /// A JPEG without an orientation to apply becomes a ``JPEGFileSource``: its header is read now
+    /// A JPEG without an orientation to apply becomes a lazy JPEG source: its header is read now
     /// (header errors throw here) and its pixels stream in when a render needs them; an error later
     /// in the file fails that render. Other files decode now.
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
@@ -132,7 +132,7 @@ extension Context {
 
     /// The same, streamed into `fileDescriptor` (a regular file open for writing, from its current
     /// offset; left open) as it is encoded: neither the pixels nor the file are ever held whole.
-    /// Usually the descriptor of a ``PendingFile``, committed once every output of a job is written.
+    /// Usually the descriptor of a `PendingFile` (GraphCodecs), committed once every output of a job is written.
     public func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                        to fileDescriptor: Int32, progress: RenderProgress? = nil) throws {
         _ = try encode(image, format: format, options: options, destination: .file(fileDescriptor), progress: progress)
@@ -185,7 +185,7 @@ extension Context {
         }
     }
 
-    /// Renders and writes `image` to `path` atomically (streamed into a ``PendingFile`` beside it,
+    /// Renders and writes `image` to `path` atomically (streamed into a `PendingFile` of GraphCodecs beside it,
     /// then renamed): a failed render or encode leaves no file. The format comes from the extension
     /// unless given. Paths in `protectedPaths` (the render's inputs) are never overwritten.
     public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil,

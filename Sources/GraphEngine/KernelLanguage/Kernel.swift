@@ -25,10 +25,14 @@ public enum KernelParameterType: String, Sendable, Hashable {
     }
 }
 
+/// One parameter of a kernel function: its name and declared type.
 public struct KernelParameter: Sendable, Hashable {
+    /// The parameter's name in the source.
     public let name: String
+    /// The parameter's declared type.
     public let type: KernelParameterType
 
+    /// A parameter named `name` of type `type`.
     public init(name: String, type: KernelParameterType) {
         self.name = name
         self.type = type
@@ -78,14 +82,17 @@ package enum KernelArgumentValue: Sendable {
 /// `samplerExtent(s)` is the `vec4(x, y, width, height)` supplied with the binding
 /// (`samplerOrigin` = its `xy`, `samplerSize` = its `zw`).
 ///
-/// **Lowering.** ``lower(into:arguments:destination:)`` compiles to straight-line SIMD IR: branches
+/// **Lowering.** A kernel compiles to straight-line SIMD IR: branches
 /// evaluate both sides and select per pixel, helper functions are inlined, loops unrolled, and
 /// constants fold. Kernels are equal (and hash) by their source text.
 public struct Kernel: Sendable, Hashable {
+    /// The kernel's source text, as given.
     public let source: String
     /// The kernel function's name.
     public let name: String
+    /// Colour, warp or general, from the return type and parameters.
     public let kind: KernelKind
+    /// The kernel function's parameters, in order (arguments bind to them in this order or by name).
     public let parameters: [KernelParameter]
 
     private let program: CheckedProgram
@@ -115,7 +122,9 @@ public struct Kernel: Sendable, Hashable {
         }
     }
 
+    /// Kernels are equal when their source texts are.
     public static func == (lhs: Kernel, rhs: Kernel) -> Bool { lhs.source == rhs.source }
+    /// Hashes the source text.
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     /// Lowers the kernel body for one destination pixel span. Returns 4 operands (colour/general) or

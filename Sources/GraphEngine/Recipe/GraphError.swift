@@ -18,6 +18,7 @@ public enum GraphError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A render that can't proceed (a memory limit, a failed source).
     case renderFailed(String)
 
+    /// The message: what is wrong and where, with a "did you mean" when a name is close.
     public var description: String {
         switch self {
         case .invalidExtent(let message), .invalidSize(let message), .invalidKernel(let message),

@@ -11,6 +11,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// Where the image may be non-transparent; ``Rect/infinite`` for generators and clamped images.
     public var extent: Rect { node.extent }
 
+    /// `Image LABEL extent=[x y w h]`, for debugging.
     public var description: String { "Image \(node.label) extent=\(extent)" }
 
     // MARK: Sources

@@ -1,13 +1,18 @@
-/// Pixels in memory: the backing of buffer sources and the result of ``Context/render(_:rect:format:)``.
+/// Pixels in memory: the backing of buffer sources and the result of ``Context/render(_:rect:format:colorSpace:progress:)``.
 ///
 /// Rows are stored top row first (as every codec and most callers expect). An image made from a
 /// buffer of height `h` has extent `[0 0 w h]`, so memory row `r` holds working-space row `h − 1 − r`.
 /// The buffer is immutable once made, so it is safe to share between threads.
 public final class ImageBuffer: @unchecked Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// The pixel format of the bytes.
     public let format: PixelFormat
+    /// Whether the colour is premultiplied, straight, or opaque.
     public let alphaMode: AlphaMode
+    /// Bytes from one row to the next (rows are top first).
     public let rowBytes: Int
     /// The colour space of the pixels, or nil for data (depth, masks, LUTs) that is never converted.
     public let colorSpace: ColorSpace?

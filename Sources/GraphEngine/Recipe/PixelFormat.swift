@@ -20,6 +20,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The type of each channel.
     public var component: ComponentType {
         switch self {
         case .rgba8, .bgra8, .rgb8, .grayAlpha8, .gray8: return .uint8
@@ -29,15 +30,18 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// Bytes per pixel: channels × bytes per channel.
     public var bytesPerPixel: Int { channels * component.byteCount }
     /// Where red and blue sit in a pixel's samples.
     var redAndBlueIndices: (red: Int, blue: Int) { self == .bgra8 ? (2, 0) : (0, 2) }
+    /// Whether the format has an alpha channel (grey-alpha or RGBA/BGRA).
     public var hasAlpha: Bool { channels == 2 || channels == 4 }
 }
 
 /// The numeric type of one sample.
 public enum ComponentType: String, Hashable, Sendable {
     case uint8, uint16, float16, float32
+    /// Bytes per channel.
     public var byteCount: Int {
         switch self {
         case .uint8: return 1

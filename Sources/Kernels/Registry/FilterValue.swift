@@ -36,6 +36,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value in a short form (`[1 0 0 0]`, `image [0 0 64 48]`).
     public var description: String {
         switch self {
         case .number(let n): return "\(n)"
@@ -64,7 +65,10 @@ public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
 
 /// The colour spaces colour and colour-space inputs accept by name (the names recipes use).
 public enum NamedColorSpaces {
+    /// Each accepted name with its space: `sRGB`, `displayP3`, `linearSRGB`.
     public static let all: [(name: String, space: ColorSpace)] = [("sRGB", .sRGB), ("displayP3", .displayP3), ("linearSRGB", .linearSRGB)]
+    /// The space named `name`, or nil.
     public static func space(named name: String) -> ColorSpace? { all.first { $0.name == name }?.space }
+    /// The name of `space`, or nil when it has none here.
     public static func name(of space: ColorSpace) -> String? { all.first { $0.space == space }?.name }
 }
