@@ -1,7 +1,7 @@
 import Kernels
 
 /// Writes `Sources/Kernels/Builders/FilterBuilders.generated.swift`: the typed filter classes of
-/// ``Filters`` (Core Image's `CIFilterBuiltins` style), one per filter of the registry
+/// `Filters` (Core Image's `CIFilterBuiltins` style), one per filter of the registry
 /// (`graph filters --swift-builders`, run by `scripts/generate-filter-builders.sh`). A test
 /// compares the committed file with this output, so the two cannot disagree.
 enum FilterBuilderGenerator {

@@ -7,7 +7,7 @@ import GraphEngine
 /// IMAGE.power=2` can change one). A warp kernel without a `sampler` parameter takes the image it
 /// warps first, or by the name `inputImage`.
 struct KernelBinding {
-    /// Each argument's JSON and its path, in the order ``Image/applying(_:arguments:extent:regionOfInterest:)`` takes.
+    /// Each argument's JSON and its path, in the order `Image.applying(_:arguments:extent:regionOfInterest:)` takes.
     let arguments: [(JSON, String)]
     /// The names of the image arguments, in order (the inputs a region of interest is given for).
     let imageNames: [String]

@@ -2,7 +2,7 @@ import GraphCodecs
 import GraphEngine
 import Kernels
 
-/// Builds the ``Image`` of every named recipe image, resolving references (detecting cycles),
+/// Builds the `Image` of every named recipe image, resolving references (detecting cycles),
 /// loading files and checking filter inputs against the catalogue.
 struct RecipeBuilder {
     let recipe: Recipe
