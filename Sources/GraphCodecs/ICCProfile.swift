@@ -10,6 +10,7 @@ import Darwin
 public struct ICCProfile: Sendable, Equatable {
     /// What the profile describes, judged from primaries and transfer curve.
     public enum Kind: String, Sendable, Equatable {
+        /// sRGB, Display P3 or linear sRGB (recognised by their numbers), a grey profile, or any other.
         case sRGB, displayP3, linearSRGB, grey, other
     }
 

@@ -1,5 +1,6 @@
 /// The colour space of the JPEG data itself (before conversion for output).
 public enum JPEGColorSpace: String, Sendable, Equatable {
+    /// The colour model of the stored JPEG components (`unknown` when the markers do not say).
     case grey, yCbCr, rgb, cmyk, ycck, unknown
 }
 

@@ -24,7 +24,9 @@ public struct XMPProperties: Sendable, Equatable {
 
     /// A property value: text, or the items of an RDF array.
     public enum Value: Sendable, Equatable {
+        /// A simple value: an attribute or an element's text.
         case text(String)
+        /// The items of an `rdf:Seq`, `rdf:Bag` or `rdf:Alt`, in order.
         case list([String])
     }
 

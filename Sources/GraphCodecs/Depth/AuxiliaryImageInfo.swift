@@ -4,6 +4,7 @@
 public struct AuxiliaryImageInfo: Sendable, Equatable {
     /// What an auxiliary image holds.
     public enum Kind: String, Sendable, Equatable {
+        /// A disparity or depth map, a portrait effects matte, an HDR gain map, a semantic matte, an alpha plane, or a type not recognised.
         case disparity, depth, portraitEffectsMatte, hdrGainMap, semanticMatte, alpha, unknown
     }
 

@@ -3,6 +3,7 @@ import GraphCodecs
 
 /// The file formats a ``Context`` can write.
 public enum OutputFileFormat: String, Sendable, CaseIterable {
+    /// PNG (8 or 16 bits) or JPEG.
     case png, jpeg
     /// HEIC (HEVC through libheif and x265): the main image only, 8-bit.
     case heic

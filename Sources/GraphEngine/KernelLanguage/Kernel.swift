@@ -10,6 +10,7 @@ public enum KernelKind: String, Sendable, Hashable {
 
 /// A kernel parameter's declared type.
 public enum KernelParameterType: String, Sendable, Hashable {
+    /// The parameter types, by their spelling in the source (`__sample`, `__color`).
     case float, vec2, vec3, vec4, sample = "__sample", sampler, color = "__color"
 
     /// Components of the value bound to it (`nil` for `__sample` and `sampler`, which are bound

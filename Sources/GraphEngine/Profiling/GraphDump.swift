@@ -231,5 +231,6 @@ public struct GraphDump: Codable, Sendable {
 
 /// The stages a dump can show.
 public enum DumpStage: String, CaseIterable, Sendable, Hashable {
+    /// The graph as built, the optimized graph, the programs, per-program timings.
     case initial, optimized, programs, timing
 }

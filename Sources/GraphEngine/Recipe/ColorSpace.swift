@@ -9,6 +9,7 @@ public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
     public enum Transfer: Hashable, Sendable {
         /// The sRGB curve (also Display P3's), sign-preserving.
         case sRGB
+        /// Linear: encoded values are linear light.
         case linear
         /// An ICC profile's curve (gamma or parametric), sign-preserving.
         case curve(ToneCurve)

@@ -3,8 +3,11 @@
 
 /// An argument of a kernel application, in the kernel's parameter order.
 public enum KernelArgument: Sendable {
+    /// An image, for a `__sample` or `sampler` parameter.
     case image(Image)
+    /// A number, for a `float` parameter.
     case number(Double)
+    /// Numbers, for a `vec2`, `vec3`, `vec4` or `__color` parameter (the count must match).
     case vector([Double])
 }
 

@@ -201,5 +201,6 @@ final class SerialCounter: @unchecked Sendable {
 
 /// How a resampling node reads between pixel centres.
 public enum SamplingFilter: String, Hashable, Sendable {
+    /// Bilinear between pixel centres, or the nearest pixel.
     case linear, nearest
 }

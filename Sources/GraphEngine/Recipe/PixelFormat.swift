@@ -4,10 +4,15 @@
 /// Samples are in the order the name gives: `bgra8` holds bytes B, G, R, A (the usual display
 /// and video frame-buffer layout, Core Image's `kCIFormatBGRA8`).
 public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
+    /// RGBA with 8- or 16-bit integer, half-float or float channels.
     case rgba8 = "RGBA8", rgba16 = "RGBA16", rgbah = "RGBAh", rgbaf = "RGBAf"
+    /// BGRA with 8-bit channels (the order displays and video use).
     case bgra8 = "BGRA8"
+    /// RGB without alpha, 8 or 16 bits.
     case rgb8 = "RGB8", rgb16 = "RGB16"
+    /// Grey with alpha, 8 or 16 bits.
     case grayAlpha8 = "LA8", grayAlpha16 = "LA16"
+    /// Grey, 8 or 16 bits, half float or float (depth maps, masks).
     case gray8 = "L8", gray16 = "L16", grayh = "Lh", grayf = "Lf"
 
     /// Samples per pixel.
@@ -40,6 +45,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
 
 /// The numeric type of one sample.
 public enum ComponentType: String, Hashable, Sendable {
+    /// Unsigned 8- or 16-bit integers (normalised), half floats, floats.
     case uint8, uint16, float16, float32
     /// Bytes per channel.
     public var byteCount: Int {

@@ -17,6 +17,7 @@ public final class YUVFrame: @unchecked Sendable {
 
     /// The YCbCr matrix (luma coefficients Kr, Kb).
     public enum Matrix: String, Sendable, Hashable, CaseIterable {
+        /// ITU-R BT.601 (standard definition) or BT.709 (HD) YCbCr coefficients.
         case bt601, bt709
         var coefficients: (kr: Double, kb: Double) { self == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722) }
     }

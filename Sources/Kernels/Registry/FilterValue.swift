@@ -3,16 +3,23 @@ import GraphEngine
 
 /// A filter parameter value (Core Image's `NSNumber`, `CIVector`, `CIColor`, `CIImage`, `NSData`, …).
 public enum FilterValue: Sendable, CustomStringConvertible {
+    /// A number (`inputRadius`).
     case number(Double)
+    /// A vector of numbers (`CIVector`: `inputRVector`, a point).
     case vector([Double])
     /// A colour (`CIColor`): unpremultiplied RGBA (or RGB, alpha 1) in `colorSpace`, sRGB unless
     /// said otherwise; converted into the working space when rendered. A plain `.vector` given to a
     /// colour input is sRGB too.
     case color([Double], colorSpace: ColorSpace = .sRGB)
+    /// An image (`inputImage`, `inputMaskImage`).
     case image(Image)
+    /// An affine transform (`inputTransform`).
     case transform(AffineTransform)
+    /// A rectangle (`inputRectangle`, `inputExtent`).
     case rect(Rect)
+    /// A boolean (`inputExtrapolate`).
     case bool(Bool)
+    /// Text (a colour space name, before it is checked).
     case string(String)
     /// Binary data (`NSData`), such as a colour cube's Float32 RGBA texels.
     case data(Data)
@@ -60,6 +67,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
 
 /// The type a filter input accepts.
 public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
+    /// Which ``FilterValue`` case an input takes.
     case image, number, vector, color, transform, rect, bool, data, colorSpace
 }
 
