@@ -6,7 +6,7 @@ struct DumpCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dump", abstract: "Print a recipe's graphs and programs (rendering only with --profile).")
 
-    @Argument(help: "The recipe JSON file.") var recipe: String
+    @Argument(help: "The recipe JSON file (- reads it from standard input).") var recipe: String
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a parameter: IMAGE.KEY=VALUE (VALUE is JSON).", valueName: "IMAGE.KEY=VALUE"))
     var settings: [String] = []
     @Option(help: "A comma list of initial, optimized, programs, timing.") var stage: String = "initial,optimized,programs"

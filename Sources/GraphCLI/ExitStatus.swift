@@ -14,6 +14,7 @@ extension Graph {
     /// are printed as ArgumentParser prints them (help on stdout, errors on stderr).
     static func main() {
         do {
+            try checkSubcommand(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             try command.run()
         } catch {

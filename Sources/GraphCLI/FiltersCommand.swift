@@ -9,14 +9,20 @@ struct FiltersCommand: ParsableCommand {
 
     @Argument(help: "A filter name (e.g. CIHueAdjust).") var name: String?
     @Option(help: "text or json.") var format: OutputFormat = .text
+    @Flag(name: .customLong("swift-builders"), help: "Print the generated Swift filter classes (scripts/generate-filter-builders.sh).")
+    var swiftBuilders = false
 
     func run() throws {
         try Graph.reportingErrors {
+            if swiftBuilders {
+                Terminal.shared.out(FilterBuilderGenerator.source(for: .standard), terminator: "")
+                return
+            }
             guard format != .dot else { throw RecipeError("--format", "expected text or json") }
             let registry = FilterRegistry.standard
             if let name {
                 guard let descriptor = registry.filters.first(where: { $0.name == name }) else {
-                    throw RecipeError("", "unknown filter \"\(name)\"\(suggestion(name, registry.filters.map(\.name)))")
+                    throw RecipeError("", registry.unknownFilterMessage(name))
                 }
                 if format == .json {
                     Terminal.shared.out(Self.json(descriptor, withInputs: true).pretty())

@@ -7,7 +7,9 @@ struct Graph: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Render lazy filter-graph recipes (Core Image style) on the CPU.",
-        subcommands: [RunCommand.self, DumpCommand.self, FiltersCommand.self, InfoCommand.self, BatchCommand.self])
+        version: Graph.version,
+        subcommands: [RunCommand.self, DumpCommand.self, FiltersCommand.self, InfoCommand.self, BatchCommand.self,
+                      ApplyCommand.self])
 
     /// Exit status for a bad recipe, a bad argument value, or a failed render.
     static let failureStatus: Int32 = 2
@@ -29,11 +31,15 @@ struct Graph: ParsableCommand {
         var status: Int32 = 0
         let printed = Terminal.shared.capturing {
             do {
+                try Graph.checkSubcommand(arguments)
                 var command = try Graph.parseAsRoot(arguments)
                 try command.run()
             } catch {
                 status = Graph.exitStatus(for: error)
-                if !(error is ExitCode) { Terminal.shared.err(Graph.fullMessage(for: error)) }
+                if !(error is ExitCode) {
+                    // Help and --version are clean exits, printed on standard output as main() does.
+                    if status == 0 { Terminal.shared.out(Graph.fullMessage(for: error)) } else { Terminal.shared.err(Graph.fullMessage(for: error)) }
+                }
             }
         }
         return (status, printed.out, printed.err)

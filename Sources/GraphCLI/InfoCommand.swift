@@ -43,6 +43,7 @@ struct InfoCommand: ParsableCommand {
         } else {
             members.append(("colorProfile", .null))
         }
+        members.append(("exif", metadata.exifSummary.map(json) ?? .null))
         if let gamma = metadata.pngGamma { members.append(("gamma", .number(gamma))) }
         if let xmp = metadata.xmp { members.append(("xmpBytes", number(xmp.utf8.count))) }
         members.append(("segments", .array(metadata.segments.map {
@@ -55,6 +56,21 @@ struct InfoCommand: ParsableCommand {
         members.append(("auxiliaryImages", .array(info.auxiliaryImages.map(json))))
         members.append(("warnings", .array(info.warnings.map { .string($0) })))
         return .object(members)
+    }
+
+    /// The EXIF fields (null when absent): camera, lens, exposure, orientation, dates, GPS present.
+    static func json(_ exif: EXIFSummary) -> JSON {
+        func optional<T>(_ value: T?, _ make: (T) -> JSON) -> JSON { value.map(make) ?? .null }
+        return .object([
+            ("make", optional(exif.make) { .string($0) }), ("model", optional(exif.model) { .string($0) }),
+            ("lensModel", optional(exif.lensModel) { .string($0) }), ("software", optional(exif.software) { .string($0) }),
+            ("exposureTime", optional(exif.exposureTime) { .number($0) }), ("fNumber", optional(exif.fNumber) { .number($0) }),
+            ("iso", optional(exif.iso) { .number(Double($0)) }), ("focalLength", optional(exif.focalLength) { .number($0) }),
+            ("focalLengthIn35mm", optional(exif.focalLengthIn35mm) { .number(Double($0)) }),
+            ("orientation", optional(exif.orientation) { .number(Double($0)) }),
+            ("dateTimeOriginal", optional(exif.dateTimeOriginal) { .string($0) }),
+            ("dateTime", optional(exif.dateTime) { .string($0) }), ("gps", .bool(exif.hasGPS)),
+        ])
     }
 
     /// One auxiliary image: what it is, where, its stored size and format, value range and the

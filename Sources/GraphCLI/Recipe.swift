@@ -64,9 +64,11 @@ struct RecipeImage {
         case yuv(RecipeYUV)
         /// A catalogue filter (or generator) with raw JSON inputs, checked when built.
         case filter(name: String, inputs: [(String, JSON)], key: String)
-        /// A custom kernel applied to arguments (image references, numbers or vectors), with an
-        /// optional output extent and, for warp and general kernels, the radius they read within.
-        case kernel(name: String, arguments: [JSON], extent: Rect?, roiRadius: Double?)
+        /// A custom kernel applied to arguments (image references, numbers or vectors) in its
+        /// parameter order (an array) or by parameter name (an object), with an optional output
+        /// extent and, for warp and general kernels, what they read (`roi`: a radius for every
+        /// input, or an object of radii or `"whole"` by sampler parameter name), checked when built.
+        case kernel(name: String, arguments: JSON, extent: Rect?, roi: JSON?)
         /// The image with its edges repeated to infinity (`clampedToExtent()`).
         case clamp(String)
     }

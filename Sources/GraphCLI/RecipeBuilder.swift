@@ -2,7 +2,7 @@ import GraphCodecs
 import GraphEngine
 import Kernels
 
-/// Builds the ``Image`` of every named recipe image, resolving references (detecting cycles),
+/// Builds the `Image` of every named recipe image, resolving references (detecting cycles),
 /// loading files and checking filter inputs against the catalogue.
 struct RecipeBuilder {
     let recipe: Recipe
@@ -81,9 +81,16 @@ struct RecipeBuilder {
             }
         case .kernel(let kernel, let arguments, _, _):
             guard recipe.kernels[kernel] != nil else { return [] }
-            return arguments.enumerated().compactMap { index, json in
+            // Arguments in parameter order (an array) or by parameter name (an object).
+            let named: [(site: String, json: JSON)]
+            switch arguments {
+            case .array(let values): named = values.enumerated().map { ("\(spec.path).arguments[\($0)]", $1) }
+            case .object(let pairs): named = pairs.map { ("\(spec.path).arguments.\($0)", $1) }
+            default: named = []
+            }
+            return named.compactMap { site, json in
                 guard case .object = json, let reference = try? RecipeValues.imageReference(json, "") else { return nil }
-                return (reference, "\(spec.path).arguments[\(index)]")
+                return (reference, site)
             }
         }
     }
@@ -174,13 +181,13 @@ struct RecipeBuilder {
             return try image(named: reference, from: "\(spec.path).clamp").clampedToExtent()
         case .filter(let name, let inputs, let key):
             return try buildFilter(name, inputs: inputs, path: spec.path, key: key)
-        case .kernel(let name, let arguments, let extent, let roiRadius):
+        case .kernel(let name, let arguments, let extent, let roi):
             guard let kernel = recipe.kernels[name]?.kernel else {
                 throw RecipeError("\(spec.path).kernel", "unknown kernel \"\(name)\"\(suggestion(name, recipe.kernels.keys))")
             }
+            let bound = try KernelBinding(kernel: kernel, arguments: arguments, path: "\(spec.path).arguments")
             var values: [KernelArgument] = []
-            for (index, json) in arguments.enumerated() {
-                let path = "\(spec.path).arguments[\(index)]"
+            for (json, path) in bound.arguments {
                 switch json {
                 case .number(let n): values.append(.number(n))
                 case .array(let items): values.append(.vector(try RecipeValues.numbers(items, path)))
@@ -190,9 +197,9 @@ struct RecipeBuilder {
                     throw RecipeError(path, "expected an image reference {\"image\": \"name\"}, a number or an array of numbers, got \(json.compact)")
                 }
             }
+            let region = try roi.map { try bound.regionOfInterest($0, path: "\(spec.path).roi") }
             do {
-                return try Image.applying(kernel, arguments: values, extent: extent,
-                                          regionOfInterest: roiRadius.map { .radius($0) })
+                return try Image.applying(kernel, arguments: values, extent: extent, regionOfInterest: region)
             } catch {
                 throw RecipeError("\(spec.path).arguments", "\(error)")
             }
@@ -262,7 +269,7 @@ struct RecipeBuilder {
         do {
             descriptor = try registry.descriptor(named: name)
         } catch {
-            throw RecipeError("\(path).\(kindKey)", "unknown filter \"\(name)\"\(suggestion(name, registry.filters.map(\.name)))")
+            throw RecipeError("\(path).\(kindKey)", registry.unknownFilterMessage(name))
         }
         var parameters: [String: FilterValue] = [:]
         for (key, json) in inputs {
@@ -279,7 +286,7 @@ struct RecipeBuilder {
             switch error {
             case .invalidParameter(_, let key, let reason): throw RecipeError("\(path).inputs.\(key)", reason)
             case .missingInput(_, let key): throw RecipeError("\(path).inputs.\(key)", "missing: \(name) needs an input image here")
-            case .unknownParameter(_, let key): throw RecipeError("\(path).inputs.\(key)", "\(name) has no input \"\(key)\"")
+            case .unknownParameter(_, let key, _): throw RecipeError("\(path).inputs.\(key)", "\(name) has no input \"\(key)\"")
             default: throw RecipeError(path, error.description)
             }
         }

@@ -23,16 +23,15 @@ struct RecipeDecoder {
     /// Reads and parses a recipe file with `--set` overrides applied, and the decoder for its
     /// folder: `graph batch` rebinds file images in the JSON and decodes it once per input.
     static func read(path: String, overrides: [String] = []) throws -> (json: JSON, decoder: RecipeDecoder) {
-        let url = URL(fileURLWithPath: path)
-        let text = try readText(path, what: "the recipe file", at: path)
+        let source = try RecipeSource.read(path)
         let json: JSON
         do {
-            json = try JSONParser.parse(text)
+            json = try JSONParser.parse(source.text)
         } catch {
-            throw RecipeError((path as NSString).lastPathComponent, "malformed JSON: \(error)")
+            throw RecipeError(source.name, "malformed JSON: \(error)")
         }
         let overridden = try RecipeOverrides.apply(overrides, to: json)
-        return (overridden, RecipeDecoder(baseDirectory: url.deletingLastPathComponent().path))
+        return (overridden, RecipeDecoder(baseDirectory: source.baseDirectory))
     }
 
     /// A UTF-8 text file (read as images are: a FIFO or device is an error, never a hang).
@@ -219,22 +218,14 @@ struct RecipeDecoder {
             source = .filter(name: name, inputs: inputs, key: kind)
         case "kernel":
             let name = try string(json["kernel"], "\(path).kernel")
-            var arguments: [JSON] = []
-            if let argumentJSON = json["arguments"] {
-                guard case .array(let items) = argumentJSON else {
-                    throw RecipeError("\(path).arguments", "expected an array, got \(argumentJSON.kindDescription)")
-                }
-                arguments = items
+            let arguments = json["arguments"] ?? .array([])
+            switch arguments {
+            case .array, .object: break
+            default:
+                throw RecipeError("\(path).arguments", "expected an array (in parameter order) or an object (by parameter name), got \(arguments.kindDescription)")
             }
             let extent = try json["extent"].map { try rect($0, "\(path).extent") }
-            var roiRadius: Double?
-            if let roi = json["roi"] {
-                guard case .number(let radius) = roi, radius >= 0, radius.isFinite else {
-                    throw RecipeError("\(path).roi", "expected a radius in pixels (a number >= 0), got \(roi.compact)")
-                }
-                roiRadius = radius
-            }
-            source = .kernel(name: name, arguments: arguments, extent: extent, roiRadius: roiRadius)
+            source = .kernel(name: name, arguments: arguments, extent: extent, roi: json["roi"])
         default:
             source = .clamp(try imageReference(json["clamp"], "\(path).clamp"))
         }

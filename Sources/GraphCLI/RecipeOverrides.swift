@@ -1,9 +1,13 @@
 /// `--set IMAGE.KEY=VALUE`: overrides a parameter so a recipe works as a template.
 ///
 /// For filter and generator images KEY is an input key (`inputAngle`); for other images it is the
-/// image's own key (`file`, `crop`, `arguments`). VALUE is JSON (`0.5`, `[1,0,0,1]`,
+/// image's own key (`file`, `crop`, `arguments`), or for kernel images with arguments by name, a
+/// kernel parameter (`power`). VALUE is JSON (`0.5`, `[1,0,0,1]`,
 /// `{"image":"src"}`); anything that isn't valid JSON is taken as a string.
 enum RecipeOverrides {
+    /// A kernel image's own keys; any other KEY of `--set` names a kernel argument.
+    static let kernelImageKeys: Set<String> = ["kernel", "arguments", "extent", "roi", "crop"]
+
     static func apply(_ settings: [String], to recipe: JSON) throws -> JSON {
         var result = recipe
         for setting in settings {
@@ -24,6 +28,13 @@ enum RecipeOverrides {
             if image["filter"] != nil || image["generator"] != nil {
                 let inputs = image["inputs"] ?? .object([])
                 updated = image.setting("inputs", to: inputs.setting(key, to: value))
+            } else if image["kernel"] != nil, !Self.kernelImageKeys.contains(key) {
+                // A kernel argument by parameter name.
+                let arguments = image["arguments"] ?? .object([])
+                guard case .object = arguments else {
+                    throw RecipeError("--set \(setting)", "image \"\(name)\" gives its kernel arguments as an array; give them by name (\"arguments\": {\"\(key)\": ...}) to set one")
+                }
+                updated = image.setting("arguments", to: arguments.setting(key, to: value))
             } else {
                 updated = image.setting(key, to: value)
             }

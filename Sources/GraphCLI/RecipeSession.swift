@@ -5,7 +5,9 @@ import GraphEngine
 struct RecipeSettings {
     var recipePath: String
     var overrides: [String] = []
-    var output: String?
+    /// `-o` values: `PATH`, or `NAME=PATH` for the output of image NAME (or `N=PATH` for
+    /// `outputs[N]`); when given, only these outputs are written.
+    var output: [String] = []
     var threads: Int?
     var workingFormat: String?
     var noColorManagement = false
@@ -102,12 +104,7 @@ extension RecipeSettings {
             recipe.options.workingFormat = format
         }
         if noColorManagement { recipe.options.colorManagement = false }
-        if let output {
-            guard recipe.outputs.count == 1 else {
-                throw RecipeError("--output", "the recipe has \(recipe.outputs.count) outputs; -o works only with one")
-            }
-            try recipe.outputs[0].redirect(to: output, option: "--output")
-        }
+        if !output.isEmpty { recipe.outputs = try OutputSelection.select(output, from: recipe.outputs) }
     }
 }
 

@@ -9,10 +9,13 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run", abstract: "Render a recipe and write its outputs.")
 
-    @Argument(help: "The recipe JSON file.") var recipe: String
+    @Argument(help: "The recipe JSON file (- reads it from standard input; its paths are then relative to the current folder).") var recipe: String
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a parameter: IMAGE.KEY=VALUE (VALUE is JSON).", valueName: "IMAGE.KEY=VALUE"))
     var settings: [String] = []
-    @Option(name: [.short, .long], help: "Write the recipe's single output here instead.") var output: String?
+    @Option(name: [.short, .long], help: ArgumentHelp(
+        "Write only this output, here: PATH for a recipe with one output, NAME=PATH for the output of image NAME (or of outputs[N]: N=PATH); repeatable.",
+        valueName: "[NAME=]PATH"))
+    var output: [String] = []
     @Option(help: "Worker threads.") var threads: Int?
     @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
     @Flag(name: .customLong("no-color-management"), help: "No working colour space: skip every colour conversion.")
@@ -30,6 +33,16 @@ struct RunCommand: ParsableCommand {
                 noColorManagement: noColorManagement,
                 allowOverwritingInputs: allowOverwritingInputs))
             let stages = try dump.map { try RecipeSession.stages($0, option: "--dump") }
+            try Self.writeOutputs(of: session, dumpStages: stages, dumpFormat: dumpFormat, profile: profile)
+        }
+    }
+
+    /// Renders every output of `session` streamed into a temporary file beside it, then renames them
+    /// all into place (so a failure in any output writes no file), prints `PATH WxH FORMAT TIME` per
+    /// output and the dumps asked for. Shared by `graph run` and `graph apply`.
+    static func writeOutputs(of session: RecipeSession, dumpStages stages: Set<DumpStage>?, dumpFormat: OutputFormat,
+                             profile: Bool) throws {
+        do {
             // An interrupted run (Ctrl-C, kill) removes its temporary files; one killed outright
             // leaves them to the next run that writes the same outputs.
             ImageFile.removeTemporaryFilesOnSignals()

@@ -6,11 +6,11 @@ final class Terminal: @unchecked Sendable {
     private let lock = NSLock()
     private var capture: (out: String, err: String)?
 
-    /// Prints a line to standard output.
-    func out(_ line: String) {
+    /// Prints a line to standard output (`terminator` ends it).
+    func out(_ line: String, terminator: String = "\n") {
         lock.lock(); defer { lock.unlock() }
-        if capture != nil { capture?.out += line + "\n"; return }
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        if capture != nil { capture?.out += line + terminator; return }
+        FileHandle.standardOutput.write(Data((line + terminator).utf8))
     }
 
     /// Prints a line to standard error.

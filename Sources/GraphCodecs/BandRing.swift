@@ -9,10 +9,11 @@ import Darwin
 /// it with its row count (0 = end of image) or an error; the consumer takes filled slots in
 /// order and releases them. `cancel()` wakes both sides for good, so neither can hang
 /// when the other stops early. (Public: the engine's band-streaming renders use it too.)
-public final class BandRing: @unchecked Sendable {
+package final class BandRing: @unchecked Sendable {
     /// Slot memory: `count` bands of `bandBytes` each.
-    public let count: Int
-    public let bandBytes: Int
+    package let count: Int
+    /// Bytes of one band slot.
+    package let bandBytes: Int
     private let memory: UnsafeMutableRawPointer
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let notFull: UnsafeMutablePointer<pthread_cond_t>
@@ -23,7 +24,8 @@ public final class BandRing: @unchecked Sendable {
     private var readIndex = 0, writeIndex = 0, filled = 0
     private var cancelled = false
 
-    public init(count: Int, bandBytes: Int) {
+    /// A ring of `count` slots of `bandBytes` each (allocated once, freed with the ring).
+    package init(count: Int, bandBytes: Int) {
         self.count = count
         self.bandBytes = bandBytes
         memory = UnsafeMutableRawPointer.allocate(byteCount: max(1, count * bandBytes), alignment: 64)
@@ -47,10 +49,11 @@ public final class BandRing: @unchecked Sendable {
         memory.deallocate()
     }
 
-    public func band(_ slot: Int) -> UnsafeMutableRawPointer { memory + slot * bandBytes }
+    /// The memory of slot `slot`.
+    package func band(_ slot: Int) -> UnsafeMutableRawPointer { memory + slot * bandBytes }
 
     /// Producer: waits for a free slot; nil once cancelled.
-    public func acquireFree() -> Int? {
+    package func acquireFree() -> Int? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while filled == count && !cancelled { pthread_cond_wait(notFull, mutex) }
@@ -58,7 +61,7 @@ public final class BandRing: @unchecked Sendable {
     }
 
     /// Producer: publishes the slot from `acquireFree` (0 rows = end of image).
-    public func commit(rows count: Int, error: CodecError?) {
+    package func commit(rows count: Int, error: CodecError?) {
         pthread_mutex_lock(mutex)
         rows[writeIndex] = count
         errors[writeIndex] = error
@@ -69,7 +72,7 @@ public final class BandRing: @unchecked Sendable {
     }
 
     /// Consumer: waits for the next filled slot; nil once cancelled.
-    public func acquireFilled() -> (slot: Int, rows: Int, error: CodecError?)? {
+    package func acquireFilled() -> (slot: Int, rows: Int, error: CodecError?)? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while filled == 0 && !cancelled { pthread_cond_wait(notEmpty, mutex) }
@@ -78,7 +81,7 @@ public final class BandRing: @unchecked Sendable {
     }
 
     /// Consumer: returns the slot from `acquireFilled` to the producer.
-    public func release() {
+    package func release() {
         pthread_mutex_lock(mutex)
         readIndex = (readIndex + 1) % count
         filled -= 1
@@ -87,7 +90,7 @@ public final class BandRing: @unchecked Sendable {
     }
 
     /// Stops both sides: waits return nil from now on.
-    public func cancel() {
+    package func cancel() {
         pthread_mutex_lock(mutex)
         cancelled = true
         pthread_cond_broadcast(notFull)
@@ -97,10 +100,11 @@ public final class BandRing: @unchecked Sendable {
 }
 
 /// A joinable pthread running `body` (a dedicated thread, not a pool worker).
-public final class JoinableThread: @unchecked Sendable {
+package final class JoinableThread: @unchecked Sendable {
     private var thread: pthread_t?
 
-    public init?(_ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new thread; nil when the thread cannot be created. Join it before it is released.
+    package init?(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
         var handle = pthread_t()
         let status = pthread_create(&handle, nil, { context in
@@ -116,7 +120,7 @@ public final class JoinableThread: @unchecked Sendable {
     }
 
     /// Waits for the thread to end (once; later calls return at once).
-    public func join() {
+    package func join() {
         guard let handle = thread else { return }
         thread = nil
         pthread_join(handle, nil)

@@ -1,6 +1,6 @@
 /// Base64 (RFC 4648, standard alphabet) for binary data carried in XMP text: GDepth's depth map
 /// and original image, Apple's rendering parameters.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// 6-bit value of each byte; 0xFF for bytes outside the alphabet.
@@ -13,13 +13,13 @@ public enum Base64 {
     /// Decodes `text`, ignoring XML white space (writers wrap long values); padding is optional.
     /// Nil when a character is outside the alphabet, padding sits in the middle or runs past two,
     /// or the length leaves a single dangling character.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode($0) }
     }
 
     /// The same for UTF-8 bytes.
-    public static func decode(_ text: [UInt8]) -> [UInt8]? {
+    package static func decode(_ text: [UInt8]) -> [UInt8]? {
         text.withUnsafeBufferPointer { decode($0) }
     }
 
@@ -59,7 +59,7 @@ public enum Base64 {
     }
 
     /// Encodes with padding and no line breaks.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0

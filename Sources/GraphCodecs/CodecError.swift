@@ -21,6 +21,7 @@ public struct CodecError: Error, CustomStringConvertible, Sendable, Equatable {
         case io
     }
 
+    /// What kind of failure it is.
     public var kind: Kind
     /// What is wrong, in words.
     public var message: String
@@ -33,6 +34,7 @@ public struct CodecError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The library's own message (libpng / libjpeg-turbo / strerror), verbatim.
     public var libraryMessage: String?
 
+    /// An error of `kind` with `message`, and what is known of where: the format, path, stage and the library's own message.
     public init(
         _ kind: Kind, _ message: String, format: ImageFormat? = nil, path: String? = nil,
         segment: String? = nil, libraryMessage: String? = nil
@@ -45,6 +47,7 @@ public struct CodecError: Error, CustomStringConvertible, Sendable, Equatable {
         self.libraryMessage = libraryMessage
     }
 
+    /// The message with the path, format, stage and library message it has, for people.
     public var description: String {
         var text = ""
         if let path { text += "\(path): " }

@@ -1,11 +1,16 @@
 /// RGB colour-space primaries and white point (CIE xy), and the D50-adapted RGB→XYZ matrix
 /// an ICC profile stores (Bradford chromatic adaptation to the ICC PCS white).
 public struct ColorPrimaries: Sendable, Equatable {
+    /// The red primary's CIE xy chromaticity.
     public var red: (x: Double, y: Double)
+    /// The green primary's CIE xy chromaticity.
     public var green: (x: Double, y: Double)
+    /// The blue primary's CIE xy chromaticity.
     public var blue: (x: Double, y: Double)
+    /// The white point's CIE xy chromaticity.
     public var white: (x: Double, y: Double)
 
+    /// Primaries and white point from their xy chromaticities.
     public init(red: (Double, Double), green: (Double, Double), blue: (Double, Double), white: (Double, Double)) {
         self.red = red
         self.green = green
@@ -13,6 +18,7 @@ public struct ColorPrimaries: Sendable, Equatable {
         self.white = white
     }
 
+    /// Equal when every chromaticity is.
     public static func == (l: ColorPrimaries, r: ColorPrimaries) -> Bool {
         l.red == r.red && l.green == r.green && l.blue == r.blue && l.white == r.white
     }

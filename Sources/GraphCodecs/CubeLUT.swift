@@ -5,12 +5,14 @@ import Foundation
 /// `inputCubeData`). `TITLE`, `DOMAIN_MIN 0 0 0`, `DOMAIN_MAX 1 1 1`, `LUT_3D_INPUT_RANGE 0 1` and
 /// `#` comments are accepted; other domains and 1D tables are refused with the line that says so.
 public struct CubeLUT: Sendable, Equatable {
+    /// The `TITLE` line, when the file has one.
     public let title: String?
     /// Texels per side, 2…256.
     public let dimension: Int
     /// `dimension³ · 3` values, R G B per texel.
     public let rgb: [Float]
 
+    /// The largest `LUT_3D_SIZE` accepted (256³ entries).
     public static let dimensionLimit = 256
 
     /// Parses `.cube` text; errors name the line.

@@ -18,6 +18,7 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Default limit: 256 M pixels.
     public static let defaultMaxPixelCount = 256 * 1024 * 1024
 
+    /// Options with a pixel limit, a JPEG DCT scale (1, 2, 4 or 8), EXIF orientation applied or not, RGBA output and a limit on progressive JPEG scans.
     public init(
         maxPixelCount: Int = DecodeOptions.defaultMaxPixelCount, jpegScaleDenominator: Int = 1,
         applyOrientation: Bool = true, outputRGBA: Bool = false, maxJPEGScans: Int = 1000

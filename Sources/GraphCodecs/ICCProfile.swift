@@ -10,6 +10,7 @@ import Darwin
 public struct ICCProfile: Sendable, Equatable {
     /// What the profile describes, judged from primaries and transfer curve.
     public enum Kind: String, Sendable, Equatable {
+        /// sRGB, Display P3 or linear sRGB (recognised by their numbers), a grey profile, or any other.
         case sRGB, displayP3, linearSRGB, grey, other
     }
 
@@ -71,6 +72,7 @@ public struct ICCProfile: Sendable, Equatable {
     public var rgbToXYZD50: [Double]?
     /// Red, green, blue tone curves (or one grey curve for GRAY profiles).
     public var curves: [Curve]
+    /// The profile's kind: RGB matrix/TRC, grey, or another.
     public var kind: Kind
 
     /// Parametric parameters of the (shared) transfer curve when all channels use the same

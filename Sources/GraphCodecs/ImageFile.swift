@@ -68,6 +68,9 @@ public enum ImageFile {
         if let format = ImageFormat.sniff(bytes) { return format }
         // A damaged PNG signature ("PNG" at 1...3): let libpng say what is wrong with it.
         if bytes.count >= 4, bytes[1...3].elementsEqual([0x50, 0x4E, 0x47]) { return .png }
+        if let name = UnsupportedFormat.name(of: bytes) {
+            throw CodecError(.unrecognizedFormat, "a \(name) file, which is not supported (PNG, JPEG and HEIF are)", path: path)
+        }
         let head = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
         throw CodecError(
             .unrecognizedFormat,

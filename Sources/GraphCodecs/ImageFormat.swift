@@ -1,6 +1,8 @@
 /// The container formats this module reads and writes.
 public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
+    /// PNG.
     case png
+    /// JPEG (JFIF or EXIF).
     case jpeg
     /// HEIF/HEIC (read through libheif).
     case heif

@@ -1,8 +1,10 @@
 /// What can be learnt from a file without decoding its pixels (for `graph info`).
 public struct ImageInfo: Sendable {
+    /// The container format.
     public var format: ImageFormat
     /// Stored size (before any EXIF orientation).
     public var width: Int
+    /// Stored height (before any EXIF orientation).
     public var height: Int
     /// Channels / components as stored (PNG palette = 1, JPEG CMYK = 4).
     public var channels: Int
@@ -10,11 +12,14 @@ public struct ImageInfo: Sendable {
     public var bitDepth: Int
     /// "grey", "RGB", "palette", "grey+alpha", "RGBA", "YCbCr", "CMYK", "YCCK" ...
     public var colorModel: String
+    /// The file's metadata (profile, EXIF, XMP, segments, MPF).
     public var metadata: ImageMetadata
+    /// Problems found in the headers that did not stop reading them.
     public var warnings: [String]
     /// Depth and disparity maps, mattes and other auxiliary images, from their headers.
     public var auxiliaryImages: [AuxiliaryImageInfo]
 
+    /// What was learnt from a file's headers.
     public init(
         format: ImageFormat, width: Int, height: Int, channels: Int, bitDepth: Int, colorModel: String,
         metadata: ImageMetadata, warnings: [String], auxiliaryImages: [AuxiliaryImageInfo] = []
@@ -35,6 +40,7 @@ public struct ImageInfo: Sendable {
 
     /// Size once the EXIF orientation is applied.
     public var orientedWidth: Int { metadata.exifOrientation >= 5 ? height : width }
+    /// Height once the EXIF orientation is applied.
     public var orientedHeight: Int { metadata.exifOrientation >= 5 ? width : height }
 
     /// Human-readable lines: format, size, depth, profile, orientation, segments, MPF entries.
@@ -51,6 +57,7 @@ public struct ImageInfo: Sendable {
         }
         if let gamma = metadata.pngGamma { lines.append("gamma: \(gamma)") }
         lines.append("orientation: \(metadata.exifOrientation)" + (metadata.exifOrientation != 1 ? " (displays as \(orientedWidth)x\(orientedHeight))" : ""))
+        lines += metadata.exifSummary.map { $0.summaryLines } ?? ["exif: none"]
         if format == .jpeg {
             var coding = metadata.jpegProgressive ? "progressive" : "baseline/sequential"
             if metadata.jpegArithmetic { coding += ", arithmetic" }

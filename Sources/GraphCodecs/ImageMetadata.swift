@@ -1,5 +1,6 @@
 /// The colour space of the JPEG data itself (before conversion for output).
 public enum JPEGColorSpace: String, Sendable, Equatable {
+    /// The colour model of the stored JPEG components (`unknown` when the markers do not say).
     case grey, yCbCr, rgb, cmyk, ycck, unknown
 }
 
@@ -45,6 +46,7 @@ public struct MetadataSegment: Sendable, Equatable {
     /// Payload length in bytes.
     public var length: Int
 
+    /// A segment named `name` at byte `offset`, `length` bytes long.
     public init(name: String, offset: Int, length: Int) {
         self.name = name
         self.offset = offset
@@ -54,6 +56,7 @@ public struct MetadataSegment: Sendable, Equatable {
 
 /// Everything learnt from a file apart from the pixels.
 public struct ImageMetadata: Sendable, Equatable {
+    /// The format the metadata came from.
     public var format: ImageFormat
     /// The embedded ICC profile (PNG iCCP, or JPEG APP2 chunks reassembled).
     public var iccProfile: [UInt8]?
@@ -100,6 +103,7 @@ public struct ImageMetadata: Sendable, Equatable {
     public var jpegProgressive: Bool
     /// JPEG arithmetic coding.
     public var jpegArithmetic: Bool
+    /// The JPEG's colour space (YCbCr, grey, RGB, CMYK, YCCK), from its markers.
     public var jpegColorSpace: JPEGColorSpace?
     /// JPEG APP14 Adobe transform flag (0 none/CMYK, 1 YCbCr, 2 YCCK), when present.
     public var jpegAdobeTransform: Int?
@@ -112,6 +116,7 @@ public struct ImageMetadata: Sendable, Equatable {
     /// Metadata-bearing segments in file order.
     public var segments: [MetadataSegment]
 
+    /// Empty metadata for a file of `format`.
     public init(format: ImageFormat) {
         self.format = format
         iccProfile = nil

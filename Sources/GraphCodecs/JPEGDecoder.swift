@@ -158,7 +158,7 @@ public enum JPEGCodec {
 
     /// Reads the frame header and APPn metadata with the Swift header walk only (no libjpeg,
     /// no pixels): cheap even for 24 MP files. With `auxiliaryImages`, the MPF images and a
-    /// GDepth map are described too (their headers only; see ``JPEGAuxiliaryImages``).
+    /// GDepth map are described too (their headers only; see `JPEGAuxiliaryImages`).
     public static func readInfo(_ data: [UInt8], auxiliaryImages: Bool = true) throws(CodecError) -> ImageInfo {
         guard data.count >= 2, data[0] == 0xFF, data[1] == 0xD8 else {
             throw CodecError(.unrecognizedFormat, "not a JPEG file: no SOI marker (FF D8) at the start", format: .jpeg)

@@ -18,9 +18,11 @@ import CLibJPEG
 ///   call). After an error the decoder is dead: every later call rethrows the same error.
 /// - Not thread-safe: one thread at a time (it may be handed from one thread to another).
 public final class JPEGRowDecoder {
-    /// Output size (after scaling) and channels per pixel (1, 3 or 4).
+    /// Output width, after scaling.
     public let width: Int
+    /// Output height, after scaling.
     public let height: Int
+    /// Channels per output pixel (1, 3 or 4).
     public let channels: Int
     /// Metadata from the header (ICC, EXIF, XMP, orientation, sampling...).
     public let metadata: ImageMetadata

@@ -23,7 +23,9 @@ import Darwin
 /// Errors come back as `CodecError`; after an error every later call rethrows it.
 /// Not thread-safe: one thread at a time (it may be handed from one thread to another).
 public final class JPEGRowEncoder {
+    /// Width of the image being written.
     public let width: Int
+    /// Height of the image being written.
     public let height: Int
     /// Input channels per pixel: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA.
     public let channels: Int

@@ -11,7 +11,9 @@ public struct MPFEntry: Sendable, Equatable {
     public var relativeOffset: Int
     /// Absolute file offset of the image's SOI marker (0 for the primary image).
     public var absoluteOffset: Int
+    /// Index of the first dependent image (0 for none).
     public var dependentImage1: Int
+    /// Index of the second dependent image (0 for none).
     public var dependentImage2: Int
 
     /// MP type code (low 24 bits): 0x030000 baseline primary, 0x010001/0x010002 large
@@ -19,8 +21,11 @@ public struct MPFEntry: Sendable, Equatable {
     public var typeCode: UInt32 { attributes & 0x00FF_FFFF }
     /// Image data format (bits 24...26): 0 = JPEG.
     public var dataFormat: Int { Int((attributes >> 24) & 0x7) }
+    /// Attribute bit 31: the image has dependent children.
     public var isDependentParent: Bool { attributes & 0x8000_0000 != 0 }
+    /// Attribute bit 30: the image is a dependent child.
     public var isDependentChild: Bool { attributes & 0x4000_0000 != 0 }
+    /// Attribute bit 29: the representative image.
     public var isRepresentative: Bool { attributes & 0x2000_0000 != 0 }
 
     /// Human-readable type name.
@@ -40,6 +45,7 @@ public struct MPFEntry: Sendable, Equatable {
 
 /// Parser for the APP2 "MPF\0" segment.
 public enum MPF {
+    /// The bytes an MPF APP2 payload starts with: `MPF\0`.
     public static let jpegPrefix: [UInt8] = Array("MPF".utf8) + [0]
 
     /// Parses the MP Index IFD of an APP2 payload (starting with "MPF\0").

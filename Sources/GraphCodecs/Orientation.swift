@@ -4,6 +4,7 @@
 /// 2 (W-1-x, y) · 3 (W-1-x, H-1-y) · 4 (x, H-1-y) · 5 (y, x) · 6 (y, H-1-x) ·
 /// 7 (W-1-y, H-1-x) · 8 (W-1-y, x). Orientations 5...8 swap width and height.
 public enum Orientation {
+    /// `bytes` (`width`×`height`, `pixelBytes` per pixel, rows top first) turned upright for EXIF `orientation`, with the new size; orientation 1 or an invalid one returns them unchanged.
     public static func apply(
         _ orientation: Int, bytes: [UInt8], width: Int, height: Int, pixelBytes: Int
     ) -> (bytes: [UInt8], width: Int, height: Int) {

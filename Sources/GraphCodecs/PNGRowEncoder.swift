@@ -17,9 +17,13 @@ import Darwin
 /// the files are byte for byte the same. 16-bit samples are native-endian. Errors come back as
 /// `CodecError`; after an error every later call rethrows it. One thread at a time.
 public final class PNGRowEncoder {
+    /// Width of the image being written.
     public let width: Int
+    /// Height of the image being written.
     public let height: Int
+    /// Channels per pixel: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA.
     public let channels: Int
+    /// Bits per channel: 8 or 16.
     public let bitDepth: Int
     /// Rows written so far.
     public private(set) var nextRow = 0

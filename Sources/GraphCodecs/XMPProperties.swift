@@ -11,8 +11,11 @@
 public struct XMPProperties: Sendable, Equatable {
     /// A property name: namespace URI and local name.
     public struct Name: Hashable, Sendable {
+        /// The namespace URI.
         public var namespace: String
+        /// The local name (`FloatMinValue`).
         public var local: String
+        /// The name `local` in `namespace`.
         public init(_ namespace: String, _ local: String) {
             self.namespace = namespace
             self.local = local
@@ -21,10 +24,13 @@ public struct XMPProperties: Sendable, Equatable {
 
     /// A property value: text, or the items of an RDF array.
     public enum Value: Sendable, Equatable {
+        /// A simple value: an attribute or an element's text.
         case text(String)
+        /// The items of an `rdf:Seq`, `rdf:Bag` or `rdf:Alt`, in order.
         case list([String])
     }
 
+    /// Every property read, by name.
     public private(set) var values: [Name: Value] = [:]
     /// Why the scan stopped early, when it did.
     public private(set) var problem: String?
@@ -38,6 +44,7 @@ public struct XMPProperties: Sendable, Equatable {
         return scanner.run()
     }
 
+    /// No properties.
     public init() {}
 
     /// The text of a property (nil when absent or a list).

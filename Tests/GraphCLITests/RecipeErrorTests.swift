@@ -159,7 +159,7 @@ final class RecipeErrorTests: XCTestCase {
 
     func testOutputOptionWithTwoOutputs() throws {
         try assertFails(recipe(images: #""out": {"file": "in.png"}"#, outputs: #"[{"image": "out", "file": "a.png"}, {"image": "out", "file": "b.png"}]"#),
-                        "--output: the recipe has 2 outputs; -o works only with one", arguments: ["-o", "c.png"], outputs: ["a.png", "b.png", "c.png"])
+                        #"--output c.png: the recipe has 2 outputs; choose one with -o NAME=PATH, NAME one of "out" (or an index 0...1)"#, arguments: ["-o", "c.png"], outputs: ["a.png", "b.png", "c.png"])
     }
 
     func testKernelThatDoesNotCompile() throws {

@@ -7,13 +7,13 @@ final class FilterRegistryTests: XCTestCase {
 
     func testUnknownFilterNamesTheFilter() {
         XCTAssertThrowsError(try source.applyingFilter("CIHueAdjustt")) { error in
-            XCTAssertEqual("\(error)", "unknown filter 'CIHueAdjustt'")
+            XCTAssertEqual("\(error)", #"unknown filter "CIHueAdjustt" (did you mean "CIHueAdjust"?)"#)
         }
     }
 
     func testUnknownKeyNamesFilterAndKey() {
         XCTAssertThrowsError(try source.applyingFilter("CIHueAdjust", parameters: ["inputAngel": .number(1)])) { error in
-            XCTAssertEqual("\(error)", "CIHueAdjust has no input 'inputAngel'")
+            XCTAssertEqual("\(error)", #"CIHueAdjust has no input "inputAngel" (did you mean "inputAngle"?)"#)
         }
     }
 

@@ -13,10 +13,13 @@ public struct AppleAuxiliaryMetadata: Sendable, Equatable, Hashable {
     public var storedFormat: UInt32?
     /// `apdi:FloatMinValue` / `FloatMaxValue`: the value range the stored integers span.
     public var floatMinValue: Double?
+    /// `apdi:FloatMaxValue`: the value the largest stored integer stands for.
     public var floatMaxValue: Double?
     /// `apdi:IntMinValue` / `IntMaxValue`: the stored integer range (0 and 255 in every file seen).
     public var intMinValue: Int?
+    /// `apdi:IntMaxValue`: the largest stored integer.
     public var intMaxValue: Int?
+    /// `depthData:DepthDataVersion`.
     public var depthDataVersion: Int?
     /// "relative" (not metric) or "absolute".
     public var accuracy: String?
@@ -24,10 +27,12 @@ public struct AppleAuxiliaryMetadata: Sendable, Equatable, Hashable {
     public var filtered: Bool?
     /// "high" or "low".
     public var quality: String?
+    /// The camera calibration (`depthData:` intrinsics, extrinsics, lens distortion), when stored.
     public var calibration: CameraCalibration?
     /// `portraitEffectsMatte:PortraitEffectsMatteVersion`.
     public var portraitEffectsMatteVersion: Int?
 
+    /// Nothing known yet.
     public init() {}
 
     /// A portrait effects matte: Apple marks it by sub-type or by its namespace, never by
@@ -65,8 +70,11 @@ public struct AppleAuxiliaryMetadata: Sendable, Equatable, Hashable {
 
 /// Reads and writes the XMP packet of an iPhone auxiliary image (depth-formats.md 1.3, 5.1).
 public enum AppleDepthXMP {
+    /// Apple's pixel-data-info namespace (`apdi:`).
     public static let pixelDataInfoNamespace = "http://ns.apple.com/pixeldatainfo/1.0/"
+    /// Apple's depth-data namespace (`depthData:`).
     public static let depthDataNamespace = "http://ns.apple.com/depthData/1.0/"
+    /// Apple's portrait-effects-matte namespace (`portraitEffectsMatte:`).
     public static let portraitEffectsMatteNamespace = "http://ns.apple.com/portraitEffectsMatte/1.0/"
 
     /// The auxiliary-image properties of a packet; nil when it has none of Apple's depth or

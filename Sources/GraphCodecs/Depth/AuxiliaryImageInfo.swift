@@ -2,7 +2,9 @@
 /// disparity or depth map or portrait matte (JPEG MPF image or HEIF auxiliary item), a HEIF
 /// gain map, or a Google GDepth depth map.
 public struct AuxiliaryImageInfo: Sendable, Equatable {
+    /// What an auxiliary image holds.
     public enum Kind: String, Sendable, Equatable {
+        /// A disparity or depth map, a portrait effects matte, an HDR gain map, a semantic matte, an alpha plane, or a type not recognised.
         case disparity, depth, portraitEffectsMatte, hdrGainMap, semanticMatte, alpha, unknown
     }
 
@@ -16,14 +18,19 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         case gDepth
     }
 
+    /// What the image holds.
     public var kind: Kind
     /// The type as the file names it: Apple's `apdi:AuxiliaryImageType`, a HEIF `auxC` URN, "GDepth".
     public var type: String
+    /// Where its bytes are in the file.
     public var location: Location
     /// Stored size, before ``orientation``.
     public var width: Int
+    /// Stored height, before ``orientation``.
     public var height: Int
+    /// Channels of the stored image.
     public var channels: Int
+    /// Bits per stored channel.
     public var bitDepth: Int
     /// The codec of the stored image: "JPEG", "HEVC", "PNG" ...
     public var codec: String
@@ -41,6 +48,7 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
     /// truncated stream, ...). Listed by `graph info`; loading it fails with this message.
     public var problems: [String]
 
+    /// An auxiliary image as found in a file's headers.
     public init(kind: Kind, type: String, location: Location, width: Int, height: Int, channels: Int, bitDepth: Int,
                 codec: String, orientation: Int, apple: AppleAuxiliaryMetadata? = nil,
                 depthRepresentation: HEVCDepthRepresentation? = nil, gDepth: GDepthMetadata? = nil, problems: [String] = []) {

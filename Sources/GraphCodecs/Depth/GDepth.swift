@@ -9,10 +9,12 @@ public struct GDepthMetadata: Sendable, Equatable, Hashable {
         case rangeLinear = "RangeLinear"
     }
 
+    /// How the stored values map to depth (`GDepth:Format`).
     public var format: Format
-    /// Depth at dn = 0 (dark) and dn = 1 (white), in ``units`` (unspecified in GDepth: Lens Blur
-    /// values are structure-from-motion units).
+    /// Depth at dn = 0 (dark), in ``units`` (unspecified in GDepth: Lens Blur values are
+    /// structure-from-motion units).
     public var near: Double
+    /// Depth at dn = 1 (white), in ``units``.
     public var far: Double
     /// `GDepth:Units` when a writer gave it (not part of GDepth 1.0).
     public var units: String?
@@ -24,8 +26,10 @@ public struct GDepthMetadata: Sendable, Equatable, Hashable {
     public var data: [UInt8]
     /// `GImage:Mime` / `GImage:Data`: the original, unblurred photo, when present.
     public var originalImageMime: String?
+    /// The original photo's bytes (`GImage:Data`, base64-decoded), when present.
     public var originalImage: [UInt8]?
 
+    /// GDepth metadata from its fields.
     public init(format: Format, near: Double, far: Double, units: String? = nil, measureType: String? = nil,
                 mime: String, data: [UInt8], originalImageMime: String? = nil, originalImage: [UInt8]? = nil) {
         self.format = format
@@ -59,9 +63,13 @@ public struct GDepthMetadata: Sendable, Equatable, Hashable {
 /// Reads and writes GDepth XMP (the depth map's properties in the main packet, its data in the
 /// extended packet).
 public enum GDepth {
+    /// The GDepth namespace.
     public static let depthNamespace = "http://ns.google.com/photos/1.0/depthmap/"
+    /// The GImage namespace (the original photo).
     public static let imageNamespace = "http://ns.google.com/photos/1.0/image/"
+    /// The GFocus namespace (the blur settings).
     public static let focusNamespace = "http://ns.google.com/photos/1.0/focus/"
+    /// The XMP note namespace (`xmpNote:HasExtendedXMP`).
     public static let noteNamespace = "http://ns.adobe.com/xmp/note/"
 
     /// Whether a main packet declares GDepth properties at all (cheap check before `parse`).

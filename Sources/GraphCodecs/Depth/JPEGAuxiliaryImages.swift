@@ -1,10 +1,10 @@
 /// The auxiliary images of a JPEG file, from its headers: iPhone MPF images (each identified by
 /// its own XMP, depth-formats.md 1.2-1.3) and a Google GDepth depth map (3).
-public enum JPEGAuxiliaryImages {
+package enum JPEGAuxiliaryImages {
     /// Describes every auxiliary image of `bytes`, whose primary header gave `metadata`.
     /// Problems that make an image unusable are in its `problems`; problems with the index
     /// itself (stale offsets) go to `warnings`.
-    public static func describe(_ bytes: [UInt8], metadata: ImageMetadata, warnings: inout [String]) -> [AuxiliaryImageInfo] {
+    package static func describe(_ bytes: [UInt8], metadata: ImageMetadata, warnings: inout [String]) -> [AuxiliaryImageInfo] {
         var images: [AuxiliaryImageInfo] = []
         for stream in JPEGStreams.auxiliaryImages(in: bytes, entries: metadata.mpfEntries, warnings: &warnings) {
             images.append(describe(stream, in: bytes, orientation: metadata.exifOrientation))

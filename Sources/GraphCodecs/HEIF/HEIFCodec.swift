@@ -1,6 +1,6 @@
 import CLibHeif
 
-/// HEIF/HEIC reading: headers and metadata from ``HEIFStructure`` (no decoding), pixels through
+/// HEIF/HEIC reading: headers and metadata from the box structure (`HEIFStructure`, no decoding), pixels through
 /// libheif (HEVC via libde265 on Debian).
 ///
 /// - The primary image decodes to 8-bit RGB (RGBA with an alpha item), or 16-bit for deeper

@@ -4,23 +4,25 @@
 ///
 /// `parse(_:)` is a pure, bounds-checked function of the bytes: every count is checked against
 /// the bytes left before anything is allocated, boxes nest at fixed places only (no recursion).
-public struct HEIFStructure: Sendable, Equatable {
+package struct HEIFStructure: Sendable, Equatable {
     /// One item of the `iinf` box with its associated properties.
-    public struct Item: Sendable, Equatable {
-        public var id: UInt32
+    package struct Item: Sendable, Equatable {
+        /// The item's id.
+        package var id: UInt32
         /// Item type: `hvc1`, `av01`, `grid`, `iden`, `Exif`, `mime` ...
-        public var type: String
-        public var name: String
+        package var type: String
+        /// The item's name (`infe` name), often empty.
+        package var name: String
         /// For `mime` items: the content type (`application/rdf+xml` for XMP).
-        public var contentType: String?
+        package var contentType: String?
         /// The `infe` hidden flag (tiles, auxiliary images).
-        public var hidden: Bool
+        package var hidden: Bool
         /// Associated properties in `ipma` order (transformations apply in this order).
-        public var properties: [Property]
+        package var properties: [Property]
     }
 
     /// An item property from `ipco`.
-    public enum Property: Sendable, Equatable {
+    package enum Property: Sendable, Equatable {
         /// `ispe`: stored width and height.
         case spatialExtent(width: Int, height: Int)
         /// `irot`: rotation anticlockwise by `quarterTurns` × 90°.
@@ -41,44 +43,56 @@ public struct HEIFStructure: Sendable, Equatable {
 
     /// An `iref` reference: `from` refers to each of `to` (`auxl`: an auxiliary image to its
     /// master, `cdsc`: metadata to what it describes, `dimg`: a grid to its tiles, `thmb`).
-    public struct Reference: Sendable, Equatable {
-        public var type: String
-        public var from: UInt32
-        public var to: [UInt32]
+    package struct Reference: Sendable, Equatable {
+        /// The reference type (`auxl`, `cdsc`, `dimg`, `thmb`...).
+        package var type: String
+        /// The item the reference is from.
+        package var from: UInt32
+        /// The items it refers to.
+        package var to: [UInt32]
     }
 
     /// Where an item's data lies (`iloc`).
-    public struct Location: Sendable, Equatable {
+    package struct Location: Sendable, Equatable {
         /// 0: file offsets; 1: offsets into `idat`; 2: item references (not read).
-        public var constructionMethod: Int
-        public var extents: [(offset: Int, length: Int)]
+        package var constructionMethod: Int
+        /// The data's extents: offset (per ``constructionMethod``) and length.
+        package var extents: [(offset: Int, length: Int)]
 
-        public static func == (a: Location, b: Location) -> Bool {
+        /// Equal when method and extents are.
+        package static func == (a: Location, b: Location) -> Bool {
             a.constructionMethod == b.constructionMethod && a.extents.elementsEqual(b.extents, by: { $0 == $1 })
         }
     }
 
-    public var majorBrand: String
-    public var compatibleBrands: [String]
-    public var primaryItemID: UInt32
-    public var items: [Item]
-    public var references: [Reference]
-    public var locations: [UInt32: Location]
+    /// The `ftyp` major brand (`heic`, `mif1`...).
+    package var majorBrand: String
+    /// The `ftyp` compatible brands.
+    package var compatibleBrands: [String]
+    /// The primary item (`pitm`): the main image.
+    package var primaryItemID: UInt32
+    /// Every item, in `iinf` order.
+    package var items: [Item]
+    /// Every item reference (`iref`).
+    package var references: [Reference]
+    /// Where each item's data is (`iloc`), by item id.
+    package var locations: [UInt32: Location]
     /// The `idat` box's payload in the file.
-    public var itemDataRange: Range<Int>?
+    package var itemDataRange: Range<Int>?
 
     /// Largest metadata item read into memory (Exif, XMP).
-    public static let maxItemDataBytes = 64 << 20
+    package static let maxItemDataBytes = 64 << 20
 
-    public func item(_ id: UInt32) -> Item? { items.first { $0.id == id } }
+    /// The item with id `id`, if any.
+    package func item(_ id: UInt32) -> Item? { items.first { $0.id == id } }
 
     /// Items that refer to `id` with a reference of `type` (e.g. the `auxl` images of the primary).
-    public func items(referring type: String, to id: UInt32) -> [Item] {
+    package func items(referring type: String, to id: UInt32) -> [Item] {
         references.filter { $0.type == type && $0.to.contains(id) }.compactMap { item($0.from) }
     }
 
     /// The bytes of an item's data (Exif, XMP), from file offsets or `idat`.
-    public func data(of id: UInt32, in bytes: [UInt8]) throws(CodecError) -> [UInt8] {
+    package func data(of id: UInt32, in bytes: [UInt8]) throws(CodecError) -> [UInt8] {
         guard let location = locations[id] else {
             throw HEIFStructure.failure("item \(id) has no location in iloc", box: "iloc")
         }
@@ -113,7 +127,7 @@ public struct HEIFStructure: Sendable, Equatable {
     // MARK: Parsing
 
     /// Parses the `ftyp` and `meta` boxes of a HEIF file.
-    public static func parse(_ bytes: [UInt8]) throws(CodecError) -> HEIFStructure {
+    package static func parse(_ bytes: [UInt8]) throws(CodecError) -> HEIFStructure {
         let top = try BoxCursor(bytes, range: 0..<bytes.count).boxes()
         guard let ftyp = top.first(where: { $0.type == "ftyp" }) else {
             throw failure("no ftyp box", box: "ftyp")

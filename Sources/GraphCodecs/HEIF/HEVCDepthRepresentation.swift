@@ -5,12 +5,18 @@ public struct HEVCDepthRepresentation: Sendable, Equatable, Hashable {
     /// `depth_representation_type`: 0 uniform inverse Z, 1 uniform disparity, 2 uniform Z,
     /// 3 non-uniform disparity.
     public var type: Int
+    /// `z_near`: the nearest depth, for Z types.
     public var zNear: Double?
+    /// `z_far`: the farthest depth, for Z types.
     public var zFar: Double?
+    /// `d_min`: the smallest disparity, for disparity types.
     public var dMin: Double?
+    /// `d_max`: the largest disparity, for disparity types.
     public var dMax: Double?
+    /// `disparity_ref_view_id`, when given.
     public var disparityReferenceView: Int?
 
+    /// A representation of `type` with the ranges the SEI gives.
     public init(type: Int, zNear: Double? = nil, zFar: Double? = nil, dMin: Double? = nil, dMax: Double? = nil,
                 disparityReferenceView: Int? = nil) {
         self.type = type
@@ -21,6 +27,7 @@ public struct HEVCDepthRepresentation: Sendable, Equatable, Hashable {
         self.disparityReferenceView = disparityReferenceView
     }
 
+    /// ``type`` in words (`uniform disparity`).
     public var typeName: String {
         switch type {
         case 0: return "uniform inverse Z"

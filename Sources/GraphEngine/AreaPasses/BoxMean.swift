@@ -6,13 +6,13 @@
 /// anchor's window is summed plainly in ascending order, then each step adds the entering pixel
 /// and subtracts the leaving one. So every pixel's value depends on its position only, never on
 /// where a tile starts (the tile is computed from the anchor at or before its first pixel).
-public struct BoxMean: AreaOperation {
-    public let axis: Convolution.Axis
-    public let radius: Double
-    public let filterName: String
+package struct BoxMean: AreaOperation {
+    package let axis: Convolution.Axis
+    package let radius: Double
+    package let filterName: String
 
     /// `radius` ≥ 0.
-    public init(axis: Convolution.Axis, radius: Double, filterName: String) {
+    package init(axis: Convolution.Axis, radius: Double, filterName: String) {
         self.axis = axis
         self.radius = max(radius, 0)
         self.filterName = filterName
@@ -24,8 +24,8 @@ public struct BoxMean: AreaOperation {
     var reach: Int { fraction > 0 ? whole + 1 : whole }
     var anchorSpacing: Int { max(32, whole) }
 
-    public var name: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
-    public var summary: String {
+    package var name: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
+    package var summary: String {
         "running-sum box \(axis.rawValue) radius=\(formatFloat(radius)) (width \(formatFloat(2 * radius + 1)))"
     }
 
@@ -35,12 +35,12 @@ public struct BoxMean: AreaOperation {
         return (position >= 0 ? position / b : -((-position + b - 1) / b)) * b
     }
 
-    public func outputExtent(inputExtents: [Rect]) -> Rect {
+    package func outputExtent(inputExtents: [Rect]) -> Rect {
         let r = Double(reach)
         return axis == .horizontal ? inputExtents[0].outset(dx: r, dy: 0) : inputExtents[0].outset(dx: 0, dy: r)
     }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         let r = Double(reach)
         if axis == .horizontal {
             let start = Double(anchor(Int(rect.minX))) - r
@@ -50,9 +50,9 @@ public struct BoxMean: AreaOperation {
         return Rect(x: rect.x, y: start, width: rect.width, height: rect.maxY + r - start)
     }
 
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         if axis == .vertical {
             for channel in 0..<tile.channels {
@@ -125,7 +125,7 @@ public struct BoxMean: AreaOperation {
         }
     }
 
-    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         func at(_ k: Int) throws -> SIMD4<Double> {
             SIMD4<Double>(axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k))
         }

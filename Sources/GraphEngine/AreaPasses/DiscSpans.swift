@@ -7,14 +7,14 @@
 /// the O(R²) of visiting the disc, and each pixel's value depends only on its position (a fixed
 /// order of operations), so tiles do not show. The mean divides the sum by the disc's pixel count.
 /// Extrema ignore NaN (maxNum/minNum, as ``RectangleMorphology``).
-public struct DiscSpans: AreaOperation {
-    public enum Reduction: String, Hashable, Sendable { case mean, maximum, minimum }
+package struct DiscSpans: AreaOperation {
+    package enum Reduction: String, Hashable, Sendable { case mean, maximum, minimum }
 
-    public let radius: Double
-    public let reduction: Reduction
-    public let filterName: String
+    package let radius: Double
+    package let reduction: Reduction
+    package let filterName: String
 
-    public init(radius: Double, reduction: Reduction, filterName: String) {
+    package init(radius: Double, reduction: Reduction, filterName: String) {
         self.radius = max(radius, 0)
         self.reduction = reduction
         self.filterName = filterName
@@ -31,18 +31,18 @@ public struct DiscSpans: AreaOperation {
     /// Pixels in the disc.
     var count: Int { (-reach...reach).reduce(0) { $0 + 2 * halfWidth($1) + 1 } }
 
-    public var name: String { filterName }
-    public var summary: String { "disc \(reduction.rawValue) by row spans radius=\(formatFloat(radius)) (\(count) pixels)" }
+    package var name: String { filterName }
+    package var summary: String { "disc \(reduction.rawValue) by row spans radius=\(formatFloat(radius)) (\(count) pixels)" }
 
-    public func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         rect.outset(dx: Double(reach), dy: Double(reach))
     }
 
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         switch reduction {
         case .mean: run(tile, +, scale: Float(1 / Double(count)))
         case .maximum: run(tile, maximumNumber, scale: nil)
@@ -93,7 +93,7 @@ public struct DiscSpans: AreaOperation {
         }
     }
 
-    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         var sum = SIMD4<Double>.zero
         var extremum = SIMD4<Float>(repeating: .nan)
         for dy in -reach...reach {

@@ -14,14 +14,14 @@ import Foundation
 /// levels around `clamp(G(p), 0, 1)`, and is `N/D` (the small image's bilinear value where D
 /// underflows). The grid is built per tile from the small inputs only: the output pixels never
 /// gather small-image windows.
-public struct JointBilateralUpsample: AreaOperation {
-    public let guideExtent: Rect
-    public let smallExtent: Rect
-    public let spatialSigma: Double
-    public let lumaSigma: Double
-    public let filterName: String
+package struct JointBilateralUpsample: AreaOperation {
+    package let guideExtent: Rect
+    package let smallExtent: Rect
+    package let spatialSigma: Double
+    package let lumaSigma: Double
+    package let filterName: String
 
-    public init(guideExtent: Rect, smallExtent: Rect, spatialSigma: Double, lumaSigma: Double, filterName: String) {
+    package init(guideExtent: Rect, smallExtent: Rect, spatialSigma: Double, lumaSigma: Double, filterName: String) {
         self.guideExtent = guideExtent
         self.smallExtent = smallExtent
         self.spatialSigma = max(spatialSigma, 0)
@@ -34,22 +34,22 @@ public struct JointBilateralUpsample: AreaOperation {
     var scaleX: Double { smallExtent.width / guideExtent.width }
     var scaleY: Double { smallExtent.height / guideExtent.height }
 
-    public var name: String { filterName }
+    package var name: String { filterName }
 
     /// The guide maps to itself; the small images are stretched over the guide's extent.
-    public func geometry(input index: Int) -> AffineTransform? {
+    package func geometry(input index: Int) -> AffineTransform? {
         guard index > 0 else { return .identity }
         return AffineTransform(translationX: -smallExtent.minX, y: -smallExtent.minY)
             .concatenating(AffineTransform(scaleX: 1 / scaleX, y: 1 / scaleY))
             .concatenating(AffineTransform(translationX: guideExtent.minX, y: guideExtent.minY))
     }
-    public var summary: String {
+    package var summary: String {
         "joint bilateral upsample by a bilateral grid \(Int(smallExtent.width))x\(Int(smallExtent.height)) -> "
             + "\(Int(guideExtent.width))x\(Int(guideExtent.height)), \(levelCount) luma levels, "
             + "spatialSigma=\(formatFloat(spatialSigma)) lumaSigma=\(formatFloat(lumaSigma))"
     }
 
-    public func outputExtent(inputExtents: [Rect]) -> Rect { guideExtent }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { guideExtent }
 
     /// Small-image grid coordinate (sample i at i, the pixel centre i + ½) of output pixel index p.
     @inline(__always)
@@ -57,17 +57,17 @@ public struct JointBilateralUpsample: AreaOperation {
     @inline(__always)
     func gridY(_ p: Int) -> Double { smallExtent.minY + (Double(p) + 0.5 - guideExtent.minY) * scaleY - 0.5 }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         guard index > 0 else { return rect }
         let x0 = Int(gridX(Int(rect.minX)).rounded(.down)) - 2, x1 = Int(gridX(Int(rect.maxX) - 1).rounded(.down)) + 4
         let y0 = Int(gridY(Int(rect.minY)).rounded(.down)) - 2, y1 = Int(gridY(Int(rect.maxY) - 1).rounded(.down)) + 4
         return Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
     }
 
-    public func inputChannels(_ index: Int) -> Int { index == 1 ? 4 : 1 }
+    package func inputChannels(_ index: Int) -> Int { index == 1 ? 4 : 1 }
 
     /// Opaque when the small image is opaque wherever it is read (it is clamped).
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[1].isOpaqueEverywhere }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[1].isOpaqueEverywhere }
 
     /// exp(−d²/(2σ_s²)) for d = −2…2.
     var spatialWeights: [Float] {
@@ -76,7 +76,7 @@ public struct JointBilateralUpsample: AreaOperation {
         }
     }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         let guide = tile.inputs[0], small = tile.inputs[1], lowGuide = tile.inputs[2], output = tile.output
         let levels = levelCount, channels = tile.channels, planes = channels + 1
         let gw = small.width, gh = small.height, cells = gw * gh
@@ -151,7 +151,7 @@ public struct JointBilateralUpsample: AreaOperation {
         }
     }
 
-    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         let levels = levelCount, s = spatialWeights.map(Double.init)
         let rangeScale = 1 / (2 * lumaSigma * lumaSigma)
         let gx = gridX(x), gy = gridY(y)

@@ -5,36 +5,36 @@
 ///
 /// Extrema are exact, NaN is ignored (maxNum/minNum: a NaN hole never wins against a number) and
 /// −0 is stored as +0, so the result does not depend on where blocks or tiles start.
-public struct RectangleMorphology: AreaOperation {
-    public enum Operation: String, Hashable, Sendable { case maximum, minimum }
+package struct RectangleMorphology: AreaOperation {
+    package enum Operation: String, Hashable, Sendable { case maximum, minimum }
 
-    public let axis: Convolution.Axis
-    public let radius: Int
-    public let operation: Operation
-    public let filterName: String
+    package let axis: Convolution.Axis
+    package let radius: Int
+    package let operation: Operation
+    package let filterName: String
 
-    public init(axis: Convolution.Axis, radius: Int, operation: Operation, filterName: String) {
+    package init(axis: Convolution.Axis, radius: Int, operation: Operation, filterName: String) {
         self.axis = axis
         self.radius = max(radius, 0)
         self.operation = operation
         self.filterName = filterName
     }
 
-    public var name: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
-    public var summary: String {
+    package var name: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
+    package var summary: String {
         "van Herk \(operation.rawValue) \(axis.rawValue) width=\(2 * radius + 1)"
     }
 
-    public func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         let r = Double(radius)
         return axis == .horizontal ? rect.outset(dx: r, dy: 0) : rect.outset(dx: 0, dy: r)
     }
 
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         switch operation {
         case .maximum: run(tile, maximumNumber)
         case .minimum: run(tile, minimumNumber)
@@ -112,7 +112,7 @@ public struct RectangleMorphology: AreaOperation {
         }
     }
 
-    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         var result = SIMD4<Float>(repeating: .nan)
         for k in -radius...radius {
             let v = axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k)

@@ -13,8 +13,8 @@ import Foundation
 /// (across the tile, AVX row kernel), then each pixel the weighted sum of that row's columns (16
 /// rows side by side in the vector lanes).
 /// Weights depend only on the output position, and taps are summed in ascending order.
-public struct Resample: AreaOperation {
-    public enum Kernel: Hashable, Sendable {
+package struct Resample: AreaOperation {
+    package enum Kernel: Hashable, Sendable {
         /// `sinc(x)·sinc(x/3)` for |x| < 3.
         case lanczos3
         /// Mitchell–Netravali cubic with parameters B and C, |x| < 2.
@@ -24,35 +24,35 @@ public struct Resample: AreaOperation {
     }
 
     /// Where one axis of the output reads: `u = step·(X + ½) + offset`.
-    public struct AxisMapping: Hashable, Sendable {
+    package struct AxisMapping: Hashable, Sendable {
         /// Input pixels per output pixel.
-        public var step: Double
-        public var offset: Double
-        public init(step: Double, offset: Double) {
+        package var step: Double
+        package var offset: Double
+        package init(step: Double, offset: Double) {
             self.step = step
             self.offset = offset
         }
     }
 
-    public let kernel: Kernel
-    public let x: AxisMapping, y: AxisMapping
-    public let filterName: String
+    package let kernel: Kernel
+    package let x: AxisMapping, y: AxisMapping
+    package let filterName: String
 
-    public init(kernel: Kernel, x: AxisMapping, y: AxisMapping, filterName: String) {
+    package init(kernel: Kernel, x: AxisMapping, y: AxisMapping, filterName: String) {
         self.kernel = kernel
         self.x = x
         self.y = y
         self.filterName = filterName
     }
 
-    public var name: String { filterName }
+    package var name: String { filterName }
 
     /// Output position `X = (u − offset)/step` of input position `u`, on each axis.
-    public func geometry(input index: Int) -> AffineTransform? {
+    package func geometry(input index: Int) -> AffineTransform? {
         AffineTransform(a: 1 / x.step, b: 0, c: 0, d: 1 / y.step, tx: -x.offset / x.step, ty: -y.offset / y.step)
     }
 
-    public var summary: String {
+    package var summary: String {
         let k: String
         switch kernel {
         case .lanczos3: k = "lanczos3"
@@ -148,14 +148,14 @@ public struct Resample: AreaOperation {
         return (lo, hi)
     }
 
-    public func outputExtent(inputExtents: [Rect]) -> Rect {
+    package func outputExtent(inputExtents: [Rect]) -> Rect {
         let e = inputExtents[0]
         if e.isInfinite || e.isEmpty { return e }
         let (x0, x1) = outputRange(x, e.minX, e.maxX), (y0, y1) = outputRange(y, e.minY, e.maxY)
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         let fx = taps(x, Int(rect.minX)), lx = taps(x, Int(rect.maxX) - 1)
         let fy = taps(y, Int(rect.minY)), ly = taps(y, Int(rect.maxY) - 1)
         let x0 = fx.first, x1 = lx.first + lx.count, y0 = fy.first, y1 = ly.first + ly.count
@@ -163,7 +163,7 @@ public struct Resample: AreaOperation {
     }
 
     /// Opaque when the input is opaque wherever the taps reach (a clamped image).
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
 
     // MARK: Run
 
@@ -197,7 +197,7 @@ public struct Resample: AreaOperation {
         return (firsts, counts, weights, maxTaps)
     }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let columns = table(x, start: output.x, count: output.width, scratch: tile.scratch, slot: 0)
         let rows = table(y, start: output.y, count: output.height, scratch: tile.scratch, slot: 2)
@@ -243,7 +243,7 @@ public struct Resample: AreaOperation {
         }
     }
 
-    public func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         let (fx, wx) = weights(x, px), (fy, wy) = weights(y, py)
         var sum = SIMD4<Double>.zero
         for (j, v) in wy.enumerated() {

@@ -9,15 +9,15 @@ import CRowKernels
 /// `CRowKernels` row convolution, AVX behind a run-time check and bit-identical to its portable
 /// loop), so the order of arithmetic is fixed. With `colorOnly` (the RGB variants) alpha is the
 /// centre pixel's, unfiltered, and the bias is added to R, G and B only.
-public struct SmallConvolution: AreaOperation {
-    public let columns: Int, rows: Int
-    public let weights: [Float]
-    public let bias: Float
-    public let colorOnly: Bool
-    public let filterName: String
+package struct SmallConvolution: AreaOperation {
+    package let columns: Int, rows: Int
+    package let weights: [Float]
+    package let bias: Float
+    package let colorOnly: Bool
+    package let filterName: String
 
     /// `weights.count == columns · rows`, both odd.
-    public init(columns: Int, rows: Int, weights: [Float], bias: Float, colorOnly: Bool, filterName: String) {
+    package init(columns: Int, rows: Int, weights: [Float], bias: Float, colorOnly: Bool, filterName: String) {
         precondition(columns % 2 == 1 && rows % 2 == 1 && weights.count == columns * rows, "odd kernel with one weight per tap")
         self.columns = columns
         self.rows = rows
@@ -30,21 +30,21 @@ public struct SmallConvolution: AreaOperation {
     var cx: Int { (columns - 1) / 2 }
     var cy: Int { (rows - 1) / 2 }
 
-    public var name: String { filterName }
-    public var summary: String {
+    package var name: String { filterName }
+    package var summary: String {
         "convolution \(columns)x\(rows) weights=[" + weights.map { formatFloat(Double($0)) }.joined(separator: " ") + "]"
             + (bias != 0 ? " bias=\(formatFloat(Double(bias)))" : "") + (colorOnly ? " rgb" : "")
     }
 
-    public func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         rect.outset(dx: Double(cx), dy: Double(cy))
     }
 
     /// Opaque when every tap reads alpha 1 (a clamped opaque input) and, except for the RGB variants
     /// (which keep the centre's alpha), the pass turns ones into exactly 1 summing in its own order.
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool {
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool {
         guard inputs[0].isOpaqueEverywhere else { return false }
         if colorOnly { return true }
         var sum: Float = 0
@@ -56,7 +56,7 @@ public struct SmallConvolution: AreaOperation {
         return sum + bias == 1
     }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let width = output.width
         let sum = tile.scratch.floats(0, count: width)
@@ -83,7 +83,7 @@ public struct SmallConvolution: AreaOperation {
         }
     }
 
-    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         var sum = SIMD4<Double>.zero
         for i in 0..<rows {
             for j in 0..<columns {

@@ -7,52 +7,52 @@
 /// `σ_j ≤ σ ≤ σ_{j+1}` the pixel is `(1 − t)·B_j(p) + t·B_{j+1}(p)`, `t = (σ − σ_j)/(σ_{j+1} − σ_j)`
 /// (σ beyond the last level takes it alone), where `B_j(p)` is level j interpolated bilinearly
 /// between its samples. So the work per pixel is two bilinear reads, whatever the radius.
-public struct VariableBlurBlend: AreaOperation {
-    public struct Level: Hashable, Sendable {
-        public let sigma: Double
-        public let decimation: Int
-        public init(sigma: Double, decimation: Int) {
+package struct VariableBlurBlend: AreaOperation {
+    package struct Level: Hashable, Sendable {
+        package let sigma: Double
+        package let decimation: Int
+        package init(sigma: Double, decimation: Int) {
             self.sigma = sigma
             self.decimation = max(decimation, 1)
         }
     }
 
-    public let radius: Double
-    public let levels: [Level]
+    package let radius: Double
+    package let levels: [Level]
     /// How far the blurred image reaches past the sharp image's extent.
-    public let growth: Double
-    public let filterName: String
+    package let growth: Double
+    package let filterName: String
 
-    public init(radius: Double, levels: [Level], growth: Double, filterName: String) {
+    package init(radius: Double, levels: [Level], growth: Double, filterName: String) {
         self.radius = radius
         self.levels = levels
         self.growth = growth
         self.filterName = filterName
     }
 
-    public var name: String { filterName }
+    package var name: String { filterName }
 
     /// The sharp image and the mask map to themselves; level j's pixel i lies at full-resolution
     /// pixel `d_j·i`, so its coordinates scale by `d_j` about the first pixel centre.
-    public func geometry(input index: Int) -> AffineTransform? {
+    package func geometry(input index: Int) -> AffineTransform? {
         guard index >= 2 else { return .identity }
         let d = Double(levels[index - 2].decimation)
         return AffineTransform(a: d, b: 0, c: 0, d: d, tx: 0.5 - d / 2, ty: 0.5 - d / 2)
     }
-    public var summary: String {
+    package var summary: String {
         "blend of blur levels by mask, radius=\(formatFloat(radius)) levels=[" + levels.map {
             "σ\(formatFloat($0.sigma))/\($0.decimation)"
         }.joined(separator: " ") + "]"
     }
 
-    public func outputExtent(inputExtents: [Rect]) -> Rect { inputExtents[0].outset(dx: growth, dy: growth).integral }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { inputExtents[0].outset(dx: growth, dy: growth).integral }
 
     /// Grid samples `floor(p/d) … floor(p/d) + 1` of a level for pixels `[lower, upper)`.
     static func gridRange(_ lower: Int, _ upper: Int, _ d: Int) -> (Int, Int) {
         (floorDivide(lower, d), floorDivide(upper - 1, d) + 2)
     }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         guard index >= 2 else { return rect }
         let d = levels[index - 2].decimation
         let (x0, x1) = VariableBlurBlend.gridRange(Int(rect.minX), Int(rect.maxX), d)
@@ -60,9 +60,9 @@ public struct VariableBlurBlend: AreaOperation {
         return Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
     }
 
-    public func inputChannels(_ index: Int) -> Int { index == 1 ? 3 : 4 }
+    package func inputChannels(_ index: Int) -> Int { index == 1 ? 3 : 4 }
 
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs.indices.allSatisfy { $0 == 1 || inputs[$0].isOpaqueEverywhere } }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs.indices.allSatisfy { $0 == 1 || inputs[$0].isOpaqueEverywhere } }
 
     /// The level index j and blend t for blur size σ (levels: σ_0 = 0, then ``levels``).
     @inline(__always)
@@ -73,7 +73,7 @@ public struct VariableBlurBlend: AreaOperation {
         return (j, (sigma - sigmas[j]) / (sigmas[j + 1] - sigmas[j]))
     }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         let output = tile.output, image = tile.inputs[0], mask = tile.inputs[1]
         let width = output.width, levelCount = levels.count + 1
         let sigmas = tile.scratch.floats(0, count: levelCount)
@@ -138,7 +138,7 @@ public struct VariableBlurBlend: AreaOperation {
         }
     }
 
-    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         let m = SIMD4<Double>(try input(1, x, y))
         let sigma = radius * min(max(0.2125 * m[0] + 0.7154 * m[1] + 0.0721 * m[2], 0), 1)
         let sigmas = [0] + levels.map(\.sigma)

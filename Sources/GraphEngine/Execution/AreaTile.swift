@@ -2,51 +2,51 @@
 /// rectangles it asked for, the output rectangle to fill, and per-worker scratch memory.
 ///
 /// Coordinates are working-space pixels (y up); row 0 of every plane is its bottom row.
-public struct AreaTile {
-    public let inputs: [AreaPlanes]
-    public let output: AreaOutput
+package struct AreaTile {
+    package let inputs: [AreaPlanes]
+    package let output: AreaOutput
     /// 3 when alpha is known to be 1 (compute R, G, B only), 4 otherwise.
-    public let channels: Int
-    public let scratch: AreaScratch
+    package let channels: Int
+    package let scratch: AreaScratch
 }
 
 /// One input of an area pass: `channelCount` Float32 planes over an integral rectangle, rows
 /// `width` floats apart.
-public struct AreaPlanes {
-    public let x: Int, y: Int, width: Int, height: Int
-    public let channelCount: Int
+package struct AreaPlanes {
+    package let x: Int, y: Int, width: Int, height: Int
+    package let channelCount: Int
     let base: UnsafeMutablePointer<Float>
 
     /// Floats from one channel plane to the next.
-    public var planeStride: Int { width * height }
+    package var planeStride: Int { width * height }
 
     /// The first pixel of row `row` (0 = bottom row, `y`) of channel `channel`.
     @inline(__always)
-    public func row(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {
+    package func row(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {
         base + channel * width * height + row * width
     }
 
     /// The pixel at working-space position (`px`, `py`) of channel `channel` (inside the rectangle).
     @inline(__always)
-    public func pointer(_ channel: Int, x px: Int, y py: Int) -> UnsafeMutablePointer<Float> {
+    package func pointer(_ channel: Int, x px: Int, y py: Int) -> UnsafeMutablePointer<Float> {
         base + channel * width * height + (py - y) * width + (px - x)
     }
 }
 
 /// The output rectangle of an area pass; rows are stored one channel at a time.
-public struct AreaOutput {
-    public let x: Int, y: Int, width: Int, height: Int
+package struct AreaOutput {
+    package let x: Int, y: Int, width: Int, height: Int
     let planes: PlaneSet
 
     /// Stores `width` values as row `row` (0 = bottom row, `y`) of channel `channel`.
     @inline(__always)
-    public func store(channel: Int, row: Int, from values: UnsafePointer<Float>) {
+    package func store(channel: Int, row: Int, from values: UnsafePointer<Float>) {
         planes.write(channel: channel, row: row + y - planes.rect.y, column: x - planes.rect.x, count: width, from: values)
     }
 }
 
 /// Per-worker buffers that grow and are never shrunk, so passes allocate nothing per tile.
-public final class AreaScratch: @unchecked Sendable {
+package final class AreaScratch: @unchecked Sendable {
     private var floatSlots = RawSlots()
     private var integerSlots = RawSlots()
     private var int32Slots = RawSlots()
@@ -61,17 +61,17 @@ public final class AreaScratch: @unchecked Sendable {
 
     /// Float32 buffer number `slot`, holding at least `count` values (contents undefined). A pass
     /// numbers its buffers from 0; different slots never overlap.
-    public func floats(_ slot: Int, count: Int) -> UnsafeMutablePointer<Float> {
+    package func floats(_ slot: Int, count: Int) -> UnsafeMutablePointer<Float> {
         floatSlots.buffer(slot, bytes: count * MemoryLayout<Float>.stride).bindMemory(to: Float.self, capacity: count)
     }
 
     /// Integer buffer number `slot` (tap positions, counts), at least `count` long; its own slots.
-    public func integers(_ slot: Int, count: Int) -> UnsafeMutablePointer<Int> {
+    package func integers(_ slot: Int, count: Int) -> UnsafeMutablePointer<Int> {
         integerSlots.buffer(slot, bytes: count * MemoryLayout<Int>.stride).bindMemory(to: Int.self, capacity: count)
     }
 
     /// Int32 buffer number `slot` (indices for C row kernels), at least `count` long; its own slots.
-    public func int32s(_ slot: Int, count: Int) -> UnsafeMutablePointer<Int32> {
+    package func int32s(_ slot: Int, count: Int) -> UnsafeMutablePointer<Int32> {
         int32Slots.buffer(slot, bytes: count * MemoryLayout<Int32>.stride).bindMemory(to: Int32.self, capacity: count)
     }
 }

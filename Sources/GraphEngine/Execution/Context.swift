@@ -7,6 +7,7 @@ import Foundation
 /// re-rendering with new parameter values reuses them) and a byte-limited cache of materialised
 /// whole images (image-processor results).
 public final class Context: @unchecked Sendable {
+    /// The options the context was made with (threads, working colour space and format, limits).
     public let options: ContextOptions
     private let lock = NSLock()
     /// Compiled programs, least recently used dropped past ``ContextOptions/programCacheLimit``.

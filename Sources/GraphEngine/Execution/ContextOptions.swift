@@ -26,7 +26,9 @@ public struct ContextOptions: Sendable, Hashable {
     /// own program: useful only to measure what fusion buys.
     public var fusion: Bool = true
 
+    /// The defaults: every core, linear sRGB working space, half-float intermediates.
     public init() {}
 
+    /// The number of cores the process may use (at least 1): the default thread count.
     public static var processorCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 }

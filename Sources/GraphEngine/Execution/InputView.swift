@@ -202,7 +202,7 @@ struct InputView {
 }
 
 /// What a read outside an input's data gives.
-public enum EdgeMode: String, Hashable, Sendable {
+package enum EdgeMode: String, Hashable, Sendable {
     /// Transparent black (Core Image's behaviour outside an extent).
     case zero
     /// The nearest edge pixel (`clampedToExtent()`).

@@ -10,10 +10,14 @@ public enum OutputColorSpace: Hashable, Sendable, CustomStringConvertible {
     /// Converted from the working space into this space and tagged with its ICC profile.
     case space(ColorSpace)
 
+    /// Writes sRGB (the default for colour outputs).
     public static let sRGB = OutputColorSpace.space(.sRGB)
+    /// Writes Display P3 (tagged), keeping colours outside sRGB.
     public static let displayP3 = OutputColorSpace.space(.displayP3)
+    /// Writes linear sRGB (tagged).
     public static let linearSRGB = OutputColorSpace.space(.linearSRGB)
 
+    /// The space's name, or `data`.
     public var description: String {
         switch self {
         case .data: return "data"

@@ -7,6 +7,7 @@ public final class RenderProgress: Sendable {
     private let expectedPixels = Atomic<Int>(0)
     private let finishedPixels = Atomic<Int>(0)
 
+    /// A counter at zero; pass it to a render and read it from another thread.
     public init() {}
 
     /// The fraction done, 0...1.

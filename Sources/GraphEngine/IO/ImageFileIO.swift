@@ -3,6 +3,7 @@ import GraphCodecs
 
 /// The file formats a ``Context`` can write.
 public enum OutputFileFormat: String, Sendable, CaseIterable {
+    /// PNG (8 or 16 bits) or JPEG.
     case png, jpeg
     /// HEIC (HEVC through libheif and x265): the main image only, 8-bit.
     case heic
@@ -25,16 +26,21 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 extension Image {
     /// Opens a PNG, JPEG or HEIF file (EXIF orientation, or HEIF's own, applied), tagged with the
     /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). PNGs and HEIFs decode
-    /// now; JPEGs decode when first rendered, at the scale the render needs (see ``JPEGFileSource``).
-    public init(contentsOf path: String, options: DecodeOptions = DecodeOptions()) throws {
-        self = try Image.decoding(path: path, options: options).image
+    /// now; JPEGs decode when first rendered, at the scale the render needs. ``ImageReadOptions``
+    /// changes what the values mean, the orientation, the image read (a depth map) and the limits.
+    public init(contentsOf path: String, options: ImageReadOptions = ImageReadOptions()) throws {
+        if let auxiliary = options.auxiliary {
+            self = try DepthPhoto(contentsOf: path).image(auxiliary, orientation: options.applyOrientation ? .upright : .stored)
+            return
+        }
+        self = try Image.decoding(path: path, options: options.decodeOptions, colorSpace: options.colorSpaceOverride).image
     }
 
     /// Decodes a file and returns the image with its metadata and the warnings of decoding and
     /// colour tagging (for example an unrecognised ICC profile treated as sRGB). `colorSpace`
     /// overrides the profile (`.some(nil)`: data, never converted).
     ///
-    /// A JPEG without an orientation to apply becomes a ``JPEGFileSource``: its header is read now
+    /// A JPEG without an orientation to apply becomes a lazy JPEG source: its header is read now
     /// (header errors throw here) and its pixels stream in when a render needs them; an error later
     /// in the file fails that render. Other files decode now.
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
@@ -127,7 +133,7 @@ extension Context {
 
     /// The same, streamed into `fileDescriptor` (a regular file open for writing, from its current
     /// offset; left open) as it is encoded: neither the pixels nor the file are ever held whole.
-    /// Usually the descriptor of a ``PendingFile``, committed once every output of a job is written.
+    /// Usually the descriptor of a `PendingFile` (GraphCodecs), committed once every output of a job is written.
     public func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions = ImageWriteOptions(),
                        to fileDescriptor: Int32, progress: RenderProgress? = nil) throws {
         _ = try encode(image, format: format, options: options, destination: .file(fileDescriptor), progress: progress)
@@ -180,7 +186,7 @@ extension Context {
         }
     }
 
-    /// Renders and writes `image` to `path` atomically (streamed into a ``PendingFile`` beside it,
+    /// Renders and writes `image` to `path` atomically (streamed into a `PendingFile` of GraphCodecs beside it,
     /// then renamed): a failed render or encode leaves no file. The format comes from the extension
     /// unless given. Paths in `protectedPaths` (the render's inputs) are never overwritten.
     public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil,

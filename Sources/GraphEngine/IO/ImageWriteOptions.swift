@@ -29,6 +29,7 @@ public struct ImageWriteOptions: Sendable, Equatable {
     /// packet is dropped when no depth is written, since its map would no longer match).
     var replacedXMP: XMPPackets?
 
+    /// Options for one output; every argument has the default a plain `write` uses.
     public init(quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false, bitDepth: Int = 8,
                 metadata: ImageMetadata? = nil, exifOrientation: Int = 1, colorSpace: OutputColorSpace? = nil,
                 auxiliaryImages: AuxiliaryImages = AuxiliaryImages()) {

@@ -7,15 +7,15 @@ import Synchronization
 /// DCT-scaled decode at 1/2, 1/4 or 1/8 (libjpeg decodes fewer coefficients: much faster), and
 /// at full size otherwise. Each scale is decoded once, streaming (a background thread fills rows
 /// while the render reads them), and kept.
-public final class JPEGFileSource: Sendable {
-    public let path: String
+package final class JPEGFileSource: Sendable {
+    package let path: String
     /// Full-size dimensions.
-    public let width: Int, height: Int
+    package let width: Int, height: Int
     /// The colour space from the ICC profile (or an override; nil: data).
-    public let colorSpace: ColorSpace?
-    public let metadata: ImageMetadata
+    package let colorSpace: ColorSpace?
+    package let metadata: ImageMetadata
     /// Header warnings and colour-tagging notes.
-    public let warnings: [String]
+    package let warnings: [String]
     /// Channels it decodes to: 3 for colour (CMYK is converted), 1 for grey.
     let channels: Int
     let bytes: [UInt8]

@@ -10,6 +10,7 @@ public enum KernelKind: String, Sendable, Hashable {
 
 /// A kernel parameter's declared type.
 public enum KernelParameterType: String, Sendable, Hashable {
+    /// The parameter types, by their spelling in the source (`__sample`, `__color`).
     case float, vec2, vec3, vec4, sample = "__sample", sampler, color = "__color"
 
     /// Components of the value bound to it (`nil` for `__sample` and `sampler`, which are bound
@@ -25,10 +26,14 @@ public enum KernelParameterType: String, Sendable, Hashable {
     }
 }
 
+/// One parameter of a kernel function: its name and declared type.
 public struct KernelParameter: Sendable, Hashable {
+    /// The parameter's name in the source.
     public let name: String
+    /// The parameter's declared type.
     public let type: KernelParameterType
 
+    /// A parameter named `name` of type `type`.
     public init(name: String, type: KernelParameterType) {
         self.name = name
         self.type = type
@@ -36,7 +41,7 @@ public struct KernelParameter: Sendable, Hashable {
 }
 
 /// The value bound to one kernel parameter when the kernel is lowered.
-public enum KernelArgumentValue: Sendable {
+package enum KernelArgumentValue: Sendable {
     /// A `float`.
     case scalar(Operand)
     /// A `vec2`, `vec3`, `vec4` or `__color` (the count must match).
@@ -78,14 +83,17 @@ public enum KernelArgumentValue: Sendable {
 /// `samplerExtent(s)` is the `vec4(x, y, width, height)` supplied with the binding
 /// (`samplerOrigin` = its `xy`, `samplerSize` = its `zw`).
 ///
-/// **Lowering.** ``lower(into:arguments:destination:)`` compiles to straight-line SIMD IR: branches
+/// **Lowering.** A kernel compiles to straight-line SIMD IR: branches
 /// evaluate both sides and select per pixel, helper functions are inlined, loops unrolled, and
 /// constants fold. Kernels are equal (and hash) by their source text.
 public struct Kernel: Sendable, Hashable {
+    /// The kernel's source text, as given.
     public let source: String
     /// The kernel function's name.
     public let name: String
+    /// Colour, warp or general, from the return type and parameters.
     public let kind: KernelKind
+    /// The kernel function's parameters, in order (arguments bind to them in this order or by name).
     public let parameters: [KernelParameter]
 
     private let program: CheckedProgram
@@ -115,7 +123,9 @@ public struct Kernel: Sendable, Hashable {
         }
     }
 
+    /// Kernels are equal when their source texts are.
     public static func == (lhs: Kernel, rhs: Kernel) -> Bool { lhs.source == rhs.source }
+    /// Hashes the source text.
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 
     /// Lowers the kernel body for one destination pixel span. Returns 4 operands (colour/general) or
@@ -124,7 +134,7 @@ public struct Kernel: Sendable, Hashable {
     /// `arguments` bind the parameters in order: `.scalar` for `float`, `.vector` for `vec2/3/4` and
     /// `__color`, `.pixel` for `__sample`, `.sampler` for `sampler`. `destination` is the
     /// working-space pixel centre (`destCoord()`).
-    public func lower(
+    package func lower(
         into builder: inout ProgramBuilder, arguments: [KernelArgumentValue], destination: (x: Operand, y: Operand)
     ) throws(KernelCompileError) -> [Operand] {
         guard arguments.count == parameters.count else {

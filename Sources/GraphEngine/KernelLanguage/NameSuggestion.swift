@@ -1,8 +1,8 @@
 /// "Did you mean ...?" suggestions for misspelt names.
-enum NameSuggestion {
+package enum NameSuggestion {
     /// The candidate closest to `name`: within a small edit distance, or containing `name`'s letters
     /// in order (`smoth` → `smoothstep`). `nil` when nothing is plausibly meant.
-    static func closest(to name: String, among candidates: [String]) -> String? {
+    package static func closest(to name: String, among candidates: [String]) -> String? {
         let lowered = name.lowercased()
         guard lowered.count >= 3 else { return nil }  // one- and two-letter names suggest noise
         var best: (candidate: String, score: Int)?
@@ -18,12 +18,12 @@ enum NameSuggestion {
         return best?.candidate
     }
 
-    static func suffix(for name: String, among candidates: [String]) -> String {
+    package static func suffix(for name: String, among candidates: [String]) -> String {
         guard let suggestion = closest(to: name, among: candidates) else { return "" }
         return " (did you mean '\(suggestion)'?)"
     }
 
-    static func isSubsequence(_ short: String, of long: String) -> Bool {
+    package static func isSubsequence(_ short: String, of long: String) -> Bool {
         var iterator = long.makeIterator()
         outer: for c in short {
             while let d = iterator.next() { if d == c { continue outer } }
@@ -32,7 +32,7 @@ enum NameSuggestion {
         return true
     }
 
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let x = Array(a), y = Array(b)
         if x.isEmpty { return y.count }
         if y.isEmpty { return x.count }

@@ -7,58 +7,91 @@ import Foundation
 /// Text reads like CI_PRINT_TREE (output at the top, inputs indented below); JSON is stable and
 /// documented in `docs/recipes.md`; DOT draws the program graph.
 public struct GraphDump: Codable, Sendable {
+    /// One node of a graph.
     public struct NodeEntry: Codable, Sendable {
+        /// The node's number (`#id` in text).
         public var id: Int
+        /// The node's kind and arguments (`colormatrix CISepiaTone+CIHueAdjust [r: ...]`).
         public var label: String
+        /// The node's extent, `[x y width height]`.
         public var extent: String
+        /// The pixels computed for this render; nil when none.
         public var roi: String?
+        /// The ids of the node's inputs.
         public var inputs: [Int]
     }
 
+    /// One optimizer pass and what it changed.
     public struct PassEntry: Codable, Sendable {
+        /// The pass's name (`fold-color-matrices`).
         public var pass: String
+        /// What it changed, one sentence each.
         public var changes: [String]
     }
 
+    /// One input of a program.
     public struct InputEntry: Codable, Sendable {
+        /// The input's slot (`in0`...).
         public var slot: Int
         /// `program N` or `buffer RGBA8 640x480`.
         public var source: String
+        /// What a read outside the input's data gives (`zero`, `clamp`).
         public var edge: String
+        /// How it is sampled between pixel centres (`linear`, `nearest`).
         public var filter: String
     }
 
+    /// One program (or area pass, or processor) of the render.
     public struct ProgramEntry: Codable, Sendable {
+        /// The program's number (`p0`...).
         public var id: Int
         /// The fused expression, innermost first applied (`matrix<CISepiaTone,CIHueAdjust>(in0)`).
         public var name: String
         /// `program`, `area` (a neighbourhood pass) or `processor`.
         public var kind: String
+        /// The rectangle it computes, `[x y width height]`.
         public var roi: String
         /// `RGBAh` for intermediates; the destination format for the output program.
         public var format: String
+        /// The program's inputs, by slot.
         public var inputs: [InputEntry]
         /// The recipe nodes this program computes.
         public var nodes: [Int]
+        /// The instruction listing, one per line, each with the node it came from.
         public var instructions: [String]
+        /// The number of uniforms (parameters kept out of the program's structure).
         public var uniformCount: Int
+        /// Timing, after a profiled render.
         public var timing: TimingEntry?
     }
 
+    /// What one program cost in a profiled render.
     public struct TimingEntry: Codable, Sendable {
+        /// Tiles or strips run.
         public var workUnits: Int
+        /// Wall-clock time.
         public var milliseconds: Double
+        /// Output pixels per second, in millions.
         public var megapixelsPerSecond: Double
+        /// Bytes of intermediate storage it wrote.
         public var intermediateBytes: Int
     }
 
+    /// The rendered rectangle, `[x y width height]`.
     public var roi: String
+    /// The working format: `RGBA8`, `RGBAh` or `RGBAf`.
     public var workingFormat: String
+    /// The graph as built, before optimisation (inputs before the nodes that use them).
     public var initial: [NodeEntry]
+    /// The graph after optimisation.
     public var optimized: [NodeEntry]
+    /// The optimizer passes that changed something, in order.
     public var passes: [PassEntry]
+    /// The programs, in the order they run.
     public var programs: [ProgramEntry]
+    /// The whole render's time, after a profiled render.
     public var totalMilliseconds: Double?
+    /// The context's program cache: `hits`, `misses`, `entries`.
     public var programCache: [String: Int]
 
     // MARK: Text
@@ -167,6 +200,7 @@ public struct GraphDump: Codable, Sendable {
 
     // MARK: JSON and DOT
 
+    /// The dump as JSON (the fields `docs/recipes.md` documents).
     public func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -197,5 +231,6 @@ public struct GraphDump: Codable, Sendable {
 
 /// The stages a dump can show.
 public enum DumpStage: String, CaseIterable, Sendable, Hashable {
+    /// The graph as built, the optimized graph, the programs, per-program timings.
     case initial, optimized, programs, timing
 }

@@ -14,12 +14,12 @@ import Foundation
 ///
 /// Uniforms are the program's parameters (a filter's slope, a matrix): their values live outside the
 /// program, so a program is cached by structure and re-rendering with new values does not recompile.
-public enum Operand: Hashable, Sendable, CustomStringConvertible {
+package enum Operand: Hashable, Sendable, CustomStringConvertible {
     case register(Int)
     case constant(Float)
     case uniform(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .register(let index): return "r\(index)"
         case .constant(let value): return formatFloat(value)
@@ -29,36 +29,36 @@ public enum Operand: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Four registers holding the R, G, B and A channels of a span.
-public struct RegisterQuad: Hashable, Sendable, CustomStringConvertible {
-    public var r: Int, g: Int, b: Int, a: Int
-    public init(_ r: Int, _ g: Int, _ b: Int, _ a: Int) { self.r = r; self.g = g; self.b = b; self.a = a }
-    public var registers: [Int] { [r, g, b, a] }
-    public var operands: [Operand] { registers.map(Operand.register) }
-    public var description: String { "(r\(r) r\(g) r\(b) r\(a))" }
+package struct RegisterQuad: Hashable, Sendable, CustomStringConvertible {
+    package var r: Int, g: Int, b: Int, a: Int
+    package init(_ r: Int, _ g: Int, _ b: Int, _ a: Int) { self.r = r; self.g = g; self.b = b; self.a = a }
+    package var registers: [Int] { [r, g, b, a] }
+    package var operands: [Operand] { registers.map(Operand.register) }
+    package var description: String { "(r\(r) r\(g) r\(b) r\(a))" }
 }
 
 /// Three registers holding the R, G and B channels of a span.
-public struct RegisterTriple: Hashable, Sendable, CustomStringConvertible {
-    public var r: Int, g: Int, b: Int
-    public init(_ r: Int, _ g: Int, _ b: Int) { self.r = r; self.g = g; self.b = b }
-    public var description: String { "(r\(r) r\(g) r\(b))" }
+package struct RegisterTriple: Hashable, Sendable, CustomStringConvertible {
+    package var r: Int, g: Int, b: Int
+    package init(_ r: Int, _ g: Int, _ b: Int) { self.r = r; self.g = g; self.b = b }
+    package var description: String { "(r\(r) r\(g) r\(b))" }
 }
 
 /// Four operands, one per channel (a pixel value that may be partly constant).
-public struct OperandQuad: Hashable, Sendable, CustomStringConvertible {
-    public var r: Operand, g: Operand, b: Operand, a: Operand
-    public init(_ r: Operand, _ g: Operand, _ b: Operand, _ a: Operand) { self.r = r; self.g = g; self.b = b; self.a = a }
-    public init(_ quad: RegisterQuad) { self.init(.register(quad.r), .register(quad.g), .register(quad.b), .register(quad.a)) }
-    public init(_ operands: [Operand]) {
+package struct OperandQuad: Hashable, Sendable, CustomStringConvertible {
+    package var r: Operand, g: Operand, b: Operand, a: Operand
+    package init(_ r: Operand, _ g: Operand, _ b: Operand, _ a: Operand) { self.r = r; self.g = g; self.b = b; self.a = a }
+    package init(_ quad: RegisterQuad) { self.init(.register(quad.r), .register(quad.g), .register(quad.b), .register(quad.a)) }
+    package init(_ operands: [Operand]) {
         precondition(operands.count == 4, "OperandQuad needs four operands")
         self.init(operands[0], operands[1], operands[2], operands[3])
     }
-    public var operands: [Operand] { [r, g, b, a] }
-    public var description: String { "(\(r) \(g) \(b) \(a))" }
+    package var operands: [Operand] { [r, g, b, a] }
+    package var description: String { "(\(r) \(g) \(b) \(a))" }
 }
 
 /// One-operand arithmetic. Semantics follow GLSL; every function is total (NaN in, NaN out).
-public enum UnaryOperator: String, Hashable, Sendable, CaseIterable {
+package enum UnaryOperator: String, Hashable, Sendable, CaseIterable {
     case negate, abs, sign, floor, ceil, fract, sqrt, inverseSqrt
     case exp, exp2, log, log2, sin, cos, tan, asin, acos, atan
     /// 1 where the operand is 0, else 0.
@@ -70,7 +70,7 @@ public enum UnaryOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Two-operand arithmetic and comparisons. Comparisons give 1 or 0.
-public enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
+package enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
     case add, subtract, multiply, divide, minimum, maximum, power
     /// GLSL `mod`: `x − y·floor(x/y)`.
     case modulo
@@ -83,7 +83,7 @@ public enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Three-operand functions.
-public enum TernaryOperator: String, Hashable, Sendable, CaseIterable {
+package enum TernaryOperator: String, Hashable, Sendable, CaseIterable {
     /// `a·b + c` (not fused: the same rounding as a separate multiply and add).
     case multiplyAdd
     /// GLSL `mix(a, b, t)` = `a + (b − a)·t`.
@@ -99,7 +99,7 @@ public enum TernaryOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One IR instruction. Destinations are registers; sources are operands.
-public enum Instruction: Hashable, Sendable {
+package enum Instruction: Hashable, Sendable {
     case unary(UnaryOperator, destination: Int, Operand)
     case binary(BinaryOperator, destination: Int, Operand, Operand)
     case ternary(TernaryOperator, destination: Int, Operand, Operand, Operand)
@@ -129,7 +129,7 @@ public enum Instruction: Hashable, Sendable {
     case store(OperandQuad)
 
     /// The registers this instruction writes.
-    public var writtenRegisters: [Int] {
+    package var writtenRegisters: [Int] {
         switch self {
         case .unary(_, let d, _), .binary(_, let d, _, _), .ternary(_, let d, _, _, _), .move(let d, _),
              .destinationX(let d), .destinationY(let d):
@@ -145,7 +145,7 @@ public enum Instruction: Hashable, Sendable {
     }
 
     /// The operands this instruction reads.
-    public var readOperands: [Operand] {
+    package var readOperands: [Operand] {
         switch self {
         case .unary(_, _, let a), .move(_, let a): return [a]
         case .binary(_, _, let a, let b): return [a, b]

@@ -2,13 +2,13 @@
 ///
 /// Programs are `Hashable` by structure, so the context caches their executable form and reuses it
 /// whenever a render produces the same structure again (only the uniforms differ).
-public struct Program: Hashable, Sendable {
-    public var instructions: [Instruction]
-    public var registerCount: Int
-    public var inputCount: Int
-    public var uniformCount: Int
+package struct Program: Hashable, Sendable {
+    package var instructions: [Instruction]
+    package var registerCount: Int
+    package var inputCount: Int
+    package var uniformCount: Int
 
-    public init(instructions: [Instruction], registerCount: Int, inputCount: Int, uniformCount: Int) {
+    package init(instructions: [Instruction], registerCount: Int, inputCount: Int, uniformCount: Int) {
         self.instructions = instructions
         self.registerCount = registerCount
         self.inputCount = inputCount
@@ -16,7 +16,7 @@ public struct Program: Hashable, Sendable {
     }
 
     /// A listing, one instruction per line (`r3 = multiply r1, u0`).
-    public func listing(origins: [String]? = nil) -> [String] {
+    package func listing(origins: [String]? = nil) -> [String] {
         instructions.enumerated().map { index, instruction in
             let text = instruction.listingText
             guard let origins, index < origins.count, !origins[index].isEmpty else { return text }
@@ -27,7 +27,7 @@ public struct Program: Hashable, Sendable {
 
 extension Instruction {
     /// Assembly-like text for dumps.
-    public var listingText: String {
+    package var listingText: String {
         switch self {
         case .unary(let op, let d, let a): return "r\(d) = \(op.rawValue) \(a)"
         case .binary(let op, let d, let a, let b): return "r\(d) = \(op.rawValue) \(a), \(b)"

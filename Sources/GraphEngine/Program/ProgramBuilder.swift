@@ -3,45 +3,45 @@
 /// Lowering code asks for registers, uniforms and instructions here. Literal constants are folded
 /// as they are emitted (so `x * 1.0` costs nothing); uniforms are never folded, because their
 /// values are not part of the program's structure.
-public struct ProgramBuilder: Sendable {
-    public private(set) var instructions: [Instruction] = []
+package struct ProgramBuilder: Sendable {
+    package private(set) var instructions: [Instruction] = []
     /// For each instruction, the recipe node it was lowered from (for the program dumps).
-    public private(set) var origins: [String] = []
-    public private(set) var registerCount = 0
+    package private(set) var origins: [String] = []
+    package private(set) var registerCount = 0
     /// Uniform values in slot order.
-    public private(set) var uniformValues: [Float] = []
+    package private(set) var uniformValues: [Float] = []
     /// Names of the inputs the program reads, in slot order (filled by the stage lowering).
-    public internal(set) var inputCount = 0
+    package internal(set) var inputCount = 0
     /// The recipe node whose lowering is emitting right now.
-    public var currentOrigin = ""
+    package var currentOrigin = ""
 
-    public init() {}
+    package init() {}
 
     /// A fresh register.
-    public mutating func newRegister() -> Int {
+    package mutating func newRegister() -> Int {
         registerCount += 1
         return registerCount - 1
     }
 
     /// Four fresh registers.
-    public mutating func newQuad() -> RegisterQuad {
+    package mutating func newQuad() -> RegisterQuad {
         RegisterQuad(newRegister(), newRegister(), newRegister(), newRegister())
     }
 
     /// Appends an instruction, attributed to ``currentOrigin``.
-    public mutating func emit(_ instruction: Instruction) {
+    package mutating func emit(_ instruction: Instruction) {
         instructions.append(instruction)
         origins.append(currentOrigin)
     }
 
     /// Adds a uniform slot holding `value`.
-    public mutating func uniform(_ value: Float) -> Operand {
+    package mutating func uniform(_ value: Float) -> Operand {
         uniformValues.append(value)
         return .uniform(uniformValues.count - 1)
     }
 
     /// Adds consecutive uniform slots and returns the first index.
-    public mutating func uniforms(_ values: [Float]) -> Int {
+    package mutating func uniforms(_ values: [Float]) -> Int {
         let base = uniformValues.count
         uniformValues.append(contentsOf: values)
         return base
@@ -50,14 +50,14 @@ public struct ProgramBuilder: Sendable {
 
     // MARK: Arithmetic with constant folding
 
-    public mutating func unary(_ op: UnaryOperator, _ a: Operand) -> Operand {
+    package mutating func unary(_ op: UnaryOperator, _ a: Operand) -> Operand {
         if case .constant(let x) = a { return .constant(ScalarMath.unary(op, x)) }
         let d = newRegister()
         emit(.unary(op, destination: d, a))
         return .register(d)
     }
 
-    public mutating func binary(_ op: BinaryOperator, _ a: Operand, _ b: Operand) -> Operand {
+    package mutating func binary(_ op: BinaryOperator, _ a: Operand, _ b: Operand) -> Operand {
         if case .constant(let x) = a, case .constant(let y) = b { return .constant(ScalarMath.binary(op, x, y)) }
         // Algebraic identities that hold for every float, NaN included.
         switch (op, a, b) {
@@ -74,7 +74,7 @@ public struct ProgramBuilder: Sendable {
         return .register(d)
     }
 
-    public mutating func ternary(_ op: TernaryOperator, _ a: Operand, _ b: Operand, _ c: Operand) -> Operand {
+    package mutating func ternary(_ op: TernaryOperator, _ a: Operand, _ b: Operand, _ c: Operand) -> Operand {
         if case .constant(let x) = a, case .constant(let y) = b, case .constant(let z) = c {
             return .constant(ScalarMath.ternary(op, x, y, z))
         }
@@ -85,7 +85,7 @@ public struct ProgramBuilder: Sendable {
     }
 
     /// Puts an operand into a register (a no-op for registers).
-    public mutating func materialize(_ a: Operand) -> Int {
+    package mutating func materialize(_ a: Operand) -> Int {
         if case .register(let r) = a { return r }
         let d = newRegister()
         emit(.move(destination: d, a))
@@ -93,7 +93,7 @@ public struct ProgramBuilder: Sendable {
     }
 
     /// The destination coordinate (`destCoord()`), emitted once per program.
-    public mutating func destinationCoordinate() -> (x: Operand, y: Operand) {
+    package mutating func destinationCoordinate() -> (x: Operand, y: Operand) {
         if let cached = destinationCache { return cached }
         let x = newRegister(), y = newRegister()
         emit(.destinationX(x))
@@ -105,21 +105,21 @@ public struct ProgramBuilder: Sendable {
     private var destinationCache: (x: Operand, y: Operand)?
 
     /// Reads input `slot` at the destination pixels.
-    public mutating func load(input slot: Int) -> OperandQuad {
+    package mutating func load(input slot: Int) -> OperandQuad {
         let quad = newQuad()
         emit(.load(input: slot, destination: quad))
         return OperandQuad(quad)
     }
 
     /// Samples input `slot` at a working-space point.
-    public mutating func sample(input slot: Int, x: Operand, y: Operand) -> OperandQuad {
+    package mutating func sample(input slot: Int, x: Operand, y: Operand) -> OperandQuad {
         let quad = newQuad()
         emit(.sample(input: slot, x: x, y: y, destination: quad))
         return OperandQuad(quad)
     }
 
     /// Applies a 4×5 row-major colour matrix held in 20 new uniforms.
-    public mutating func colorMatrix(_ matrix: [Float], _ source: OperandQuad) -> OperandQuad {
+    package mutating func colorMatrix(_ matrix: [Float], _ source: OperandQuad) -> OperandQuad {
         precondition(matrix.count == 20, "a colour matrix has 20 coefficients")
         if matrix[15] == 0 && matrix[16] == 0 && matrix[17] == 0 && matrix[18] == 1 && matrix[19] == 0 {
             // Alpha passes through: three rows only (the matrix shape is part of the structure).
@@ -136,7 +136,7 @@ public struct ProgramBuilder: Sendable {
 
     /// Looks premultiplied `source` up in a 3D colour table (``Instruction/lookup3D(destination:source:dimension:extrapolate:uniformBase:)``)
     /// whose `4·d³` floats are the consecutive uniform operands `table`.
-    public mutating func lookup3D(_ source: OperandQuad, table: ArraySlice<Operand>, dimension: Int,
+    package mutating func lookup3D(_ source: OperandQuad, table: ArraySlice<Operand>, dimension: Int,
                                   extrapolate: Bool) throws -> OperandQuad {
         let count = 4 * dimension * dimension * dimension
         guard dimension >= 2, table.count == count, case .uniform(let base)? = table.first,
@@ -149,7 +149,7 @@ public struct ProgramBuilder: Sendable {
     }
 
     /// Finishes the program: stores `result`, allocates registers and returns it with its uniforms.
-    public mutating func finish(storing result: OperandQuad) -> (program: Program, uniforms: [Float], origins: [String]) {
+    package mutating func finish(storing result: OperandQuad) -> (program: Program, uniforms: [Float], origins: [String]) {
         emit(.store(result))
         let live = DeadCodeElimination.run(instructions, origins: origins)
         let allocated = RegisterAllocator.allocate(live.instructions)
@@ -164,7 +164,7 @@ extension ProgramBuilder {
     // Premultiplied-alpha helpers shared by filters and the kernel language.
 
     /// `rgb / a` where `a > 0`, else the input unchanged (Core Image `unpremultiply`).
-    public mutating func unpremultiply(_ c: OperandQuad) -> OperandQuad {
+    package mutating func unpremultiply(_ c: OperandQuad) -> OperandQuad {
         let positive = binary(.greaterThan, c.a, .constant(0))
         func channel(_ x: Operand, _ b: inout ProgramBuilder) -> Operand {
             b.ternary(.select, positive, b.binary(.divide, x, c.a), x)
@@ -173,7 +173,7 @@ extension ProgramBuilder {
     }
 
     /// `(rgb·a, a)` (Core Image `premultiply`).
-    public mutating func premultiply(_ c: OperandQuad) -> OperandQuad {
+    package mutating func premultiply(_ c: OperandQuad) -> OperandQuad {
         OperandQuad(binary(.multiply, c.r, c.a), binary(.multiply, c.g, c.a), binary(.multiply, c.b, c.a), c.a)
     }
 }

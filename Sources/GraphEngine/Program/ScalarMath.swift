@@ -4,9 +4,9 @@ import Foundation
 ///
 /// The span interpreter's loops and the constant folder both use these, so a folded constant and a
 /// computed value agree bit for bit. The reference evaluator deliberately does *not* use them.
-public enum ScalarMath {
+package enum ScalarMath {
     @inline(__always)
-    public static func unary(_ op: UnaryOperator, _ x: Float) -> Float {
+    package static func unary(_ op: UnaryOperator, _ x: Float) -> Float {
         switch op {
         case .negate: return -x
         case .abs: return Swift.abs(x)
@@ -33,7 +33,7 @@ public enum ScalarMath {
     }
 
     @inline(__always)
-    public static func binary(_ op: BinaryOperator, _ x: Float, _ y: Float) -> Float {
+    package static func binary(_ op: BinaryOperator, _ x: Float, _ y: Float) -> Float {
         switch op {
         case .add: return x + y
         case .subtract: return x - y
@@ -57,7 +57,7 @@ public enum ScalarMath {
     }
 
     @inline(__always)
-    public static func ternary(_ op: TernaryOperator, _ a: Float, _ b: Float, _ c: Float) -> Float {
+    package static func ternary(_ op: TernaryOperator, _ a: Float, _ b: Float, _ c: Float) -> Float {
         switch op {
         case .multiplyAdd: return a * b + c
         case .mix: return a + (b - a) * c
@@ -71,13 +71,13 @@ public enum ScalarMath {
     }
 
     /// GLSL-style min that propagates NaN from the first operand (`x < y ? x : y` would drop it).
-    @inline(__always) public static func minimum(_ x: Float, _ y: Float) -> Float { y < x ? y : x }
+    @inline(__always) package static func minimum(_ x: Float, _ y: Float) -> Float { y < x ? y : x }
     /// GLSL-style max that propagates NaN from the first operand.
-    @inline(__always) public static func maximum(_ x: Float, _ y: Float) -> Float { y > x ? y : x }
+    @inline(__always) package static func maximum(_ x: Float, _ y: Float) -> Float { y > x ? y : x }
 
     /// Sign-preserving sRGB decode (extended range).
     @inline(__always)
-    public static func srgbToLinear(_ y: Float) -> Float {
+    package static func srgbToLinear(_ y: Float) -> Float {
         let a = Swift.abs(y)
         let linear = a <= 0.04045 ? a / 12.92 : Foundation.pow((a + 0.055) / 1.055, 2.4)
         return y < 0 ? -linear : linear
@@ -85,7 +85,7 @@ public enum ScalarMath {
 
     /// Sign-preserving sRGB encode (extended range).
     @inline(__always)
-    public static func linearToSRGB(_ x: Float) -> Float {
+    package static func linearToSRGB(_ x: Float) -> Float {
         let a = Swift.abs(x)
         let encoded = a <= 0.0031308 ? a * 12.92 : 1.055 * Foundation.pow(a, 1 / 2.4) - 0.055
         return x < 0 ? -encoded : encoded

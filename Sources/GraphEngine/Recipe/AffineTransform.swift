@@ -1,23 +1,32 @@
 /// A 2-D affine transform with `CGAffineTransform`'s layout:
 /// `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
 public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
+    /// The coefficients, `CGAffineTransform`'s layout: `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
+    /// A transform from its six coefficients.
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
     }
 
+    /// The transform that changes nothing.
     public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
+    /// A translation by (`x`, `y`).
     public init(translationX x: Double, y: Double) { self.init(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y) }
+    /// A scale by `sx` horizontally and `sy` vertically, about the origin.
     public init(scaleX sx: Double, y sy: Double) { self.init(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
+    /// A rotation by `angle` radians, counter-clockwise (y up), about the origin.
     public init(rotationAngle angle: Double) {
         let cosine = _cos(angle), sine = _sin(angle)
         self.init(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
     }
 
+    /// Whether this is exactly the identity.
     public var isIdentity: Bool { self == .identity }
+    /// `a·d − b·c`: the area scale (negative when it mirrors).
     public var determinant: Double { a * d - b * c }
+    /// Whether the transform can be inverted (a finite, non-zero determinant).
     public var isInvertible: Bool { determinant != 0 && determinant.isFinite }
 
     /// `self` followed by `other` (`CGAffineTransform.concatenating`).
@@ -37,6 +46,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
             tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
+    /// The point (`x`, `y`) transformed.
     public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
         (a * x + c * y + tx, b * x + d * y + ty)
     }
@@ -54,6 +64,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     /// The six coefficients in `[a b c d tx ty]` order.
     public var coefficients: [Double] { [a, b, c, d, tx, ty] }
 
+    /// `[a b c d tx ty]`.
     public var description: String { "[" + coefficients.map(formatFloat).joined(separator: " ") + "]" }
 }
 

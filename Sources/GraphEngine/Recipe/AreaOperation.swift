@@ -12,7 +12,7 @@
 /// at fixed, position-aligned anchors, for example), so any tile size and thread count give the
 /// same bytes. ``referenceValue(x:y:input:)`` states the same result plainly, one pixel at a time,
 /// for the reference evaluator the differential tests compare against.
-public protocol AreaOperation: Hashable, Sendable {
+package protocol AreaOperation: Hashable, Sendable {
     /// The stage name in dumps (`CIBoxBlur_h`).
     var name: String { get }
     /// What the pass computes, with its parameters (`running-sum box, horizontal, radius 10`).
@@ -40,16 +40,16 @@ public protocol AreaOperation: Hashable, Sendable {
 }
 
 extension AreaOperation {
-    public func inputChannels(_ index: Int) -> Int { 4 }
-    public func geometry(input index: Int) -> AffineTransform? { .identity }
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
+    package func inputChannels(_ index: Int) -> Int { 4 }
+    package func geometry(input index: Int) -> AffineTransform? { .identity }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
 }
 
 /// What an area pass may know about an input when deciding whether its output is opaque.
-public struct AreaInputDescription: Sendable {
+package struct AreaInputDescription: Sendable {
     /// Alpha is 1 everywhere inside the input's extent.
-    public let isOpaque: Bool
-    public let extent: Rect
+    package let isOpaque: Bool
+    package let extent: Rect
     /// Alpha is 1 wherever the input can be read (opaque with an infinite extent, as a clamped image).
-    public var isOpaqueEverywhere: Bool { isOpaque && extent.isInfinite }
+    package var isOpaqueEverywhere: Bool { isOpaque && extent.isInfinite }
 }

@@ -2,13 +2,14 @@
 ///
 /// Rows are output channels (Core Image's `inputRVector` is row 0). Colour matrix, exposure,
 /// colour controls, hue adjust and sepia all build one of these, so a chain of them folds into a
-/// single matrix (``concatenating(_:)``) and runs as one IR instruction.
+/// single matrix (``concatenating(after:)``) and runs as one IR instruction.
 public struct ColorMatrix: Hashable, Sendable {
     /// 20 coefficients, row-major (`[r0 r1 r2 r3 rBias, g0 …]`).
     public var coefficients: [Double]
     /// The filters folded into this matrix, first applied first (for dumps).
     public var sourceNames: [String]
 
+    /// A matrix from its 20 coefficients, row by row (R, G, B, A rows of four weights and a bias); `sourceName` names it in dumps.
     public init(coefficients: [Double], sourceName: String) {
         precondition(coefficients.count == 20, "a colour matrix has 20 coefficients")
         self.coefficients = coefficients
@@ -28,10 +29,12 @@ public struct ColorMatrix: Hashable, Sendable {
                   a: [0, 0, 0, 1], bias: bias + [0], sourceName: sourceName)
     }
 
+    /// The matrix that changes nothing, named `sourceName` in dumps.
     public static func identity(sourceName: String) -> ColorMatrix {
         ColorMatrix(rgb: [1, 0, 0, 0, 1, 0, 0, 0, 1], sourceName: sourceName)
     }
 
+    /// The coefficient at `row` (0...3: R, G, B, A) and `column` (0...3: weights, 4: bias).
     public func element(_ row: Int, _ column: Int) -> Double { coefficients[row * 5 + column] }
 
     /// Exactly the identity map.
@@ -75,10 +78,12 @@ public struct ColorMatrix: Hashable, Sendable {
         }.joined()
     }
 
+    /// Matrices are equal when their coefficients are (names are for dumps only).
     public static func == (lhs: ColorMatrix, rhs: ColorMatrix) -> Bool {
         lhs.coefficients.map(\.bitPattern) == rhs.coefficients.map(\.bitPattern)
     }
 
+    /// Hashes the coefficients.
     public func hash(into hasher: inout Hasher) {
         for value in coefficients { hasher.combine(value.bitPattern) }
     }

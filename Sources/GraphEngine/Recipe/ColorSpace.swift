@@ -5,26 +5,33 @@
 /// are converted into it and the output is converted back, with sign-preserving transfer
 /// functions so negative and above-1 values survive.
 public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
+    /// How encoded values map to linear light.
     public enum Transfer: Hashable, Sendable {
         /// The sRGB curve (also Display P3's), sign-preserving.
         case sRGB
+        /// Linear: encoded values are linear light.
         case linear
         /// An ICC profile's curve (gamma or parametric), sign-preserving.
         case curve(ToneCurve)
     }
 
+    /// The name dumps and errors use (`sRGB`, `Display P3`, an ICC profile's description).
     public let name: String
+    /// The space's transfer function (its tone curve).
     public let transfer: Transfer
     /// Linear RGB in this space to linear sRGB, row-major 3×3.
     public let toLinearSRGB: [Double]
 
+    /// A space with `transfer` whose linear RGB goes to linear sRGB through the 3×3 matrix `toLinearSRGB` (row-major).
     public init(name: String, transfer: Transfer, toLinearSRGB: [Double]) {
         self.name = name
         self.transfer = transfer
         self.toLinearSRGB = toLinearSRGB
     }
 
+    /// sRGB (IEC 61966-2-1): the default for files without a profile and for outputs.
     public static let sRGB = ColorSpace(name: "sRGB", transfer: .sRGB, toLinearSRGB: identity3)
+    /// Linear sRGB: sRGB primaries, linear light; the default working space.
     public static let linearSRGB = ColorSpace(name: "linear sRGB", transfer: .linear, toLinearSRGB: identity3)
     /// Display P3: DCI-P3 primaries, D65 white, the sRGB transfer curve.
     public static let displayP3 = ColorSpace(
@@ -33,6 +40,7 @@ public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
             from: [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)],
             to: [(0.640, 0.330), (0.300, 0.600), (0.150, 0.060)], white: (0.3127, 0.3290)))
 
+    /// The space's name.
     public var description: String { name }
 
     static let identity3: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1]
@@ -100,9 +108,12 @@ public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
 /// A conversion between two colour spaces: decode `from`'s transfer, change primaries, encode
 /// `to`'s transfer (on unpremultiplied colour; alpha untouched).
 public struct ColorConversion: Hashable, Sendable {
+    /// The space converted from.
     public let from: ColorSpace
+    /// The space converted to.
     public let to: ColorSpace
 
+    /// The conversion from `from` to `to`.
     public init(from: ColorSpace, to: ColorSpace) {
         self.from = from
         self.to = to

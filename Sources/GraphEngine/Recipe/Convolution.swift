@@ -6,39 +6,39 @@ import CRowKernels
 /// Each output row sums `w[k]·in[x + k]` with `k` ascending (in the `CRowKernels` shim: 256-bit AVX
 /// behind a run-time check, bit-identical to its portable loop), so every pixel sums its taps in the
 /// same order whatever the tile size or thread count.
-public struct Convolution: AreaOperation {
-    public enum Axis: String, Hashable, Sendable { case horizontal, vertical }
+package struct Convolution: AreaOperation {
+    package enum Axis: String, Hashable, Sendable { case horizontal, vertical }
 
-    public var axis: Axis
+    package var axis: Axis
     /// Odd-length, centred weights.
-    public var weights: [Float]
+    package var weights: [Float]
     /// The filter this pass belongs to (for dumps).
-    public var filterName: String
+    package var filterName: String
 
-    public init(axis: Axis, weights: [Float], filterName: String) {
+    package init(axis: Axis, weights: [Float], filterName: String) {
         precondition(weights.count % 2 == 1, "convolution weights must have odd length")
         self.axis = axis
         self.weights = weights
         self.filterName = filterName
     }
 
-    public var radius: Int { (weights.count - 1) / 2 }
+    package var radius: Int { (weights.count - 1) / 2 }
 
-    public var summary: String { "convolution \(filterName) \(axis.rawValue) taps=\(weights.count)" }
-    public var name: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
+    package var summary: String { "convolution \(filterName) \(axis.rawValue) taps=\(weights.count)" }
+    package var name: String { "\(filterName)_\(axis == .horizontal ? "h" : "v")" }
 
-    public func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         let r = Double(radius)
         return axis == .horizontal ? rect.outset(dx: r, dy: 0) : rect.outset(dx: 0, dy: r)
     }
 
     /// The input's extent, grown by the radius along the axis.
-    public func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
 
     /// Opaque when the input is opaque wherever the taps reach (a clamped image, or such a pass).
-    public func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
 
-    public func run(_ tile: AreaTile) {
+    package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let row = tile.scratch.floats(0, count: output.width)
         let stride = axis == .horizontal ? 1 : input.width
@@ -54,7 +54,7 @@ public struct Convolution: AreaOperation {
         }
     }
 
-    public func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         var sum = SIMD4<Double>.zero
         for (k, w) in weights.enumerated() {
             let offset = k - radius

@@ -4,13 +4,14 @@
 /// recipes compare equal, and they can be shared freely between threads.
 public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// The root node of the recipe.
-    public let node: Node
+    package let node: Node
 
-    public init(node: Node) { self.node = node }
+    package init(node: Node) { self.node = node }
 
     /// Where the image may be non-transparent; ``Rect/infinite`` for generators and clamped images.
     public var extent: Rect { node.extent }
 
+    /// `Image LABEL extent=[x y w h]`, for debugging.
     public var description: String { "Image \(node.label) extent=\(extent)" }
 
     // MARK: Sources
@@ -88,32 +89,32 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
 
     /// Applies a colour operation to this image and `others` (in order). Extent defaults to this
     /// image's extent for one input and the union for several.
-    public func applying(_ operation: any ColorOperation, with others: [Image] = [], extent: Rect? = nil) -> Image {
+    package func applying(_ operation: any ColorOperation, with others: [Image] = [], extent: Rect? = nil) -> Image {
         let inputs = [self] + others
         let resolved = extent ?? inputs.dropFirst().reduce(self.extent) { $0.union($1.extent) }
         return Image(node: Node(.color(operation), inputs: inputs.map(\.node), extent: resolved))
     }
 
     /// Applies a warp operation; the extent is given by the caller.
-    public func applying(_ operation: any WarpOperation, extent: Rect) -> Image {
+    package func applying(_ operation: any WarpOperation, extent: Rect) -> Image {
         Image(node: Node(.warp(operation), inputs: [node], extent: extent))
     }
 
     /// Applies a general operation to this image and `others`; the extent is given by the caller.
-    public func applying(_ operation: any GeneralOperation, with others: [Image] = [], extent: Rect) -> Image {
+    package func applying(_ operation: any GeneralOperation, with others: [Image] = [], extent: Rect) -> Image {
         Image(node: Node(.general(operation), inputs: ([self] + others).map(\.node), extent: extent))
     }
 
     /// Applies an area pass (a separable convolution pass, a box, morphology, resampling…) to this
     /// image and `others` (in order).
-    public func applying(_ operation: any AreaOperation, with others: [Image] = []) -> Image {
+    package func applying(_ operation: any AreaOperation, with others: [Image] = []) -> Image {
         let inputs = [self] + others
         return Image(node: Node(.area(operation), inputs: inputs.map(\.node),
                                 extent: operation.outputExtent(inputExtents: inputs.map(\.extent))))
     }
 
     /// Runs an image processor over this image and `others`.
-    public func applying(_ processor: any ImageProcessor, with others: [Image] = []) -> Image {
+    package func applying(_ processor: any ImageProcessor, with others: [Image] = []) -> Image {
         let inputs = [self] + others
         return Image(node: Node(.processor(processor), inputs: inputs.map(\.node),
                                 extent: processor.outputExtent(inputExtents: inputs.map(\.extent))))
@@ -121,7 +122,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
 
     /// A colour operation with no image inputs (a generator such as a gradient); extent infinite
     /// unless given.
-    public static func generated(by operation: any ColorOperation, extent: Rect = .infinite) -> Image {
+    package static func generated(by operation: any ColorOperation, extent: Rect = .infinite) -> Image {
         Image(node: Node(.color(operation), inputs: [], extent: extent))
     }
 }

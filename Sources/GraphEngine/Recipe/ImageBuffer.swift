@@ -1,23 +1,34 @@
-/// Pixels in memory: the backing of buffer sources and the result of ``Context/render(_:rect:format:)``.
+/// Pixels in memory: the backing of buffer sources and the result of ``Context/render(_:rect:format:colorSpace:progress:)``.
 ///
 /// Rows are stored top row first (as every codec and most callers expect). An image made from a
 /// buffer of height `h` has extent `[0 0 w h]`, so memory row `r` holds working-space row `h − 1 − r`.
 /// The buffer is immutable once made, so it is safe to share between threads.
 public final class ImageBuffer: @unchecked Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// The pixel format of the bytes.
     public let format: PixelFormat
+    /// Whether the colour is premultiplied, straight, or opaque.
     public let alphaMode: AlphaMode
+    /// Bytes from one row to the next (rows are top first).
     public let rowBytes: Int
     /// The colour space of the pixels, or nil for data (depth, masks, LUTs) that is never converted.
     public let colorSpace: ColorSpace?
     /// For a buffer still being filled (streaming decode): which rows are ready. nil when complete.
-    public let rowProgress: RowProgress?
+    package let rowProgress: RowProgress?
     let storage: UnsafeMutableRawPointer
 
     /// A zero-filled buffer. Fails for non-positive or absurd sizes.
-    public init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress? = nil) throws(GraphError) {
+    public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
+                            colorSpace: ColorSpace? = .sRGB) throws(GraphError) {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace, rowProgress: nil)
+    }
+
+    /// A zero-filled buffer whose rows a decoder publishes as it fills them (`rowProgress`).
+    package init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
+                 colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress?) throws(GraphError) {
         guard width > 0, height > 0 else {
             throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
         }
@@ -67,7 +78,7 @@ public final class ImageBuffer: @unchecked Sendable {
     }
 
     /// Where a streaming fill writes its rows (top row first, `rowBytes` apart).
-    public var mutableStorageForFilling: UnsafeMutableRawPointer { storage }
+    package var mutableStorageForFilling: UnsafeMutableRawPointer { storage }
 
     /// A copy of the bytes.
     public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }

@@ -3,8 +3,11 @@
 
 /// An argument of a kernel application, in the kernel's parameter order.
 public enum KernelArgument: Sendable {
+    /// An image, for a `__sample` or `sampler` parameter.
     case image(Image)
+    /// A number, for a `float` parameter.
     case number(Double)
+    /// Numbers, for a `vec2`, `vec3`, `vec4` or `__color` parameter (the count must match).
     case vector([Double])
 }
 
@@ -19,6 +22,10 @@ public enum KernelRegionOfInterest: Sendable {
     /// Swift code: the rectangle of input `index` needed for an output rectangle (Core Image's ROI
     /// callback). Two applications with callbacks are never considered the same node.
     case callback(@Sendable (_ input: Int, _ rect: Rect) -> Rect)
+    /// One region per image input, in the kernel's parameter order (a general kernel that reads a
+    /// photo within a radius and a low-resolution map anywhere: `[.radius(4), .wholeInput]`, so the
+    /// map is not charged the photo's radius). Inputs past the end read their whole extent.
+    case perInput([KernelRegionOfInterest])
 }
 
 extension Image {
@@ -66,7 +73,7 @@ extension Image {
         }
         let roi = regionOfInterest ?? (kernel.kind == .warp ? .wholeInput : .destination)
         var identity = ""
-        if case .callback = roi { identity = " roi#\(KernelOperationLayout.callbackCounter.next())" }
+        if roi.hasCallback { identity = " roi#\(KernelOperationLayout.callbackCounter.next())" }
         let operation = KernelOperationLayout(kernel: kernel, slots: layout, uniformValues: uniforms,
                                               regionOfInterest: roi, identity: identity)
         if let warpedImage { images.insert(warpedImage, at: 0) }
@@ -90,7 +97,13 @@ extension Image {
                 throw GraphError.invalidKernel("general kernel '\(kernel.name)' takes samplers, not __sample")
             }
             var resolved = extent ?? inputExtent
-            if extent == nil, case .radius(let r) = operation.regionOfInterest { resolved = inputExtent.outset(dx: r, dy: r) }
+            if extent == nil {
+                // Grown by what each input is read within, as Core Image's default extent of a blur.
+                resolved = images.indices.reduce(Rect.empty) { union, index in
+                    let grown = operation.regionOfInterest.radius(input: index).map { images[index].extent.outset(dx: $0, dy: $0) }
+                    return union.union(grown ?? images[index].extent)
+                }
+            }
             return Image(node: Node(.general(KernelGeneralOperation(layout: operation, inputExtents: images.map(\.extent))),
                                     inputs: images.map(\.node), extent: resolved))
         }
@@ -150,11 +163,39 @@ struct KernelOperationLayout: Sendable {
     }
 
     func region(_ rect: Rect, input index: Int, inputExtent: Rect) -> Rect {
-        switch regionOfInterest {
+        regionOfInterest.region(rect, input: index, inputExtent: inputExtent)
+    }
+}
+
+extension KernelRegionOfInterest {
+    /// The rectangle of input `index` (extent `inputExtent`) read for output rectangle `rect`.
+    func region(_ rect: Rect, input index: Int, inputExtent: Rect) -> Rect {
+        switch self {
         case .destination: return rect
         case .radius(let r): return rect.outset(dx: r, dy: r)
         case .wholeInput: return inputExtent
         case .callback(let roi): return roi(index, rect)
+        case .perInput(let regions):
+            guard regions.indices.contains(index) else { return inputExtent }
+            return regions[index].region(rect, input: index, inputExtent: inputExtent)
+        }
+    }
+
+    /// Whether Swift code decides the region (so the application is never the same as another).
+    var hasCallback: Bool {
+        switch self {
+        case .callback: return true
+        case .perInput(let regions): return regions.contains { $0.hasCallback }
+        default: return false
+        }
+    }
+
+    /// The radius input `index` is read within, when this region is a radius for it.
+    func radius(input index: Int) -> Double? {
+        switch self {
+        case .radius(let r): return r
+        case .perInput(let regions) where regions.indices.contains(index): return regions[index].radius(input: index)
+        default: return nil
         }
     }
 }

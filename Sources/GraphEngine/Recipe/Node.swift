@@ -4,8 +4,8 @@ import Foundation
 ///
 /// Structural equality is what lets the optimizer see that two branches built separately are the
 /// same work (so it runs once) and lets a context recognise a recipe it has seen.
-public final class Node: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable {
+package final class Node: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable {
         /// Pixels in memory.
         case buffer(ImageBuffer)
         /// A YCbCr 4:2:0 frame in memory.
@@ -36,17 +36,17 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         case colorConversion(ColorConversion)
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The nodes this one reads. Never changed while the node is alive (only ``deinit`` empties the
     /// inputs of the nodes it releases, which nothing else references by then).
-    public nonisolated(unsafe) private(set) var inputs: [Node]
+    package nonisolated(unsafe) private(set) var inputs: [Node]
     /// Where the image may be non-transparent.
-    public let extent: Rect
+    package let extent: Rect
     private let structuralHash: Int
     /// A process-unique number, used to label nodes in dumps.
-    public let serial: Int
+    package let serial: Int
 
-    public init(_ kind: Kind, inputs: [Node], extent: Rect) {
+    package init(_ kind: Kind, inputs: [Node], extent: Rect) {
         self.kind = kind
         self.inputs = inputs
         self.extent = extent
@@ -75,7 +75,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public static func == (lhs: Node, rhs: Node) -> Bool {
+    package static func == (lhs: Node, rhs: Node) -> Bool {
         var pending = [(lhs, rhs)]
         var compared = Set<[ObjectIdentifier]>()
         while let (a, b) = pending.popLast() {
@@ -89,10 +89,10 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         return true
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(structuralHash) }
 
     /// A short label for dumps: `CIHueAdjust angle=0.5`, `affine [1 0 0 1 10 0]`.
-    public var label: String {
+    package var label: String {
         switch kind {
         case .yuv(let frame): return frame.label
         case .file(let source): return source.label
@@ -113,7 +113,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A short name for program names in dumps (`CIHueAdjust`, `affine`).
-    public var shortName: String {
+    package var shortName: String {
         switch kind {
         case .buffer: return "buffer"
         case .yuv(let frame): return "yuv420_\(frame.layout.rawValue)"
@@ -132,7 +132,7 @@ public final class Node: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "#\(serial) \(label) extent=\(extent)" }
+    package var description: String { "#\(serial) \(label) extent=\(extent)" }
 
     // MARK: Structure
 
@@ -201,5 +201,6 @@ final class SerialCounter: @unchecked Sendable {
 
 /// How a resampling node reads between pixel centres.
 public enum SamplingFilter: String, Hashable, Sendable {
+    /// Bilinear between pixel centres, or the nearest pixel.
     case linear, nearest
 }

@@ -4,7 +4,7 @@
 /// Every operation separates its *structure* (``structureKey``: which code it lowers to) from its
 /// *values* (``uniformValues``), so programs are cached by structure and new parameter values
 /// re-render without recompiling.
-public protocol Operation: Sendable {
+package protocol Operation: Sendable {
     /// The name shown in dumps (`CIHueAdjust`, a kernel's function name).
     var name: String { get }
     /// Identifies the code this operation lowers to, independent of parameter values.
@@ -17,13 +17,13 @@ public protocol Operation: Sendable {
 
 /// A colour kernel: each output pixel depends only on the input pixels at the same position.
 /// Any number of inputs (two for blends). Concatenates freely.
-public protocol ColorOperation: Operation {
+package protocol ColorOperation: Operation {
     func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
                builder: inout ProgramBuilder) throws -> OperandQuad
 }
 
 /// A warp kernel: computes, for each output pixel, the point of its input to sample.
-public protocol WarpOperation: Operation {
+package protocol WarpOperation: Operation {
     func lower(uniforms: [Operand], destination: (x: Operand, y: Operand),
                builder: inout ProgramBuilder) throws -> (x: Operand, y: Operand)
     /// The input rectangle the output `rect` reads (before the bilinear footprint is added).
@@ -31,16 +31,16 @@ public protocol WarpOperation: Operation {
 }
 
 /// An input of a general kernel as seen from its lowering.
-public struct SamplerBinding: Sendable {
+package struct SamplerBinding: Sendable {
     /// The program input slot to pass to ``ProgramBuilder/sample(input:x:y:)``.
-    public let slot: Int
+    package let slot: Int
     /// The input's extent as uniforms `x, y, width, height` (for `samplerExtent`).
-    public let extent: [Operand]
+    package let extent: [Operand]
 }
 
 /// A general kernel: samples its inputs anywhere (blurs, distortions). Needs its inputs
 /// materialised over the region of interest it declares.
-public protocol GeneralOperation: Operation {
+package protocol GeneralOperation: Operation {
     func lower(samplers: [SamplerBinding], uniforms: [Operand], destination: (x: Operand, y: Operand),
                builder: inout ProgramBuilder) throws -> OperandQuad
     /// The rectangle of input `index` the output `rect` reads.
@@ -52,7 +52,7 @@ public protocol GeneralOperation: Operation {
 /// Inputs are rendered into Float32 premultiplied RGBA planes over their regions of interest; the
 /// output is written the same way. Implementations must combine values in a fixed order so results
 /// do not depend on threads.
-public protocol ImageProcessor: Operation {
+package protocol ImageProcessor: Operation {
     /// The output extent given the inputs' extents.
     func outputExtent(inputExtents: [Rect]) -> Rect
     /// The rectangle of input `index` needed (reductions need their whole area).

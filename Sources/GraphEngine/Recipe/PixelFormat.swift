@@ -4,10 +4,15 @@
 /// Samples are in the order the name gives: `bgra8` holds bytes B, G, R, A (the usual display
 /// and video frame-buffer layout, Core Image's `kCIFormatBGRA8`).
 public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
+    /// RGBA with 8- or 16-bit integer, half-float or float channels.
     case rgba8 = "RGBA8", rgba16 = "RGBA16", rgbah = "RGBAh", rgbaf = "RGBAf"
+    /// BGRA with 8-bit channels (the order displays and video use).
     case bgra8 = "BGRA8"
+    /// RGB without alpha, 8 or 16 bits.
     case rgb8 = "RGB8", rgb16 = "RGB16"
+    /// Grey with alpha, 8 or 16 bits.
     case grayAlpha8 = "LA8", grayAlpha16 = "LA16"
+    /// Grey, 8 or 16 bits, half float or float (depth maps, masks).
     case gray8 = "L8", gray16 = "L16", grayh = "Lh", grayf = "Lf"
 
     /// Samples per pixel.
@@ -20,6 +25,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The type of each channel.
     public var component: ComponentType {
         switch self {
         case .rgba8, .bgra8, .rgb8, .grayAlpha8, .gray8: return .uint8
@@ -29,15 +35,19 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// Bytes per pixel: channels × bytes per channel.
     public var bytesPerPixel: Int { channels * component.byteCount }
     /// Where red and blue sit in a pixel's samples.
     var redAndBlueIndices: (red: Int, blue: Int) { self == .bgra8 ? (2, 0) : (0, 2) }
+    /// Whether the format has an alpha channel (grey-alpha or RGBA/BGRA).
     public var hasAlpha: Bool { channels == 2 || channels == 4 }
 }
 
 /// The numeric type of one sample.
 public enum ComponentType: String, Hashable, Sendable {
+    /// Unsigned 8- or 16-bit integers (normalised), half floats, floats.
     case uint8, uint16, float16, float32
+    /// Bytes per channel.
     public var byteCount: Int {
         switch self {
         case .uint8: return 1

@@ -2,10 +2,10 @@
 /// their inputs and write their output.
 ///
 /// Rows run bottom-up in working space: row 0 is `y == self.y`.
-public final class PlanarBuffer: @unchecked Sendable {
-    public let x: Int, y: Int, width: Int, height: Int
+package final class PlanarBuffer: @unchecked Sendable {
+    package let x: Int, y: Int, width: Int, height: Int
     /// Channel planes R, G, B, A, each `width * height` floats.
-    public let planes: [UnsafeMutablePointer<Float>]
+    package let planes: [UnsafeMutablePointer<Float>]
 
     init(rect: PixelRect) {
         x = rect.x; y = rect.y; width = rect.width; height = rect.height
@@ -22,14 +22,14 @@ public final class PlanarBuffer: @unchecked Sendable {
     var rect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
 
     /// The value of channel `c` at working-space pixel (`px`, `py`); 0 outside.
-    public func value(channel c: Int, x px: Int, y py: Int) -> Float {
+    package func value(channel c: Int, x px: Int, y py: Int) -> Float {
         let col = px - x, row = py - y
         guard col >= 0, col < width, row >= 0, row < height else { return 0 }
         return planes[c][row * width + col]
     }
 
     /// Sets channel `c` at working-space pixel (`px`, `py`), ignoring points outside.
-    public func setValue(_ value: Float, channel c: Int, x px: Int, y py: Int) {
+    package func setValue(_ value: Float, channel c: Int, x px: Int, y py: Int) {
         let col = px - x, row = py - y
         guard col >= 0, col < width, row >= 0, row < height else { return }
         planes[c][row * width + col] = value

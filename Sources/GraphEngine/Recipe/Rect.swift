@@ -4,23 +4,33 @@ import Foundation
 ///
 /// ``Rect/infinite`` is the extent of generators and of `clampedToExtent()` images.
 public struct Rect: Hashable, Sendable, CustomStringConvertible {
+    /// The lower-left corner and the size, in pixels (Core Image coordinates: y up).
     public var x: Double, y: Double, width: Double, height: Double
 
+    /// A rectangle with lower-left corner (`x`, `y`).
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
     /// Everything: the extent of an image defined everywhere.
     public static let infinite = Rect(x: -.infinity, y: -.infinity, width: .infinity, height: .infinity)
+    /// The empty rectangle.
     public static let empty = Rect(x: 0, y: 0, width: 0, height: 0)
 
+    /// The left edge.
     public var minX: Double { x }
+    /// The bottom edge.
     public var minY: Double { y }
+    /// The right edge (infinite for an infinite rectangle).
     public var maxX: Double { isInfinite ? .infinity : x + width }
+    /// The top edge (infinite for an infinite rectangle).
     public var maxY: Double { isInfinite ? .infinity : y + height }
+    /// Whether the rectangle is unbounded (generators, `clampedToExtent()`).
     public var isInfinite: Bool { width.isInfinite || height.isInfinite }
+    /// Whether it covers no area (a zero, negative or NaN size).
     public var isEmpty: Bool { !(width > 0) || !(height > 0) }
 
+    /// The area both rectangles cover (empty when they do not meet).
     public func intersection(_ other: Rect) -> Rect {
         if isInfinite { return other }
         if other.isInfinite { return self }
@@ -30,6 +40,7 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The smallest rectangle holding both.
     public func union(_ other: Rect) -> Rect {
         if isInfinite || other.isInfinite { return .infinite }
         if isEmpty { return other }
@@ -53,12 +64,14 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// Whether `other` lies wholly inside this rectangle.
     public func contains(_ other: Rect) -> Bool {
         if isInfinite { return true }
         if other.isInfinite { return false }
         return other.minX >= minX && other.minY >= minY && other.maxX <= maxX && other.maxY <= maxY
     }
 
+    /// `[x y width height]`, or `infinite`.
     public var description: String {
         if isInfinite { return "[infinite]" }
         return "[\(formatFloat(x)) \(formatFloat(y)) \(formatFloat(width)) \(formatFloat(height))]"

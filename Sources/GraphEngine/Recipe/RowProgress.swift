@@ -5,16 +5,16 @@ import Synchronization
 /// ready, so a render can start on the top rows while the bottom ones decode.
 ///
 /// Readers wait per row; the common case (rows already there) is one atomic load.
-public final class RowProgress: Sendable {
+package final class RowProgress: Sendable {
     private let ready = Atomic<Int>(0)
     private let total: Int
     private let condition = NSCondition()
     private let failure = Mutex<String?>(nil)
 
-    public init(rows: Int) { total = rows }
+    package init(rows: Int) { total = rows }
 
     /// Rows `0 ..< count` (top first) are written.
-    public func publish(_ count: Int) {
+    package func publish(_ count: Int) {
         condition.lock()
         ready.store(count, ordering: .releasing)
         condition.broadcast()
@@ -22,7 +22,7 @@ public final class RowProgress: Sendable {
     }
 
     /// The fill failed: waiters stop waiting and the render reports `message`.
-    public func fail(_ message: String) {
+    package func fail(_ message: String) {
         condition.lock()
         failure.withLock { $0 = message }
         condition.broadcast()
@@ -30,7 +30,7 @@ public final class RowProgress: Sendable {
     }
 
     /// The failure message, if the fill failed.
-    public var failureMessage: String? { failure.withLock { $0 } }
+    package var failureMessage: String? { failure.withLock { $0 } }
 
     /// Waits until memory row `row` is ready; false if the fill failed first.
     @inline(__always)

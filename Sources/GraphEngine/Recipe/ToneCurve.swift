@@ -47,9 +47,12 @@ public struct ToneCurve: Hashable, Sendable, CustomStringConvertible {
     /// A pure power law, `x^g`.
     public static func gamma(_ g: Double) -> ToneCurve? { ToneCurve(functionType: 0, parameters: [g]) }
 
+    /// Curves are equal when their parameters are.
     public static func == (l: ToneCurve, r: ToneCurve) -> Bool { l.parameters == r.parameters }
+    /// Hashes the parameters.
     public func hash(into hasher: inout Hasher) { hasher.combine(parameters) }
 
+    /// The curve's formula with its parameters.
     public var description: String {
         functionType == 0 ? "gamma \(parameters[0])"
             : "para\(functionType)(" + parameters.map { String(format: "%.5g", $0) }.joined(separator: " ") + ")"

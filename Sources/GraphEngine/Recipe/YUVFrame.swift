@@ -17,10 +17,12 @@ public final class YUVFrame: @unchecked Sendable {
 
     /// The YCbCr matrix (luma coefficients Kr, Kb).
     public enum Matrix: String, Sendable, Hashable, CaseIterable {
+        /// ITU-R BT.601 (standard definition) or BT.709 (HD) YCbCr coefficients.
         case bt601, bt709
         var coefficients: (kr: Double, kb: Double) { self == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722) }
     }
 
+    /// The range the samples use.
     public enum Range: String, Sendable, Hashable, CaseIterable {
         /// Y in 16...235, Cb/Cr in 16...240 ("limited", "TV").
         case video
@@ -36,10 +38,15 @@ public final class YUVFrame: @unchecked Sendable {
         case center
     }
 
+    /// The frame's size in luma samples.
     public let width: Int, height: Int
+    /// How the planes are laid out.
     public let layout: Layout
+    /// The YCbCr-to-RGB matrix.
     public let matrix: Matrix
+    /// Video (16-235) or full (0-255) range.
     public let range: Range
+    /// Where chroma samples sit relative to luma.
     public let siting: ChromaSiting
     /// The colour space of the RGB the matrix produces (sRGB by default; nil for data).
     public let colorSpace: ColorSpace?
@@ -47,7 +54,9 @@ public final class YUVFrame: @unchecked Sendable {
     let lumaOffset: Int, lumaStride: Int
     let chromaOffsets: (Int, Int), chromaStride: Int
 
+    /// Chroma plane width: half the width, rounded up.
     public var chromaWidth: Int { (width + 1) / 2 }
+    /// Chroma plane height: half the height, rounded up.
     public var chromaHeight: Int { (height + 1) / 2 }
 
     /// A frame in one byte array: Y plane, then the chroma plane(s), each row `stride` bytes apart

@@ -8,17 +8,17 @@ import Foundation
 /// (each node is lowered alone and run one pixel at a time by a scalar loop) and each area pass's own
 /// plain per-pixel statement (``AreaOperation/referenceValue(x:y:input:)``); matrices, sampling,
 /// crops, clamps and extents are written again here, plainly.
-public final class ReferenceEvaluator {
+package final class ReferenceEvaluator {
     private struct PixelKey: Hashable { let node: ObjectIdentifier; let x: Int; let y: Int }
     private var memo: [PixelKey: SIMD4<Float>] = [:]
     private var programs: [ObjectIdentifier: (Program, [Float])] = [:]
     private var processed: [ObjectIdentifier: PlanarBuffer] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Renders `rect` of `image` as premultiplied RGBA Float32, rows bottom-up, with the colour
     /// conversions a context with `options` inserts.
-    public func render(_ image: Image, rect: Rect, options: ContextOptions = ContextOptions()) throws -> [SIMD4<Float>] {
+    package func render(_ image: Image, rect: Rect, options: ContextOptions = ContextOptions()) throws -> [SIMD4<Float>] {
         let root = Image(node: ColorManagement.insertConversions(image.node, working: options.workingColorSpace,
                                                                  output: options.outputColorSpace))
         return try renderWithoutColorManagement(root, rect: rect)

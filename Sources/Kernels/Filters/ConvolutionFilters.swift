@@ -3,7 +3,8 @@ import GraphEngine
 /// Small convolutions (CICategoryStylize in Core Image): `out(x, y) = bias + Σ_i Σ_j w[i·n + j]·in(x + j − c, y + c − i)`,
 /// weights row by row from the top row, on premultiplied RGBA; the RGB variants filter R, G, B and
 /// keep the centre pixel's alpha. The extent grows by the kernel's half size (clamp the input to its
-/// extent first for hard edges).
+/// extent first for hard edges). CIConvolution9X9 and CIConvolutionRGB9X9 are this engine's own:
+/// Core Image's square convolutions stop at 7X7.
 enum ConvolutionFilters {
     static let categories = ["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"]
 

@@ -3,20 +3,26 @@ import GraphEngine
 
 /// One input of a filter: its key, type, default, range and meaning (Core Image's attributes).
 public struct FilterInput: Sendable {
+    /// The Core Image input key (`inputRadius`).
     public let key: String
+    /// The type of value the input takes.
     public let type: FilterParameterType
     /// nil for required inputs (images).
     public let defaultValue: FilterValue?
     /// Hard limits: values outside are errors.
     public let minimum: Double?
+    /// Hard upper limit: values above are errors.
     public let maximum: Double?
     /// The range a slider would show.
     public let sliderMinimum: Double?
+    /// The top of the range a slider would show.
     public let sliderMaximum: Double?
     /// Required element count for vectors and colours.
     public let count: Int?
+    /// What the input does, in one sentence (`graph filters NAME` shows it).
     public let summary: String
 
+    /// An input: key, type, default (nil: required), hard limits, slider range, element count (vectors; colours are 4) and summary.
     public init(_ key: String, _ type: FilterParameterType, default defaultValue: FilterValue? = nil,
                 minimum: Double? = nil, maximum: Double? = nil, slider: ClosedRange<Double>? = nil,
                 count: Int? = nil, _ summary: String) {
@@ -34,12 +40,17 @@ public struct FilterInput: Sendable {
 
 /// A filter of the catalogue: name, categories, inputs, and how it builds its recipe.
 public struct FilterDescriptor: Sendable {
+    /// The Core Image filter name (`CIGaussianBlur`).
     public let name: String
+    /// Core Image's categories (`CICategoryBlur`...).
     public let categories: [String]
+    /// What the filter does, with its formula.
     public let summary: String
+    /// The inputs, in Core Image's order.
     public let inputs: [FilterInput]
     let build: @Sendable (FilterArguments) throws -> Image
 
+    /// A filter whose `build` makes its recipe from checked arguments (every input present, given or default); add it to a ``FilterRegistry`` to use it by name.
     public init(name: String, categories: [String], summary: String, inputs: [FilterInput],
                 build: @escaping @Sendable (FilterArguments) throws -> Image) {
         self.name = name
@@ -49,19 +60,23 @@ public struct FilterDescriptor: Sendable {
         self.build = build
     }
 
+    /// The input with key `key`, if the filter has one.
     public func input(_ key: String) -> FilterInput? { inputs.first { $0.key == key } }
 }
 
 /// Validated arguments, with every input present (given or default).
 public struct FilterArguments: Sendable {
+    /// The filter the arguments are for (errors name it).
     public let filter: String
     let values: [String: FilterValue]
 
+    /// The image input `key`; throws when it was not given.
     public func image(_ key: String) throws -> Image {
         guard case .image(let image)? = values[key] else { throw GraphError.missingInput(filter: filter, key: key) }
         return image
     }
 
+    /// The number input `key`.
     public func number(_ key: String) throws -> Double {
         guard case .number(let n)? = values[key] else {
             throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a number")
@@ -69,6 +84,7 @@ public struct FilterArguments: Sendable {
         return n
     }
 
+    /// The vector input `key` (a number is a vector of one).
     public func vector(_ key: String) throws -> [Double] {
         switch values[key] {
         case .vector(let v)?: return v
@@ -77,6 +93,7 @@ public struct FilterArguments: Sendable {
         }
     }
 
+    /// The transform input `key`.
     public func transform(_ key: String) throws -> AffineTransform {
         guard case .transform(let t)? = values[key] else {
             throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a transform")
@@ -84,6 +101,7 @@ public struct FilterArguments: Sendable {
         return t
     }
 
+    /// The boolean input `key`.
     public func bool(_ key: String) throws -> Bool {
         guard case .bool(let b)? = values[key] else {
             throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a boolean")
@@ -120,6 +138,7 @@ public struct FilterArguments: Sendable {
         }
     }
 
+    /// The rectangle input `key`.
     public func rect(_ key: String) throws -> Rect {
         guard case .rect(let r)? = values[key] else {
             throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a rectangle")

@@ -4,9 +4,11 @@ import GraphEngine
 /// It drives the library API (`Image.applyingFilter(_:parameters:)`), the CLI, the JSON recipes and
 /// the `graph filters` listing.
 public struct FilterRegistry: Sendable {
+    /// Every filter, sorted by name.
     public let filters: [FilterDescriptor]
     private let byName: [String: FilterDescriptor]
 
+    /// A registry of `filters` (the first of two with one name wins).
     public init(_ filters: [FilterDescriptor]) {
         self.filters = filters.sorted { $0.name < $1.name }
         self.byName = Dictionary(filters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -19,8 +21,9 @@ public struct FilterRegistry: Sendable {
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
             + AreaFilterFamilies.all + StylizeFilters.all)
 
+    /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {
-        guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name) }
+        guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name, message: unknownFilterMessage(name)) }
         return descriptor
     }
 
@@ -35,7 +38,8 @@ public struct FilterRegistry: Sendable {
     public func validate(_ descriptor: FilterDescriptor, _ parameters: [String: FilterValue]) throws -> FilterArguments {
         var values: [String: FilterValue] = [:]
         for key in parameters.keys.sorted() where descriptor.input(key) == nil {
-            throw GraphError.unknownParameter(filter: descriptor.name, key: key)
+            throw GraphError.unknownParameter(filter: descriptor.name, key: key,
+                                              suggestion: NameSuggestion.closest(to: key, among: descriptor.inputs.map(\.key)))
         }
         for input in descriptor.inputs {
             guard let value = parameters[input.key] ?? input.defaultValue else {

@@ -3,16 +3,23 @@ import GraphEngine
 
 /// A filter parameter value (Core Image's `NSNumber`, `CIVector`, `CIColor`, `CIImage`, `NSData`, …).
 public enum FilterValue: Sendable, CustomStringConvertible {
+    /// A number (`inputRadius`).
     case number(Double)
+    /// A vector of numbers (`CIVector`: `inputRVector`, a point).
     case vector([Double])
     /// A colour (`CIColor`): unpremultiplied RGBA (or RGB, alpha 1) in `colorSpace`, sRGB unless
     /// said otherwise; converted into the working space when rendered. A plain `.vector` given to a
     /// colour input is sRGB too.
     case color([Double], colorSpace: ColorSpace = .sRGB)
+    /// An image (`inputImage`, `inputMaskImage`).
     case image(Image)
+    /// An affine transform (`inputTransform`).
     case transform(AffineTransform)
+    /// A rectangle (`inputRectangle`, `inputExtent`).
     case rect(Rect)
+    /// A boolean (`inputExtrapolate`).
     case bool(Bool)
+    /// Text (a colour space name, before it is checked).
     case string(String)
     /// Binary data (`NSData`), such as a colour cube's Float32 RGBA texels.
     case data(Data)
@@ -36,6 +43,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value in a short form (`[1 0 0 0]`, `image [0 0 64 48]`).
     public var description: String {
         switch self {
         case .number(let n): return "\(n)"
@@ -59,12 +67,16 @@ public enum FilterValue: Sendable, CustomStringConvertible {
 
 /// The type a filter input accepts.
 public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
+    /// Which ``FilterValue`` case an input takes.
     case image, number, vector, color, transform, rect, bool, data, colorSpace
 }
 
 /// The colour spaces colour and colour-space inputs accept by name (the names recipes use).
 public enum NamedColorSpaces {
+    /// Each accepted name with its space: `sRGB`, `displayP3`, `linearSRGB`.
     public static let all: [(name: String, space: ColorSpace)] = [("sRGB", .sRGB), ("displayP3", .displayP3), ("linearSRGB", .linearSRGB)]
+    /// The space named `name`, or nil.
     public static func space(named name: String) -> ColorSpace? { all.first { $0.name == name }?.space }
+    /// The name of `space`, or nil when it has none here.
     public static func name(of space: ColorSpace) -> String? { all.first { $0.space == space }?.name }
 }

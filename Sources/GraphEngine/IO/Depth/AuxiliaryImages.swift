@@ -18,7 +18,9 @@ public struct AuxiliaryImages: Sendable, Hashable {
         case gDepth
     }
 
+    /// The depth or disparity map to write, with its metadata.
     public var depthData: DepthData?
+    /// The portrait effects matte to write.
     public var portraitEffectsMatte: PortraitEffectsMatte?
     /// GDepth only: the original, unblurred photo (`GImage:Data`), written as a JPEG.
     public var originalImage: Image?
@@ -28,6 +30,7 @@ public struct AuxiliaryImages: Sendable, Hashable {
     /// (the default) a re-encoded 8-bit map comes back within about one step (two at worst).
     public var quality: Int
 
+    /// The images to attach; nil ones are left out.
     public init(depthData: DepthData? = nil, portraitEffectsMatte: PortraitEffectsMatte? = nil, originalImage: Image? = nil,
                 format: Format? = nil, quality: Int = 100) {
         self.depthData = depthData

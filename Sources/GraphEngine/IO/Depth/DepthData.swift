@@ -53,7 +53,7 @@ public struct DepthData: Sendable, Hashable {
         /// HEIC depth item without Apple XMP: its HEVC depth representation SEI.
         case depthRepresentation(HEVCDepthRepresentation)
         /// Google GDepth: stored dn = v / vmax encodes depth between `near` and `far` (see
-        /// ``GDepthMetadata/Format``).
+        /// `GDepthMetadata.Format` in GraphCodecs).
         case gDepth(format: GDepthMetadata.Format, near: Double, far: Double, units: String?)
 
         /// The range of values the stored integers span, in the stored kind's unit.
@@ -70,10 +70,13 @@ public struct DepthData: Sendable, Hashable {
 
     /// The values, as a data image (see the type's description).
     public var map: Image
+    /// Depth (metres) or disparity (1/metres): what ``map`` holds.
     public var kind: Kind
     /// How the file stored the values, and which kind it stored; nil for maps made in code.
     public var storedEncoding: StoredEncoding?
+    /// The kind the file stored (``kind`` may differ after a conversion); nil for maps made in code.
     public var storedKind: Kind?
+    /// Absolute (metric) or relative values, when the file says.
     public var accuracy: Accuracy?
     /// Hole-filled and smoothed (`depthData:Filtered`).
     public var isFiltered: Bool?
@@ -84,6 +87,7 @@ public struct DepthData: Sendable, Hashable {
     /// The camera calibration, when stored; it refers to the photo's stored geometry, so it is
     /// left out when the map is turned upright, rotated, cropped or scaled.
     public var calibration: CameraCalibration?
+    /// The file format the map came from; nil for maps made in code.
     public var sourceFormat: SourceFormat?
     /// The EXIF-style orientation (1...8) still to apply to ``map`` to show it upright with the
     /// photo: 1 when it was loaded upright (the default), the stored orientation otherwise.
@@ -153,14 +157,17 @@ public struct DepthData: Sendable, Hashable {
 /// (Apple's AVPortraitEffectsMatte). Usually half the photo's size; upright with the photo by
 /// default.
 public struct PortraitEffectsMatte: Sendable, Hashable {
+    /// The matte, 0 (background) to 1 (person), as a data image.
     public var map: Image
     /// `portraitEffectsMatte:PortraitEffectsMatteVersion`.
     public var version: Int?
+    /// The file format the matte came from; nil for mattes made in code.
     public var sourceFormat: DepthData.SourceFormat?
     /// The EXIF-style orientation still to apply to ``map`` (1 when loaded upright).
     public var orientation: Int
     let stored: StoredAuxiliary?
 
+    /// A matte made in code from `map` (a data image), to write with a photo.
     public init(map: Image, version: Int? = nil, orientation: Int = 1) {
         self.init(map: map, version: version, sourceFormat: nil, orientation: orientation, stored: nil)
     }

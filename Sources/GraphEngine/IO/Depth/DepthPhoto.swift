@@ -22,14 +22,18 @@ public enum AuxiliaryOrientation: Sendable, Hashable {
 
 /// A problem with a file's auxiliary images: one is missing, or cannot be used. Names the file.
 public struct AuxiliaryImageError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The file the error is about.
     public var path: String
+    /// What is wrong with its auxiliary images.
     public var message: String
 
+    /// An error about `path`.
     public init(path: String, message: String) {
         self.path = path
         self.message = message
     }
 
+    /// `PATH: MESSAGE`.
     public var description: String { "\(path): \(message)" }
 }
 
@@ -44,6 +48,7 @@ public struct AuxiliaryImageError: Error, CustomStringConvertible, Sendable, Equ
 /// let matte = try photo.portraitEffectsMatte().map         // throws when there is none
 /// ```
 public struct DepthPhoto: Sendable {
+    /// The file it was read from.
     public let path: String
     /// The main image's header, with every auxiliary image described.
     public let info: ImageInfo
@@ -61,6 +66,7 @@ public struct DepthPhoto: Sendable {
         self.bytes = bytes
     }
 
+    /// Every auxiliary image the file declares (depth, disparity, matte, gain map...), from its headers.
     public var auxiliaryImages: [AuxiliaryImageInfo] { info.auxiliaryImages }
 
     /// The depth or disparity map's description, when the file has one.

@@ -1,0 +1,180 @@
+import Foundation
+import Kernels
+
+/// The filter chain of `graph apply` (`CIGaussianBlur inputRadius=10 + CISepiaTone ...`) and the
+/// recipe it stands for: image `input` is the input file, `step1`...`stepN` the filters in order
+/// (each one's `inputImage` the one before, unless it is a generator), `file1`... the files other
+/// image inputs name.
+struct ApplyChain {
+    /// One filter of the chain, with its values as recipe JSON, in command-line order.
+    struct Step {
+        let filter: String
+        var inputs: [(String, JSON)] = []
+    }
+
+    private(set) var steps: [Step] = []
+    /// Files given as image inputs: image name, step index and input key.
+    private(set) var files: [(name: String, path: String, step: Int, key: String)] = []
+
+    init(arguments: [String]) throws {
+        var current: Step?
+        for argument in arguments {
+            if argument == "+" {
+                guard let step = current else { throw RecipeError("", "expected a filter name before '+'") }
+                steps.append(step)
+                current = nil
+            } else if current == nil {
+                guard !argument.contains("=") else {
+                    throw RecipeError("", "expected a filter name, got \"\(argument)\" (the chain is FILTER KEY=VALUE... [+ FILTER KEY=VALUE...])")
+                }
+                current = Step(filter: argument)
+            } else if let step = current {
+                guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex else {
+                    throw RecipeError(step.filter, "expected KEY=VALUE, got \"\(argument)\"\(Self.example(step.filter)) (separate filters with '+')")
+                }
+                let key = String(argument[..<equals])
+                let text = String(argument[argument.index(after: equals)...])
+                let value = value(text, key: key, filter: step.filter, step: steps.count)
+                current?.inputs.append((key, value))
+            }
+        }
+        guard let last = current else {
+            throw RecipeError("", arguments.isEmpty
+                ? "expected a filter after the output path, e.g. CISepiaTone inputIntensity=0.8 (graph filters lists them)"
+                : "expected a filter after the last '+'")
+        }
+        steps.append(last)
+    }
+
+    /// ` (e.g. inputRadius=10)` for the filter's first numeric input.
+    private static func example(_ filter: String) -> String {
+        guard let descriptor = try? FilterRegistry.standard.descriptor(named: filter),
+              let input = descriptor.inputs.first(where: { $0.type == .number }) else { return "" }
+        let value = input.defaultValue.map { FiltersCommand.valueText($0) } ?? "1"
+        return " (e.g. \(input.key)=\(value))"
+    }
+
+    /// The recipe JSON: the input file, the chain, one output.
+    func recipe(input: String, output: String, quality: Int?, bitDepth: Int?, metadata: Bool) -> JSON {
+        var images: [(String, JSON)] = [("input", .object([("file", .string(input))]))]
+        for file in files { images.append((file.name, .object([("file", .string(file.path))]))) }
+        for (index, step) in steps.enumerated() {
+            let previous = index == 0 ? "input" : "step\(index)"
+            var inputs = step.inputs
+            // Generators (no inputImage) start a new image, to composite over the input file, say.
+            let takesImage = (try? FilterRegistry.standard.descriptor(named: step.filter))?.input("inputImage") != nil
+            if takesImage, !inputs.contains(where: { $0.0 == "inputImage" }) {
+                inputs.insert(("inputImage", .object([("image", .string(previous))])), at: 0)
+            }
+            images.append(("step\(index + 1)", .object([("filter", .string(step.filter)), ("inputs", .object(inputs))])))
+        }
+        var out: [(String, JSON)] = [("image", .string("step\(steps.count)")), ("file", .string(output))]
+        if metadata { out.append(("metadataFrom", .string("input"))) }
+        if let quality { out.append(("quality", .number(Double(quality)))) }
+        if let bitDepth { out.append(("bitDepth", .number(Double(bitDepth)))) }
+        return .object([("version", .number(1)), ("images", .object(images)), ("outputs", .array([.object(out)]))])
+    }
+
+    /// `text` as the JSON the filter's input `key` takes: by its declared type, or as recipe JSON
+    /// when it is written so. A key the filter lacks, or text that does not fit, stays a string
+    /// (or number) for the recipe checks to reject with their usual message.
+    private mutating func value(_ text: String, key: String, filter: String, step: Int) -> JSON {
+        let input = (try? FilterRegistry.standard.descriptor(named: filter))?.input(key)
+        if let first = text.first, first == "[" || first == "{", let json = try? JSONParser.parse(text),
+           input?.type != .image {
+            return json
+        }
+        guard let input else { return Double(text).map(JSON.number) ?? .string(text) }
+        switch input.type {
+        case .number:
+            return Double(text).map(JSON.number) ?? .string(text)
+        case .bool:
+            switch text.lowercased() {
+            case "true", "yes", "on", "1": return .bool(true)
+            case "false", "no", "off", "0": return .bool(false)
+            default: return .string(text)
+            }
+        case .vector, .rect, .transform:
+            return Self.numbers(text).map { .array($0.map(JSON.number)) } ?? .string(text)
+        case .color:
+            if let hex = Self.hexColor(text) { return .array(hex.map(JSON.number)) }
+            return Self.numbers(text).map { .array($0.map(JSON.number)) } ?? .string(text)
+        case .colorSpace:
+            return .string(text)
+        case .data:
+            if let numbers = Self.numbers(text) { return .array(numbers.map(JSON.number)) }
+            return .object([("file", .string(text))])
+        case .image:
+            let name = "file\(files.count + 1)"
+            files.append((name, text, step, key))
+            return .object([("image", .string(name))])
+        }
+    }
+
+    /// `1,0,0,0`, `1 0 0 0` or `[1 0 0 0]` (Core Image's `CIVector` string form) as numbers.
+    static func numbers(_ text: String) -> [Double]? {
+        let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: "[]() "))
+        let parts = trimmed.split(whereSeparator: { $0 == "," || $0 == " " })
+        let values = parts.compactMap { Double($0) }
+        return values.count == parts.count && !values.isEmpty ? values : nil
+    }
+
+    /// `#RRGGBB`, `#RRGGBBAA` or `#RGB` as sRGB components in 0...1.
+    static func hexColor(_ text: String) -> [Double]? {
+        guard text.hasPrefix("#") else { return nil }
+        var digits = Array(text.dropFirst())
+        if digits.count == 3 { digits = digits.flatMap { [$0, $0] } }
+        guard digits.count == 6 || digits.count == 8 else { return nil }
+        var components: [Double] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(digits[index...index + 1]), radix: 16) else { return nil }
+            components.append(Double(byte) / 255)
+        }
+        return components
+    }
+
+    // MARK: Messages in command-line terms
+
+    /// How a step is named in messages: `CISepiaTone`, or `CISepiaTone (filter 2)` when the chain
+    /// uses that filter more than once.
+    private func stepName(_ index: Int) -> String {
+        let filter = steps[index].filter
+        return steps.filter({ $0.filter == filter }).count > 1 ? "\(filter) (filter \(index + 1))" : filter
+    }
+
+    /// A recipe error with its JSON path and image names in the command line's terms.
+    func translate(_ error: RecipeError) -> RecipeError {
+        var path = error.path
+        var message = describe(error.message)
+        let parts = path.split(separator: ".", maxSplits: 3).map(String.init)
+        if parts.count >= 2, parts[0] == "images" {
+            if parts[1] == "input" {
+                path = "input"
+            } else if let file = files.first(where: { $0.name == parts[1] }) {
+                path = "\(stepName(file.step)) \(file.key)"
+            } else if parts[1].hasPrefix("step"), let number = Int(parts[1].dropFirst(4)), steps.indices.contains(number - 1) {
+                let name = stepName(number - 1)
+                if parts.count >= 4, parts[2] == "inputs" {
+                    path = "\(name) \(parts[3])"
+                } else {
+                    path = parts.count >= 3 && parts[2] == "filter" ? "filter \(number)" : name
+                }
+            }
+        } else if path.hasPrefix("outputs[0]") {
+            path = "output"
+            if message.contains("infinite extent") {
+                message = "the result of \(stepName(steps.count - 1)) has an infinite extent; crop it: add + CICrop inputRectangle=X,Y,WIDTH,HEIGHT"
+            }
+        }
+        return RecipeError(path, message)
+    }
+
+    /// `text` with the recipe's image names replaced by what they are on the command line.
+    func describe(_ text: String) -> String {
+        var result = text.replacingOccurrences(of: "outputs[0]", with: "output")
+        for index in steps.indices.reversed() {
+            result = result.replacingOccurrences(of: "\"step\(index + 1)\"", with: stepName(index))
+        }
+        return result.replacingOccurrences(of: "\"input\"", with: "the input")
+    }
+}

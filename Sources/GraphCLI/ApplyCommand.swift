@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import GraphEngine
+
+/// `graph apply IN OUT FILTER KEY=VALUE... [+ FILTER KEY=VALUE...]...`: a chain of catalogue filters
+/// applied to one file, without writing a recipe (in the manner of `vips gaussblur in.jpg out.jpg 10`).
+///
+/// The command line becomes a recipe (``ApplyChain``), so values are checked, errors suggest names,
+/// and the output is rendered and written exactly as `graph run` would for the same recipe.
+struct ApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Apply a chain of filters to an image file: graph apply IN OUT CIGaussianBlur inputRadius=10 + CISepiaTone inputIntensity=0.8",
+        discussion: """
+            Each filter's input image is the previous result (the first one's is IN). Values are read by the \
+            input's type (graph filters NAME): numbers (0.8), booleans (true/false), vectors, rectangles and \
+            transforms as comma lists (1,0,0,0), colours as comma lists in sRGB or #RRGGBB[AA], colour \
+            spaces by name (sRGB), images and .cube data as file paths (inputBackgroundImage=bg.png), or \
+            any value as recipe JSON ([1,0,0,0], {"color": [1,0,0], "colorSpace": "linearSRGB"}). The \
+            output carries IN's EXIF and XMP (upright) unless --no-metadata, and a JPEG output the depth \
+            data of a depth photo. The format follows OUT's extension.
+            """)
+
+    @Argument(help: "The input image (PNG, JPEG or HEIF).") var input: String
+    @Argument(help: "The output file (.png, .jpg, .jpeg or .heic).") var output: String
+    @Argument(help: ArgumentHelp("The chain: FILTER [KEY=VALUE...], filters separated by '+'.", valueName: "filter"))
+    var chain: [String] = []
+    @Option(help: "JPEG and HEIC quality, 1...100.") var quality: Int?
+    @Option(name: .customLong("bit-depth"), help: "PNG bit depth: 8 or 16.") var bitDepth: Int?
+    @Flag(name: .customLong("no-metadata"), help: "Write no EXIF or XMP from the input.") var noMetadata = false
+    @Option(help: "Worker threads.") var threads: Int?
+    @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
+    @Flag(name: .customLong("no-color-management"), help: "No working colour space: skip every colour conversion.")
+    var noColorManagement = false
+    @Flag(help: "Print the optimized graph and programs after writing.") var dump = false
+    @Option(name: .customLong("dump-format"), help: "Dump format: text, json or dot.") var dumpFormat: OutputFormat = .text
+    @Flag(help: "Print per-program timings of the render.") var profile = false
+    @Flag(name: .customLong("allow-overwriting-inputs"), help: "Allow the output to replace the input file.")
+    var allowOverwritingInputs = false
+
+    func run() throws {
+        try Graph.reportingErrors {
+            let chain = try ApplyChain(arguments: self.chain)
+            let json = chain.recipe(input: input, output: output, quality: quality, bitDepth: bitDepth, metadata: !noMetadata)
+            do {
+                let recipe = try RecipeDecoder(baseDirectory: FileManager.default.currentDirectoryPath).decode(json)
+                let session = try RecipeSession.prepare(recipe, settings: RecipeSettings(
+                    recipePath: "", threads: threads, workingFormat: workingFormat, noColorManagement: noColorManagement,
+                    allowOverwritingInputs: allowOverwritingInputs))
+                for warning in session.warnings { Terminal.shared.err("graph: warning: \(chain.describe(warning))") }
+                try RunCommand.writeOutputs(of: session, dumpStages: dump ? [.optimized, .programs] : nil,
+                                            dumpFormat: dumpFormat, profile: profile)
+            } catch let error as RecipeError {
+                throw chain.translate(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import GraphEngine
+
+/// The names of Core Image's built-in filters (`CIFilter.filterNames(inCategory: nil)` on macOS 15 /
+/// iOS 18, from Apple's Core Image documentation), so that a name Core Image users know but this
+/// engine does not provide is answered as such rather than as a typo.
+public enum CoreImageFilterNames {
+    /// Every built-in Core Image filter name, sorted.
+    public static let all: Set<String> = [
+        "CIAccordionFoldTransition", "CIAdditionCompositing", "CIAffineClamp", "CIAffineTile", "CIAffineTransform",
+        "CIAreaAlphaWeightedHistogram", "CIAreaAverage", "CIAreaBoundsRed", "CIAreaHistogram",
+        "CIAreaLogarithmicHistogram", "CIAreaMaximum", "CIAreaMaximumAlpha", "CIAreaMinMax", "CIAreaMinMaxRed",
+        "CIAreaMinimum", "CIAreaMinimumAlpha", "CIAttributedTextImageGenerator", "CIAztecCodeGenerator",
+        "CIBarcodeGenerator", "CIBarsSwipeTransition", "CIBicubicScaleTransform", "CIBlendWithAlphaMask",
+        "CIBlendWithBlueMask", "CIBlendWithMask", "CIBlendWithRedMask", "CIBloom", "CIBlurredRectangleGenerator",
+        "CIBokehBlur", "CIBoxBlur", "CIBumpDistortion", "CIBumpDistortionLinear", "CICMYKHalftone",
+        "CICameraCalibrationLensCorrection", "CICannyEdgeDetector", "CICheckerboardGenerator",
+        "CICircleSplashDistortion", "CICircularScreen", "CICircularWrap", "CIClamp", "CICode128BarcodeGenerator",
+        "CIColorAbsoluteDifference", "CIColorBlendMode", "CIColorBurnBlendMode", "CIColorClamp", "CIColorControls",
+        "CIColorCrossPolynomial", "CIColorCube", "CIColorCubeWithColorSpace", "CIColorCubesMixedWithMask",
+        "CIColorCurves", "CIColorDodgeBlendMode", "CIColorInvert", "CIColorMap", "CIColorMatrix", "CIColorMonochrome",
+        "CIColorPolynomial", "CIColorPosterize", "CIColorThreshold", "CIColorThresholdOtsu", "CIColumnAverage",
+        "CIComicEffect", "CIConstantColorGenerator", "CIConvertLabToRGB", "CIConvertRGBtoLab", "CIConvolution3X3",
+        "CIConvolution5X5", "CIConvolution7X7", "CIConvolution9Horizontal", "CIConvolution9Vertical",
+        "CIConvolutionRGB3X3", "CIConvolutionRGB5X5", "CIConvolutionRGB7X7", "CIConvolutionRGB9Horizontal",
+        "CIConvolutionRGB9Vertical", "CICopyMachineTransition", "CICoreMLModelFilter", "CICrop", "CICrystallize",
+        "CIDarkenBlendMode", "CIDepthBlurEffect", "CIDepthOfField", "CIDepthToDisparity", "CIDifferenceBlendMode",
+        "CIDiscBlur", "CIDisintegrateWithMaskTransition", "CIDisparityToDepth", "CIDisplacementDistortion",
+        "CIDissolveTransition", "CIDistanceGradientFromRedMask", "CIDither", "CIDivideBlendMode",
+        "CIDocumentEnhancer", "CIDotScreen", "CIDroste", "CIEdgePreserveUpsampleFilter", "CIEdgeWork", "CIEdges",
+        "CIEightfoldReflectedTile", "CIExclusionBlendMode", "CIExposureAdjust", "CIFalseColor", "CIFlashTransition",
+        "CIFourfoldReflectedTile", "CIFourfoldRotatedTile", "CIFourfoldTranslatedTile", "CIGaborGradients",
+        "CIGammaAdjust", "CIGaussianBlur", "CIGaussianGradient", "CIGlassDistortion", "CIGlassLozenge",
+        "CIGlideReflectedTile", "CIGloom", "CIGuidedFilter", "CIHardLightBlendMode", "CIHatchedScreen",
+        "CIHeightFieldFromMask", "CIHexagonalPixellate", "CIHighlightShadowAdjust", "CIHistogramDisplayFilter",
+        "CIHoleDistortion", "CIHueAdjust", "CIHueBlendMode", "CIHueSaturationValueGradient", "CIKMeans",
+        "CIKaleidoscope", "CIKeystoneCorrectionCombined", "CIKeystoneCorrectionHorizontal",
+        "CIKeystoneCorrectionVertical", "CILabDeltaE", "CILanczosScaleTransform", "CILenticularHaloGenerator",
+        "CILightTunnel", "CILightenBlendMode", "CILineOverlay", "CILineScreen", "CILinearBurnBlendMode",
+        "CILinearDodgeBlendMode", "CILinearGradient", "CILinearLightBlendMode", "CILinearToSRGBToneCurve",
+        "CILuminosityBlendMode", "CIMaskToAlpha", "CIMaskedVariableBlur", "CIMaximumComponent",
+        "CIMaximumCompositing", "CIMaximumScaleTransform", "CIMedianFilter", "CIMeshGenerator", "CIMinimumComponent",
+        "CIMinimumCompositing", "CIMix", "CIModTransition", "CIMorphologyGradient", "CIMorphologyMaximum",
+        "CIMorphologyMinimum", "CIMorphologyRectangleMaximum", "CIMorphologyRectangleMinimum", "CIMotionBlur",
+        "CIMultiplyBlendMode", "CIMultiplyCompositing", "CINinePartStretched", "CINinePartTiled", "CINoiseReduction",
+        "CIOpTile", "CIOverlayBlendMode", "CIPDF417BarcodeGenerator", "CIPageCurlTransition",
+        "CIPageCurlWithShadowTransition", "CIPaletteCentroid", "CIPalettize", "CIParallelogramTile",
+        "CIPersonSegmentation", "CIPerspectiveCorrection", "CIPerspectiveRotate", "CIPerspectiveTile",
+        "CIPerspectiveTransform", "CIPerspectiveTransformWithExtent", "CIPhotoEffectChrome", "CIPhotoEffectFade",
+        "CIPhotoEffectInstant", "CIPhotoEffectMono", "CIPhotoEffectNoir", "CIPhotoEffectProcess",
+        "CIPhotoEffectTonal", "CIPhotoEffectTransfer", "CIPinLightBlendMode", "CIPinchDistortion", "CIPixellate",
+        "CIPointillize", "CIQRCodeGenerator", "CIRadialGradient", "CIRandomGenerator", "CIRippleTransition",
+        "CIRoundedRectangleGenerator", "CIRoundedRectangleStrokeGenerator", "CIRowAverage", "CISRGBToneCurveToLinear",
+        "CISaliencyMapFilter", "CISampleNearest", "CISaturationBlendMode", "CIScreenBlendMode", "CISepiaTone",
+        "CIShadedMaterial", "CISharpenLuminance", "CISixfoldReflectedTile", "CISixfoldRotatedTile",
+        "CISmoothLinearGradient", "CISobelGradients", "CISoftLightBlendMode", "CISourceAtopCompositing",
+        "CISourceInCompositing", "CISourceOutCompositing", "CISourceOverCompositing", "CISpotColor", "CISpotLight",
+        "CIStarShineGenerator", "CIStraightenFilter", "CIStretchCrop", "CIStripesGenerator", "CISubtractBlendMode",
+        "CISunbeamsGenerator", "CISwipeTransition", "CITemperatureAndTint", "CITextImageGenerator", "CIThermal",
+        "CIToneCurve", "CIToneMapHeadroom", "CITorusLensDistortion", "CITriangleKaleidoscope", "CITriangleTile",
+        "CITwelvefoldReflectedTile", "CITwirlDistortion", "CIUnsharpMask", "CIVibrance", "CIVignette",
+        "CIVignetteEffect", "CIVividLightBlendMode", "CIVortexDistortion", "CIWhitePointAdjust", "CIXRay",
+        "CIZoomBlur",
+    ]
+}
+
+extension FilterRegistry {
+    /// Why `name` is not a filter here, in words: `CIBokehBlur is a Core Image filter this engine does
+    /// not provide (the closest provided: "CIBoxBlur", "CIDiscBlur", "CIGaussianBlur")` for a known
+    /// Core Image name, else `unknown filter "X" (did you mean "Y"?)` when a name is close (and when
+    /// that name is Core Image's but not provided here, it says so).
+    public func unknownFilterMessage(_ name: String) -> String {
+        let provided = filters.map(\.name)
+        if CoreImageFilterNames.all.contains(name), !provided.contains(name) {
+            let closest = closestFilters(to: name).map { "\"\($0)\"" }.joined(separator: ", ")
+            return "\(name) is a Core Image filter this engine does not provide" + (closest.isEmpty ? "" : " (the closest provided: \(closest))")
+        }
+        guard let suggestion = NameSuggestion.closest(to: name, among: provided + CoreImageFilterNames.all) else {
+            return "unknown filter \"\(name)\""
+        }
+        let unprovided = provided.contains(suggestion) ? "" : ", a Core Image filter this engine does not provide"
+        return "unknown filter \"\(name)\" (did you mean \"\(suggestion)\"\(unprovided)?)"
+    }
+
+    /// Up to three provided filters whose names share the most words with `name` (`CIBokehBlur`:
+    /// the blurs), closest spelling first among equals.
+    func closestFilters(to name: String, count: Int = 3) -> [String] {
+        let words = Set(Self.words(of: name))
+        let scored = filters.map(\.name).compactMap { candidate -> (String, Int, Int)? in
+            let shared = words.intersection(Self.words(of: candidate)).count
+            return shared == 0 ? nil : (candidate, shared, NameSuggestion.editDistance(name.lowercased(), candidate.lowercased()))
+        }
+        return scored.sorted { ($1.1, $0.2, $0.0) < ($0.1, $1.2, $1.0) }.prefix(count).map(\.0)
+    }
+
+    /// The capitalised words of a filter name without its `CI` prefix (`CIAffineClamp`: Affine, Clamp).
+    static func words(of name: String) -> [String] {
+        var words: [String] = []
+        for character in name.dropFirst(name.hasPrefix("CI") ? 2 : 0) {
+            if character.isUppercase || words.isEmpty { words.append(String(character)) } else { words[words.count - 1].append(character) }
+        }
+        return words
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GraphEngine
+import Kernels
+
+// The Swift snippets of README.md, verbatim between the markers (ReadmeTests checks they are the
+// README's and runs them in a folder holding the files they name). Edit both together.
+enum ReadmeSnippets {
+    static func librarySnippet() throws {
+        // README snippet 1
+        let context = Context()                                   // long-lived, thread-safe
+        let photo = try Image(contentsOf: "photo.jpg")            // decoded by libjpeg-turbo, EXIF-oriented
+        let graded = try photo
+            .applyingFilter("CISepiaTone", parameters: ["inputIntensity": 0.8])
+            .applyingFilter("CIHueAdjust", parameters: ["inputAngle": 0.5])
+            .applyingFilter("CIColorControls", parameters: ["inputContrast": 1.1])
+        try context.write(graded, to: "graded.jpg")               // renders one fused program, writes atomically
+
+        // Typed builders generated from the filter registry, as Core Image's CIFilterBuiltins.
+        let blur = Filters.gaussianBlur()
+        blur.inputImage = graded
+        blur.radius = 4
+        let soft = try blur.output()                              // blur.outputImage: nil instead of the error
+
+        // A custom kernel (Core Image Kernel Language subset) with two image inputs.
+        let darken = try Kernel(source: """
+            kernel vec4 darken(__sample s, __sample d, float power) { return vec4(s.rgb * pow(d.r, power), s.a); }
+            """)
+        let mask = try Image(contentsOf: "mask.png")
+        let darkened = try Image.applying(darken, arguments: [.image(photo), .image(mask), .number(2.2)])
+        let pixels = try context.render(darkened, format: .rgba8)   // ImageBuffer, top row first
+        // end of README snippet 1
+        _ = (soft, pixels)
+    }
+
+    static func yuvSnippet(context: Context, nv12: [UInt8]) throws {
+        // README snippet 2
+        let frame = try YUVFrame(bytes: nv12, width: 1920, height: 1080, layout: .biPlanar, matrix: .bt709, range: .video)
+        let rgba = try context.render(Image(yuv: frame), format: .rgba8)   // YCbCr->RGB inside the first program
+        let bgra = try context.render(Image(yuv: frame), format: .bgra8)   // or BGRA, as displays and video want
+        // end of README snippet 2
+        _ = (rgba, bgra)
+    }
+
+    static func metadataSnippet(context: Context) throws {
+        // README snippet 3
+        let (photo, metadata, _) = try Image.decoding(path: "IMG_0001.jpg")
+        try context.write(try photo.applyingFilter("CISepiaTone"), to: "sepia.jpg",
+                          options: ImageWriteOptions(quality: 92, subsampling: .s444, metadata: metadata))  // EXIF, XMP, extended XMP
+        // end of README snippet 3
+    }
+
+    static func depthSnippet(context: Context) throws {
+        // README snippet 4
+        let disparity = try Image(contentsOf: "IMG_0001.HEIC", auxiliary: .disparity)  // data image, 1/m
+        let depth = try DepthData(contentsOf: "portrait.jpg")      // map + kind, range, accuracy, calibration
+        let photo = try DepthPhoto(contentsOf: "portrait.jpg")     // headers only; photo.auxiliaryImages lists them
+        let original = try Image(contentsOf: "portrait.jpg")
+        let edited = original.cropped(to: Rect(x: 0, y: 0, width: 2000, height: 2000))
+        let (auxiliary, _) = photo.auxiliaryImages(following: edited, from: original)  // the edit traced back to `original`
+        try context.write(edited, to: "out.jpg", options: ImageWriteOptions(auxiliaryImages: auxiliary))  // maps cropped too
+        // end of README snippet 4
+        _ = (disparity, depth)
+    }
+}
