@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser user input reaches.
 #
 #   scripts/fuzz.sh TARGET SECONDS   fuzz one target, starting from its committed corpus
-#   scripts/fuzz.sh all SECONDS      every target in turn (CI: `all 20`)
+#   scripts/fuzz.sh all SECONDS      every target in turn (CI: `all 10`)
 #   scripts/fuzz.sh list             the targets
 #   scripts/fuzz.sh repro TARGET FILE...   run inputs (a crash, a corpus file) once, with the trace
 #   scripts/fuzz.sh seed [TARGET...] rebuild the committed corpus from Fuzz/make_seeds.py's seeds,
@@ -60,9 +60,9 @@ fuzz() {
     GRAPH_FUZZ_TARGET=$target "$BINARY" "${args[@]}" "$corpus" "$FUZZ/corpus/$target" > "$log" 2>&1 || status=$?
     local executions coverage features corpus_size result
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    features=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    corpus_size=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)
+    coverage=$(grep -ao 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    features=$(grep -ao 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    corpus_size=$(grep -ao 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)
     if [[ $status == 0 ]]; then
         result=OK
     else
@@ -73,7 +73,7 @@ fuzz() {
     printf '%-11s %6ss  executions %-10s coverage %-6s features %-7s corpus %-12s %s\n' \
         "$target" "$seconds" "${executions:-?}" "${coverage:-?}" "${features:-?}" "${corpus_size:-?}" "$result"
     if [[ $status != 0 ]]; then
-        grep -E "ERROR|Fatal error|==[0-9]+==|^ *#[0-9]+ .* in " "$log" | grep -v "in fuzzer::\|libc.so\|in main \|_start" | head -25 >&2
+        grep -aE "ERROR|Fatal error|==[0-9]+==|^ *#[0-9]+ .* in " "$log" | grep -v "in fuzzer::\|libc.so\|in main \|_start" | head -25 >&2
         return 1
     fi
 }
