@@ -49,15 +49,23 @@ public final class PendingFile {
         PendingFile.removeStaleTemporaries(in: directory, names: [name])
         var temporary = ""
         var fd: Int32 = -1
+        var slot: Int32 = -1
         for attempt in 0..<100 {
             temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
+            // Registered before it exists: a signal arriving just after it appears removes it too.
+            slot = ccs_temp_register(temporary)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 || errno != EEXIST { break }
+            if fd >= 0 { break }
+            let failure = errno
+            ccs_temp_unregister(slot)
+            slot = -1
+            errno = failure
+            if failure != EEXIST { break }
         }
         guard fd >= 0 else { throw PendingFile.ioError("cannot create a temporary file in \(directory)", path: path) }
         self.fd = fd
         self.temporaryPath = temporary
-        self.signalSlot = ccs_temp_register(temporary)
+        self.signalSlot = slot
     }
 
     deinit { discard() }
