@@ -9,9 +9,10 @@ extension FuzzTarget {
     /// `graph info` prints (text and JSON), then every auxiliary map loaded as `DepthPhoto`,
     /// `DepthData(contentsOf:)` and `Image(contentsOf:auxiliary:)` load it (disparity and depth,
     /// upright and as stored, the portrait matte, GDepth's original image) and the corner of each
-    /// rendered. The input is written to a file in /dev/shm first, since those read paths.
+    /// rendered. Those read paths, so the input goes to a file in /dev/shm first (removed after).
     static let depthPhoto = FuzzTarget(name: "depth-photo") { bytes in
         guard writeScratchFile(bytes) else { return }
+        defer { unlink(scratchPath) }
         guard let photo = try? DepthPhoto(contentsOf: scratchPath) else { return }
         _ = photo.info.summaryLines
         _ = InfoCommand.json(photo.info).pretty()
