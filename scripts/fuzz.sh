@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing (libFuzzer + AddressSanitizer) of every parser user input reaches.
 #
 #   scripts/fuzz.sh TARGET SECONDS   fuzz one target, starting from its committed corpus
-#   scripts/fuzz.sh all SECONDS      every target in turn (CI: `all 20`)
+#   scripts/fuzz.sh all SECONDS      every target in turn (CI: `all 10`)
 #   scripts/fuzz.sh list             the targets
 #   scripts/fuzz.sh repro TARGET FILE...   run inputs (a crash, a corpus file) once, with the trace
 #   scripts/fuzz.sh seed [TARGET...] rebuild the committed corpus from Fuzz/make_seeds.py's seeds,
@@ -16,7 +16,8 @@
 #
 # New inputs found are kept in Fuzz/.build/work/corpus/TARGET/ (not committed), so repeated runs
 # go on from where the last one stopped. Fuzz targets live in Fuzz/Sources/graph-fuzz/Targets/.
-# FUZZ_NO_BUILD=1 skips the (incremental) build and runs the binary as it is.
+# FUZZ_NO_BUILD=1 skips the (incremental) build and runs the binary as it is. FUZZ_TIMEOUT=SECONDS
+# changes the time one input may take before it counts as a hang (10; more on a loaded machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ=Fuzz
@@ -52,16 +53,16 @@ fuzz() {
     local target=$1 seconds=$2
     local corpus=$WORK/corpus/$target crashes=$WORK/crashes/$target log=$WORK/$target.log
     mkdir -p "$corpus" "$crashes" "$FUZZ/corpus/$target"
-    local args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -malloc_limit_mb=2048
+    local args=(-max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=3072 -malloc_limit_mb=2048
                 -max_len=65536 -print_final_stats=1 -artifact_prefix="$crashes/")
     [[ -f $FUZZ/dictionaries/$target.dict ]] && args+=(-dict="$FUZZ/dictionaries/$target.dict")
     local status=0
     GRAPH_FUZZ_TARGET=$target "$BINARY" "${args[@]}" "$corpus" "$FUZZ/corpus/$target" > "$log" 2>&1 || status=$?
     local executions coverage features corpus_size result
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    features=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    corpus_size=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)
+    coverage=$(grep -ao 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    features=$(grep -ao 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    corpus_size=$(grep -ao 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | cut -d' ' -f2)
     if [[ $status == 0 ]]; then
         result=OK
     else
@@ -69,10 +70,10 @@ fuzz() {
         artifact=$(sed -n 's/.*Test unit written to //p' "$log" | tail -1)
         result="FAILED (status $status; input: ${artifact:-none}; log: $log)"
     fi
-    printf '%-8s %6ss  executions %-10s coverage %-6s features %-7s corpus %-12s %s\n' \
+    printf '%-11s %6ss  executions %-10s coverage %-6s features %-7s corpus %-12s %s\n' \
         "$target" "$seconds" "${executions:-?}" "${coverage:-?}" "${features:-?}" "${corpus_size:-?}" "$result"
     if [[ $status != 0 ]]; then
-        grep -E "ERROR|Fatal error|==[0-9]+==|^ *#[0-9]+ .* in " "$log" | grep -v "in fuzzer::\|libc.so\|in main \|_start" | head -25 >&2
+        grep -aE "ERROR|Fatal error|==[0-9]+==|^ *#[0-9]+ .* in " "$log" | grep -v "in fuzzer::\|libc.so\|in main \|_start" | head -25 >&2
         return 1
     fi
 }
@@ -89,7 +90,7 @@ repro)
     build
     target=$2
     shift 2
-    GRAPH_FUZZ_TARGET=$target "$BINARY" -timeout=10 -rss_limit_mb=3072 -malloc_limit_mb=2048 "$@"
+    GRAPH_FUZZ_TARGET=$target "$BINARY" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=3072 -malloc_limit_mb=2048 "$@"
     ;;
 seed)
     build

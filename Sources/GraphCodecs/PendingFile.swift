@@ -46,18 +46,26 @@ public final class PendingFile {
         guard !name.isEmpty else { throw CodecError(.io, "path names a directory, not a file", path: path) }
         self.path = path
         self.directory = directory
-        PendingFile.removeStaleTemporaries(in: directory, name: name)
+        PendingFile.removeStaleTemporaries(in: directory, names: [name])
         var temporary = ""
         var fd: Int32 = -1
+        var slot: Int32 = -1
         for attempt in 0..<100 {
             temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
+            // Registered before it exists: a signal arriving just after it appears removes it too.
+            slot = ccs_temp_register(temporary)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 || errno != EEXIST { break }
+            if fd >= 0 { break }
+            let failure = errno
+            ccs_temp_unregister(slot)
+            slot = -1
+            errno = failure
+            if failure != EEXIST { break }
         }
         guard fd >= 0 else { throw PendingFile.ioError("cannot create a temporary file in \(directory)", path: path) }
         self.fd = fd
         self.temporaryPath = temporary
-        self.signalSlot = ccs_temp_register(temporary)
+        self.signalSlot = slot
     }
 
     deinit { discard() }
@@ -127,20 +135,52 @@ public final class PendingFile {
         return (slash == path.startIndex ? "/" : String(path[..<slash]), String(path[path.index(after: slash)...]))
     }
 
-    /// Removes `.NAME.tmp-PID-*` in `directory` whose process PID no longer exists (a write killed
-    /// by SIGKILL, or a crash). Another process's live write is left alone.
-    static func removeStaleTemporaries(in directory: String, name: String) {
-        guard let folder = opendir(directory) else { return }
+    /// Removes the temporaries that writers of `paths` left behind (`.NAME.tmp-PID-RANDOM-ATTEMPT`
+    /// beside each path) when their process no longer exists: a write killed by SIGKILL, or a
+    /// crash. Another process's live write, and temporaries of other files, are left alone. Each
+    /// folder is listed once. Every write does this for its own target; `graph batch` does it for
+    /// all its outputs when it starts, since a restarted batch may never write some of them again.
+    /// Returns the paths removed.
+    @discardableResult
+    public static func removeStaleTemporaries(of paths: [String]) -> [String] {
+        var namesByDirectory: [String: Set<String>] = [:]
+        for path in paths {
+            let (directory, name) = split(path)
+            if !name.isEmpty { namesByDirectory[directory, default: []].insert(name) }
+        }
+        return namesByDirectory.flatMap { removeStaleTemporaries(in: $0.key, names: $0.value) }
+    }
+
+    @discardableResult
+    static func removeStaleTemporaries(in directory: String, names: Set<String>) -> [String] {
+        guard let folder = opendir(directory) else { return [] }
         defer { closedir(folder) }
-        let prefix = ".\(name).tmp-"
+        var removed: [String] = []
         while let entry = readdir(folder) {
             let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            guard entryName.hasPrefix(prefix),
-                  let pid = Int32(entryName.dropFirst(prefix.count).prefix(while: { $0 != "-" })), pid > 0 else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink("\(directory)/\(entryName)") }
+            guard let (name, pid) = temporaryName(entryName), names.contains(name),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            let path = "\(directory)/\(entryName)"
+            if unlink(path) == 0 { removed.append(path) }
         }
+        return removed
+    }
+
+    /// The target's name and the writer's process ID of a temporary's file name
+    /// `.NAME.tmp-PID-RANDOM-ATTEMPT` (NAME may itself hold ".tmp-"), or nil for any other name.
+    static func temporaryName(_ entry: String) -> (name: String, pid: pid_t)? {
+        let bytes = Array(entry.utf8)
+        let marker = Array(".tmp-".utf8)
+        guard bytes.first == UInt8(ascii: "."), bytes.count > marker.count + 1 else { return nil }
+        guard let at = stride(from: bytes.count - marker.count, through: 2, by: -1).first(where: {
+            bytes[$0..<($0 + marker.count)].elementsEqual(marker)
+        }) else { return nil }
+        let fields = bytes[(at + marker.count)...].split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        guard fields.count == 3, fields.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+              let pid = pid_t(String(decoding: fields[0], as: UTF8.self)), pid > 0 else { return nil }
+        return (String(decoding: bytes[1..<at], as: UTF8.self), pid)
     }
 
     static func ioError(_ what: String, path: String) -> CodecError {

@@ -283,7 +283,10 @@ private struct XMLScanner {
             }
         case .item:
             guard let array = stack.indices.last else { return }
-            stack[array].items = (stack[array].items ?? []) + [String(decoding: element.text, as: UTF8.self)]
+            // Appended in place: building a new array per item made long lists quadratic.
+            let item = String(decoding: element.text, as: UTF8.self)
+            if stack[array].items == nil { stack[array].items = [] }
+            stack[array].items?.append(item)
         case .other, .description:
             break
         }

@@ -117,6 +117,21 @@ final class StreamingWriteTests: XCTestCase {
         XCTAssertEqual(try ImageFile.read(path: folder + "/out.png"), [9])
     }
 
+    /// Stale temporaries of several targets are removed in one call (as `graph batch` does for its
+    /// outputs when it starts); the temporary names are parsed strictly.
+    func testStaleTemporariesOfSeveralTargetsAreRemovedAtOnce() throws {
+        let dead = try deadProcessID()
+        let stale = [".a.png.tmp-\(dead)-1-0", ".b.jpg.tmp-\(dead)-2-1", ".a.tmp-b.png.tmp-\(dead)-3-0"]
+        let kept = [".a.png.tmp-\(getppid())-5-0", ".c.png.tmp-\(dead)-1-0", ".a.png.tmp-\(dead)-x-0", ".a.png.tmp-\(dead)-1"]
+        for name in stale + kept { try ImageFile.writeAtomically([0], to: folder + "/" + name) }
+        let removed = PendingFile.removeStaleTemporaries(of: ["a.png", "b.jpg", "a.tmp-b.png", "missing/d.png"].map { folder + "/" + $0 })
+        XCTAssertEqual(removed.sorted(), stale.map { folder + "/" + $0 }.sorted())
+        XCTAssertEqual(TestPaths.listFiles(folder), kept.sorted())
+        XCTAssertEqual(PendingFile.temporaryName(".a.tmp-b.png.tmp-12-3-0")?.name, "a.tmp-b.png")
+        XCTAssertNil(PendingFile.temporaryName(".img.png.tmp-12-x-0"))
+        XCTAssertNil(PendingFile.temporaryName("img.png.tmp-12-3-0"))
+    }
+
     /// A process ID that no longer runs: a child that has exited and been reaped.
     private func deadProcessID() throws -> Int32 {
         var pid: pid_t = 0

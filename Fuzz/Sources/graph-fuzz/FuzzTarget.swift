@@ -20,6 +20,14 @@ struct FuzzTarget: Sendable {
         .icc,
         .xmp,
         .mpf,
+        .auxJPEG,
+        .appleXMP,
+        .gDepth,
+        .xmpProperties,
+        .heif,
+        .hevcDepth,
+        .cube,
+        .depthPhoto,
     ]
 }
 

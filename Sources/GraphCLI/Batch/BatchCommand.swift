@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraphCodecs
 import GraphEngine
 
 /// `graph batch RECIPE`: runs one recipe over many input files in one process.
@@ -96,7 +97,7 @@ struct BatchCommand: ParsableCommand {
         let context = Context(options: template.options.contextOptions())
         try checkRecipe(batchRecipe, plan: plan, context: context)
         let log = try BatchLog(path: self.log)
-        StaleTemporaries.remove(besides: plan.items.flatMap(\.outputs))
+        PendingFile.removeStaleTemporaries(of: plan.items.flatMap(\.outputs))
         let progress = noProgress ? nil : BatchProgressBar(total: plan.items.count)
         let options = BatchRunner.Options(jobs: jobs, skipExisting: skipExisting, failFast: failFast)
         return (BatchRunner(plan: plan, recipe: batchRecipe, context: context, options: options, log: log, progress: progress), log)

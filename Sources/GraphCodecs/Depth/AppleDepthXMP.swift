@@ -185,8 +185,9 @@ public enum AppleDepthXMP {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
     }
 
+    /// Text for element content or a double-quoted attribute value (GDepth writes attributes).
     static func escaped(_ text: String) -> String {
-        text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;")
+        text.replacingAll("&", "&amp;").replacingAll("<", "&lt;").replacingAll(">", "&gt;").replacingAll("\"", "&quot;")
     }
 }
 

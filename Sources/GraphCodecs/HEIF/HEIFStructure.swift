@@ -239,7 +239,12 @@ package struct HEIFStructure: Sendable, Equatable {
             _ = try field.u16()  // data reference index
             let base = try field.sized(baseOffsetSize)
             let extentCount = Int(try field.u16())
-            try field.require(extentCount * (indexSize + offsetSize + lengthSize), what: "\(extentCount) extents")
+            let extentBytes = indexSize + offsetSize + lengthSize
+            // Extents of no bytes each would let a few bytes of iloc list billions of them.
+            guard extentBytes > 0 || extentCount <= 1 else {
+                throw failure("item \(id) lists \(extentCount) extents but iloc gives them neither offset nor length fields", box: "iloc")
+            }
+            try field.require(extentCount * extentBytes, what: "\(extentCount) extents")
             var extents: [(offset: Int, length: Int)] = []
             for _ in 0..<extentCount {
                 _ = try field.sized(indexSize)

@@ -3,7 +3,7 @@ import GraphEngine
 
 /// Decoders are given a small pixel limit: a header may claim any size, and the limit is what
 /// keeps a hostile one from allocating gigabytes (that check is fuzzed too).
-private let smallImages = DecodeOptions(maxPixelCount: 1 << 20)
+let smallImages = DecodeOptions(maxPixelCount: 1 << 20)
 
 extension FuzzTarget {
     /// PNG through the libpng shim: header and metadata (`graph info`), a whole decode as 8-bit
