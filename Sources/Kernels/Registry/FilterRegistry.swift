@@ -17,7 +17,8 @@ public struct FilterRegistry: Sendable {
         ColorAdjustmentFilters.all + ColorEffectFilters.all + CompositingFilters.all + GeometryFilters.all
             + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
-            + AreaFilterFamilies.all + StylizeFilters.all)
+            + AreaFilterFamilies.all + StylizeFilters.all
+            + DepthEffectFilters.all)
 
     public func descriptor(named name: String) throws -> FilterDescriptor {
         guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name) }
