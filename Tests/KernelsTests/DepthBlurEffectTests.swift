@@ -73,8 +73,9 @@ final class DepthBlurEffectTests: XCTestCase {
         func note(_ worst: inout Double, _ value: Double, _ i: Int, _ x: Int, _ y: Int) {
             if value > worst { worst = value; at[i] = (x, y) }
         }
-        // k = 0.0375·480/1.4; background c = −(k·0.75 − 1) = −8.64: layers 6 (w = 0.56) and 12 (w = 0.44).
-        let c = 0.0375 * 480 / 1.4 * 0.75 - 1, w6 = (12 - c) / 6
+        // k = 0.06·480/1.4; background c = −min(k·0.75 − 1, 12) = −12 (the clamp): between the
+        // layers of radius 6 and 12, all in the second.
+        let c = min(0.06 * 480 / 1.4 * 0.75 - 1, 12), w6 = (12 - c) / 6
         for y in 0..<Self.height {
             for x in 0..<Self.width {
                 let v = out[y][x]

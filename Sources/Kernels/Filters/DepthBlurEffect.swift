@@ -14,8 +14,9 @@ enum DepthEffectFilters {
     /// 2. Focus disparity `f`: the interquartile mean of the disparity over inputFocusRect
     ///    (normalised, lower-left origin; default the centre (0.45, 0.45, 0.1, 0.1)).
     /// 3. Signed blur radius in output pixels (positive in front of the focus plane), a thin lens
-    ///    with a 52 mm-equivalent focal length focused at 1 m scaled to the focus distance:
-    ///    `c = k·(D − f)/f`, `k = 0.0375·L/N` (L the output's long side, N = inputAperture, 0 → f/2.8),
+    ///    of 66 mm equivalent focal length (circle of confusion f²·|Δd|/(2N) on a 36 mm frame) at
+    ///    1 m, with the disparity taken relative to the focus (so maps in any unit work):
+    ///    `c = k·(D − f)/f`, `k = 0.06·L/N` (L the output's long side, N = inputAperture, 0 → f/2.8),
     ///    less a 1 px dead zone, clamped to `[−0.025·L, 0.0125·L]`, times `1 − matte`; then, behind the
     ///    focus plane, the maximum of `min(c, 0)` over a disc of radius max(1.5, L/1500): the focused
     ///    subject wins at its edges, so none of its pixels lands in a background layer (a Gaussian
@@ -29,7 +30,7 @@ enum DepthEffectFilters {
     ///    (w_0, w_b, w_f the pixel's own weights), `out = F + (1 − F.a)·S`: the blurred
     ///    foreground covers its edge, the background behind the subject is its own colour extended.
     /// 6. Grain: `+ g·(h(x, y) − ½)·clamp(|c|/2, 0, 1)` on R, G, B, h a hash of the pixel position,
-    ///    g = inputLumaNoiseScale (0 → 0.01), so blurred areas keep a sensor-like texture.
+    ///    g = inputLumaNoiseScale (0 → 0.004), so blurred areas keep a sensor-like texture.
     static let depthBlurEffect = FilterDescriptor(
         name: "CIDepthBlurEffect", categories: ["CICategoryBlur", "CICategoryStillImage"],
         summary: "Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect.",
@@ -43,7 +44,7 @@ enum DepthEffectFilters {
             FilterInput("inputScaleFactor", .number, default: .number(1), minimum: 0, maximum: 1, slider: 0...1,
                         "Render scale (previews); below 0.001 the image is returned unchanged."),
             FilterInput("inputLumaNoiseScale", .number, default: .number(0), minimum: 0, maximum: 1, slider: 0...0.1,
-                        "Grain added where blurred (linear units); 0 is 0.01."),
+                        "Grain added where blurred (linear units); 0 is 0.004."),
             FilterInput("inputMatteImage", .image, default: .image(noMatte),
                         "A portrait matte (1 = subject, kept sharp); used when larger than 1×1."),
         ]
@@ -60,7 +61,7 @@ enum DepthEffectFilters {
         return try PortraitBlur(
             photo: scale < 1 ? ResamplingFilters.scaled(image, sx: scale, sy: scale, kernel: .lanczos3, name: "CIDepthBlurEffect_scale") : image,
             disparity: disparity, matte: matte.extent.width > 1 || matte.extent.height > 1 ? matte : nil,
-            focusRect: focusRect, aperture: aperture > 0 ? aperture : 2.8, grain: noise > 0 ? noise : 0.01
+            focusRect: focusRect, aperture: aperture > 0 ? aperture : 2.8, grain: noise > 0 ? noise : 0.004
         ).render()
     }
 
@@ -104,7 +105,7 @@ struct PortraitBlur {
         let mask = matte.map { $0.transformed(by: Self.fit($0.extent, to: extent)).clampedToExtent() }
             ?? Image(color: [0, 0, 0, 0])
         let raw = try Self.blurMapKernel.apply(
-            [.image(refined), .image(focus), .image(mask), .number(0.0375 * longSide / aperture), .number(1),
+            [.image(refined), .image(focus), .image(mask), .number(0.06 * longSide / aperture), .number(1),
              .number(maximumBackRadius), .number(maximumFrontRadius)], extent: extent)
         let behind = try Self.behindKernel.apply([.image(raw)])
         let nearest = behind.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum,
