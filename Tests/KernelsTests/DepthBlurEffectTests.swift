@@ -73,9 +73,9 @@ final class DepthBlurEffectTests: XCTestCase {
         func note(_ worst: inout Double, _ value: Double, _ i: Int, _ x: Int, _ y: Int) {
             if value > worst { worst = value; at[i] = (x, y) }
         }
-        // k = 0.06·480/1.4; background c = −min(k·0.75 − 1, 12) = −12 (the clamp): between the
+        // k = 0.1·480/1.4; background c = −min(k·0.75 − 1, 12) = −12 (the clamp): between the
         // layers of radius 6 and 12, all in the second.
-        let c = min(0.06 * 480 / 1.4 * 0.75 - 1, 12), w6 = (12 - c) / 6
+        let c = min(0.1 * 480 / 1.4 * 0.75 - 1, 12), w6 = (12 - c) / 6
         for y in 0..<Self.height {
             for x in 0..<Self.width {
                 let v = out[y][x]

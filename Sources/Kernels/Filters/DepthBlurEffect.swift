@@ -14,9 +14,9 @@ enum DepthEffectFilters {
     /// 2. Focus disparity `f`: the interquartile mean of the disparity over inputFocusRect
     ///    (normalised, lower-left origin; default the centre (0.45, 0.45, 0.1, 0.1)).
     /// 3. Signed blur radius in output pixels (positive in front of the focus plane), a thin lens
-    ///    of 66 mm equivalent focal length (circle of confusion f²·|Δd|/(2N) on a 36 mm frame) at
+    ///    of 85 mm equivalent focal length (circle of confusion f²·|Δd|/(2N) on a 36 mm frame) at
     ///    1 m, with the disparity taken relative to the focus (so maps in any unit work):
-    ///    `c = k·(D − f)/f`, `k = 0.06·L/N` (L the output's long side, N = inputAperture, 0 → f/2.8),
+    ///    `c = k·(D − f)/f`, `k = 0.1·L/N` (L the output's long side, N = inputAperture, 0 → f/2.8),
     ///    less a 1 px dead zone, clamped to `[−0.025·L, 0.0125·L]`, times `1 − matte`; then, behind the
     ///    focus plane, the maximum of `min(c, 0)` over a disc of radius max(1.5, L/1500): the focused
     ///    subject wins at its edges, so none of its pixels lands in a background layer (a Gaussian
@@ -105,7 +105,7 @@ struct PortraitBlur {
         let mask = matte.map { $0.transformed(by: Self.fit($0.extent, to: extent)).clampedToExtent() }
             ?? Image(color: [0, 0, 0, 0])
         let raw = try Self.blurMapKernel.apply(
-            [.image(refined), .image(focus), .image(mask), .number(0.06 * longSide / aperture), .number(1),
+            [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
              .number(maximumBackRadius), .number(maximumFrontRadius)], extent: extent)
         let behind = try Self.behindKernel.apply([.image(raw)])
         let nearest = behind.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum,

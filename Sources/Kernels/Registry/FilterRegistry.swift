@@ -18,7 +18,7 @@ public struct FilterRegistry: Sendable {
             + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
             + AreaFilterFamilies.all + StylizeFilters.all
-            + DepthEffectFilters.all)
+            + DepthEffectFilters.all + DollyZoomFilters.all)
 
     public func descriptor(named name: String) throws -> FilterDescriptor {
         guard let descriptor = byName[name] else { throw GraphError.unknownFilter(name) }
