@@ -123,4 +123,22 @@ final class DepthBlurEffectTests: XCTestCase {
             XCTAssertEqual(out[y][x][1], Self.background(x, y)[1], accuracy: 0.01)
         }
     }
+
+    /// New aperture and focus values are uniforms and a new focus area: the second render compiles
+    /// no program.
+    func testNewApertureAndFocusRenderWithoutCompiling() throws {
+        let image = try Self.dataImage(width: 192, height: 128) { x, y in Self.scene(5 * x / 2, 5 * y / 2) }
+        let context = exactContext(threads: 2)
+        func render(_ aperture: Double, _ focus: Rect) throws {
+            let effect = try image.applyingFilter("CIDepthBlurEffect", parameters: [
+                "inputDisparityImage": .image(try Self.disparity(step: 10)), "inputAperture": .number(aperture),
+                "inputFocusRect": .rect(focus)])
+            _ = try context.render(effect, format: .rgbaf)
+        }
+        try render(1.4, Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
+        let compiled = context.programCacheStatistics.misses
+        try render(4, Rect(x: 0.02, y: 0.02, width: 0.1, height: 0.1))
+        XCTAssertEqual(context.programCacheStatistics.misses, compiled)
+        XCTAssertGreaterThan(compiled, 3)
+    }
 }

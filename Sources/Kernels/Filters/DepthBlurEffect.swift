@@ -98,7 +98,9 @@ struct PortraitBlur {
 
     func render() throws -> Image {
         let back = Self.radii(upTo: maximumBackRadius), front = Self.radii(upTo: maximumFrontRadius)
-        guard let innerBack = back.first, let innerFront = front.first else { return photo }
+        guard let innerBack = back.first else { return photo }
+        // Too small an image for a foreground layer: nothing is blurred in front of the focus.
+        let innerFront = front.first ?? 1, frontCap = front.isEmpty ? 0 : maximumFrontRadius
         let refined = try photo.applyingFilter("CIEdgePreserveUpsampleFilter", parameters: [
             "inputSmallImage": .image(disparity), "inputSpatialSigma": .number(1), "inputLumaSigma": .number(0.05)])
         let focus = disparity.applying(FocusDisparity(area: focusArea)).clampedToExtent()
@@ -106,7 +108,7 @@ struct PortraitBlur {
             ?? Image(color: [0, 0, 0, 0])
         let raw = try Self.blurMapKernel.apply(
             [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
-             .number(maximumBackRadius), .number(maximumFrontRadius)], extent: extent)
+             .number(maximumBackRadius), .number(frontCap)], extent: extent)
         let behind = try Self.behindKernel.apply([.image(raw)])
         let nearest = behind.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum,
                                                                   filterName: "\(Self.name)_nearest"))
