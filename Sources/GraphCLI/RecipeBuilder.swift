@@ -207,6 +207,13 @@ struct RecipeBuilder {
     }
 
     /// The photo file `path` opened for its auxiliary images (once per path).
+    /// The subject region (face or focus point) of the photo file `value` is, when it is one
+    /// directly and its XMP has a region: the default focus of depth effects.
+    private mutating func subjectRegion(of value: FilterValue?) -> Rect? {
+        guard case .image(let image)? = value, let photo = photos.first(where: { $0.image.node === image.node }) else { return nil }
+        return (try? depthPhoto(photo.path))?.subjectRegion
+    }
+
     private mutating func depthPhoto(_ path: String) throws -> DepthPhoto {
         if let opened = depthPhotos[path] { return opened }
         let photo = try DepthPhoto(contentsOf: path)
@@ -279,6 +286,9 @@ struct RecipeBuilder {
                 throw RecipeError(inputPath, "\(name) has no input \"\(key)\"\(suggestion(key, keys)); its inputs are \(keys.joined(separator: ", "))")
             }
             parameters[key] = try value(json, for: input, path: inputPath)
+        }
+        if name == "CIDepthBlurEffect", parameters["inputFocusRect"] == nil, let region = subjectRegion(of: parameters["inputImage"]) {
+            parameters["inputFocusRect"] = .rect(region)
         }
         do {
             return try registry.apply(name, parameters: parameters)

@@ -47,6 +47,12 @@ enum ResamplingFilters {
         if image.extent.isInfinite {
             throw GraphError.invalidParameter(filter: name, key: "inputImage", reason: "the image is infinite: crop it first")
         }
+        return scaled(image, sx: sx, sy: sy, kernel: kernel, name: name)
+    }
+
+    /// A finite image scaled about the origin with `kernel`, edges repeated, cropped to the scaled
+    /// extent rounded out.
+    static func scaled(_ image: Image, sx: Double, sy: Double, kernel: Resample.Kernel, name: String) -> Image {
         let e = image.extent
         let resample = Resample(kernel: kernel, x: .init(step: 1 / sx, offset: 0), y: .init(step: 1 / sy, offset: 0), filterName: name)
         return image.clampedToExtent().applying(resample)

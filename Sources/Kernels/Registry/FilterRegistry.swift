@@ -19,7 +19,8 @@ public struct FilterRegistry: Sendable {
         ColorAdjustmentFilters.all + ColorEffectFilters.all + CompositingFilters.all + GeometryFilters.all
             + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
-            + AreaFilterFamilies.all + StylizeFilters.all)
+            + AreaFilterFamilies.all + StylizeFilters.all
+            + DepthEffectFilters.all + DollyZoomFilters.all)
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Depth effects on the 12 MP iPhone X portrait (3024x4032) and its disparity, JPEG in and out, whole
+# process (`graph run`, release), each next to the baseline CIGaussianBlur sigma 10 of the same photo
+# run in the same minute: prints seconds, peak RSS (from /usr/bin/time -v) and the ratio to the baseline.
+# Usage: bash Benchmarks/depth/run.sh [repetitions]   (needs ../shared/testdata/depth)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+swift build -c release --product graph >/dev/null
+graph=.build/release/graph
+photo=$(cd ../shared/testdata/depth && pwd)/iphoneX_depth_matte_shu223.jpg
+runs=${1:-3}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+measure() {  # label, then the graph arguments; prints the best of $runs: seconds and peak KB
+    local label=$1; shift
+    local best=999999 peak=0
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -v "$graph" "$@" >/dev/null 2>"$out/time"
+        local s kb
+        s=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2, t, ":"); print (n == 3 ? t[1]*3600 + t[2]*60 + t[3] : t[1]*60 + t[2])}' "$out/time")
+        kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/time")
+        if awk "BEGIN {exit !($s < $best)}"; then best=$s; peak=$kb; fi
+    done
+    echo "$label $best $peak"
+}
+
+files=(--set "photo.file=\"$photo\"" --set "disparity.file=\"$photo\"")
+report() {  # label, recipe, extra arguments
+    local label=$1 recipe=$2; shift 2
+    read -r _ base basepeak < <(measure baseline run Benchmarks/depth/gaussian-baseline.json)
+    read -r _ t peak < <(measure "$label" run "$recipe" "$@")
+    printf '%-34s %7.2f s %7d MB peak   baseline %5.2f s %5d MB   ratio %5.2f\n' "$label" "$t" $((peak / 1024)) "$base" $((basepeak / 1024)) \
+        "$(awk "BEGIN {print $t / $base}")"
+}
+
+report "CIDepthBlurEffect full size" Benchmarks/depth/portrait-blur-full.json
+report "CIDepthBlurEffect scale 0.25" Benchmarks/depth/portrait-blur-full.json --set blur.inputScaleFactor=0.25
+for recipe in Examples/depth/*.json; do
+    name=$(basename "$recipe" .json)
+    extra=("${files[@]}")
+    grep -q '"auxiliary": "matte"' "$recipe" && extra+=(--set "matte.file=\"$photo\"")
+    grep -q '"auxiliary": "disparity"' "$recipe" || extra=(--set "photo.file=\"$photo\"" --set "matte.file=\"$photo\"")
+    # Outputs to a scratch folder, not next to the recipe.
+    cp "$recipe" "$out/$name.json"
+    sed -i "s#\"output/#\"$out/output/#g; s#\"../recipes/#\"$(pwd)/Examples/recipes/#g; s#\"natural.cube\"#\"$(pwd)/Examples/depth/natural.cube\"#g" "$out/$name.json"
+    report "$name" "$out/$name.json" "${extra[@]}"
+done

@@ -1,0 +1,144 @@
+import Foundation
+import GraphEngine
+import Kernels
+import XCTest
+
+/// CIDepthBlurEffect on a synthetic two-plane scene: a red object at disparity 1 over a smooth
+/// green-blue texture at disparity 0.25 (brighter than the object everywhere, so the photo-guided
+/// refinement of the map can find the edge) (the map given at a quarter of the photo's size, as phones
+/// store it), against float64 statements of what the layered blur should give.
+final class DepthBlurEffectTests: XCTestCase {
+    static let width = 480, height = 320
+    /// The object: x in 160..<320, y in 96..<224 (multiples of 4, so the quarter-size map is exact).
+    static func inObject(_ x: Int, _ y: Int) -> Bool { x >= 160 && x < 320 && y >= 96 && y < 224 }
+    static let red = SIMD4<Double>(0.8, 0, 0, 1)
+    static func background(_ x: Int, _ y: Int) -> SIMD4<Double> {
+        let (u, v) = (Double(x) + 0.5, Double(y) + 0.5)
+        return SIMD4(0, 0.7 + 0.2 * sin(2 * .pi * u / 40) * cos(2 * .pi * v / 50), 0.6 + 0.2 * cos(2 * .pi * u / 60), 1)
+    }
+    static func scene(_ x: Int, _ y: Int) -> SIMD4<Double> { inObject(x, y) ? red : background(x, y) }
+
+    /// A data image from a function of working-space pixel position (y up).
+    static func dataImage(width: Int, height: Int, _ value: (Int, Int) -> SIMD4<Double>) throws -> Image {
+        var floats: [Float] = []
+        for row in (0..<height).reversed() { for x in 0..<width { floats += (0..<4).map { Float(value(x, row)[$0]) } } }
+        let bytes = floats.withUnsafeBytes { Array($0) }
+        return Image(buffer: try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque, colorSpace: nil, bytes: bytes))
+    }
+
+    /// The scene's disparity at 1/`step` of its size.
+    static func disparity(step: Int) throws -> Image {
+        try dataImage(width: width / step, height: height / step) { x, y in
+            let d = inObject(step * x, step * y) ? 1.0 : 0.25
+            return SIMD4(d, d, d, 1)
+        }
+    }
+
+    func blurred(_ photo: (Int, Int) -> SIMD4<Double>, focus: [Double], mapStep: Int = 4) throws -> [[SIMD4<Double>]] {
+        let image = try Self.dataImage(width: Self.width, height: Self.height, photo)
+        let effect = try image.applyingFilter("CIDepthBlurEffect", parameters: [
+            "inputDisparityImage": .image(try Self.disparity(step: mapStep)), "inputAperture": .number(1.4),
+            "inputFocusRect": .rect(Rect(x: focus[0], y: focus[1], width: focus[2], height: focus[3]))])
+        XCTAssertEqual(effect.extent, image.extent)
+        return try renderExactly(effect, image.extent, tileSize: 128)
+    }
+
+    /// Mean of `value` over the disc dx² + dy² ≤ r² (the disc the layers are blurred with).
+    static func disc(_ r: Double, _ x: Int, _ y: Int, _ value: (Int, Int) -> SIMD4<Double>) -> SIMD4<Double> {
+        let reach = Int(r.rounded(.down))
+        var sum = SIMD4<Double>.zero, count = 0.0
+        for dy in -reach...reach {
+            for dx in -reach...reach where Double(dx * dx + dy * dy) <= r * r {
+                sum += value(x + dx, y + dy)
+                count += 1
+            }
+        }
+        return sum / count
+    }
+
+    /// Distance in pixels from (x, y) outside the object to the object (Chebyshev).
+    static func distanceOutside(_ x: Int, _ y: Int) -> Int {
+        max(max(160 - x, x - 319, 0), max(96 - y, y - 223, 0))
+    }
+
+    func testFocusOnTheObjectKeepsItSharpAndTheBackgroundItsOwnColour() throws {
+        let out = try blurred(Self.scene, focus: [0.45, 0.45, 0.1, 0.1])
+        // The background alone (object region filled with background, same disparity): what the
+        // background near the object must look like when nothing of the object bleeds into it. Both
+        // with the full-size map, so the guide (which differs) cannot move the depth edge.
+        let withObject = try blurred(Self.scene, focus: [0.45, 0.45, 0.1, 0.1], mapStep: 1)
+        let alone = try blurred(Self.background, focus: [0.45, 0.45, 0.1, 0.1], mapStep: 1)
+        var worstInside = 0.0, worstBleed = 0.0, worstRing = 0.0, worstFar = 0.0
+        var at = [(0, 0), (0, 0), (0, 0), (0, 0)]
+        func note(_ worst: inout Double, _ value: Double, _ i: Int, _ x: Int, _ y: Int) {
+            if value > worst { worst = value; at[i] = (x, y) }
+        }
+        // k = 0.1·480/1.4; background c = −min(k·0.75 − 1, 12) = −12 (the clamp): between the
+        // layers of radius 6 and 12, all in the second.
+        let c = min(0.1 * 480 / 1.4 * 0.75 - 1, 12), w6 = (12 - c) / 6
+        for y in 0..<Self.height {
+            for x in 0..<Self.width {
+                let v = out[y][x]
+                if Self.inObject(x, y) {
+                    // Sharp: the photo itself, up to the edge (the refined map's transition is ~1 px).
+                    if x >= 162 && x < 318 && y >= 98 && y < 222 { note(&worstInside, max(abs(v[0] - 0.8), abs(v[1]), abs(v[2])), 0, x, y) }
+                    continue
+                }
+                let d = Self.distanceOutside(x, y)
+                if d >= 2 && d <= 10 { note(&worstBleed, v[0], 1, x, y) }
+                // From 3 px: the 1:1 refinement of the map reaches 2 px, and the guides differ.
+                if d >= 3 && d <= 10 {
+                    note(&worstRing, max(abs(withObject[y][x][1] - alone[y][x][1]), abs(withObject[y][x][2] - alone[y][x][2])), 2, x, y)
+                }
+                if d >= 30 && x % 7 == 0 && y % 5 == 0 && x >= 20 && x < Self.width - 20 && y >= 20 && y < Self.height - 20 {
+                    let expected = w6 * Self.disc(6, x, y, Self.background) + (1 - w6) * Self.disc(12, x, y, Self.background)
+                    note(&worstFar, max(abs(v[1] - expected[1]), abs(v[2] - expected[2])), 3, x, y)
+                }
+            }
+        }
+        XCTAssertLessThan(worstInside, 0.01, "the focused object must stay sharp: \(at[0])")
+        XCTAssertLessThan(worstBleed, 0.02, "the object's red must not bleed into the background within 10 px: \(at[1])")
+        XCTAssertLessThan(worstRing, 0.02, "background near the object must match the background rendered alone: \(at[2])")
+        XCTAssertLessThan(worstFar, 0.02, "far background: the tent mix of the discs of radius 6 and 12: \(at[3])")
+    }
+
+    func testFocusOnTheBackgroundLetsTheBlurredObjectCoverItsEdge() throws {
+        let out = try blurred(Self.scene, focus: [0.02, 0.02, 0.1, 0.1])
+        // The object is in front: c = min(k·3 − 1, 6) = 6, one layer of radius 6 whose blurred
+        // coverage spreads over the sharp background: out = cov·red + (1 − cov)·bg outside, red inside.
+        var worst = 0.0, worstAt = (0, 0)
+        for y in 112..<208 {
+            for x in [150, 155, 157, 158, 159, 160, 161, 163, 166, 170] {
+                let cov = Self.disc(6, x, y) { Self.inObject($0, $1) ? SIMD4(repeating: 1) : .zero }[0]
+                let expected = Self.inObject(x, y) ? Self.red : cov * Self.red + (1 - cov) * Self.background(x, y)
+                let error = (0..<3).map { abs(out[y][x][$0] - expected[$0]) }.max() ?? 0
+                if error > worst { worst = error; worstAt = (x, y) }
+            }
+        }
+        XCTAssertLessThan(worst, 0.06, "edge profile at \(worstAt)")
+        // No cut-out: just outside the edge the object's blur is there (coverage ≈ 0.37 at 2 px).
+        XCTAssertGreaterThan(out[160][158][0], 0.2)
+        // The background far from the object is sharp (in focus).
+        for (x, y) in [(40, 40), (420, 280), (60, 290)] {
+            XCTAssertEqual(out[y][x][1], Self.background(x, y)[1], accuracy: 0.01)
+        }
+    }
+
+    /// New aperture and focus values are uniforms and a new focus area: the second render compiles
+    /// no program.
+    func testNewApertureAndFocusRenderWithoutCompiling() throws {
+        let image = try Self.dataImage(width: 192, height: 128) { x, y in Self.scene(5 * x / 2, 5 * y / 2) }
+        let context = exactContext(threads: 2)
+        func render(_ aperture: Double, _ focus: Rect) throws {
+            let effect = try image.applyingFilter("CIDepthBlurEffect", parameters: [
+                "inputDisparityImage": .image(try Self.disparity(step: 10)), "inputAperture": .number(aperture),
+                "inputFocusRect": .rect(focus)])
+            _ = try context.render(effect, format: .rgbaf)
+        }
+        try render(1.4, Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))
+        let compiled = context.programCacheStatistics.misses
+        try render(4, Rect(x: 0.02, y: 0.02, width: 0.1, height: 0.1))
+        XCTAssertEqual(context.programCacheStatistics.misses, compiled)
+        XCTAssertGreaterThan(compiled, 3)
+    }
+}
