@@ -158,6 +158,9 @@ extension Filters {
     /// Blends the image over the background: f = min(cb, cs). (W3C blend mode on premultiplied colour.) (`CIDarkenBlendMode`).
     public static func darkenBlendMode() -> DarkenBlendMode { DarkenBlendMode() }
 
+    /// Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect (`CIDepthBlurEffect`).
+    public static func depthBlurEffect() -> DepthBlurEffect { DepthBlurEffect() }
+
     /// Converts depth (m) to disparity (1/m): 1/depth (`CIDepthToDisparity`).
     public static func depthToDisparity() -> DepthToDisparity { DepthToDisparity() }
 
@@ -421,6 +424,9 @@ extension Filters {
 
     /// Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings (`CIZoomBlur`).
     public static func zoomBlur() -> ZoomBlur { ZoomBlur() }
+
+    /// Dolly zoom: p moves to c + (p − c)·(1 − t·d_s)/(1 − t·d), nearest pixel wins (z-buffer), holes filled from their farthest neighbour (`GEDepthDollyZoom`).
+    public static func geDepthDollyZoom() -> GEDepthDollyZoom { GEDepthDollyZoom() }
 
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
     public final class AdditionCompositing: BuiltinFilter {
@@ -1613,6 +1619,54 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIDepthBlurEffect`: Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect.
+    public final class DepthBlurEffect: BuiltinFilter {
+        /// A `CIDepthBlurEffect` with every input at its default.
+        public init() { super.init(name: "CIDepthBlurEffect") }
+
+        /// The photo (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Its disparity (1/m, red channel, any size: refined to the photo's) (`inputDisparityImage`).
+        public var disparityImage: GraphEngine.Image? {
+            get { image("inputDisparityImage") }
+            set { setImage(newValue, "inputDisparityImage") }
+        }
+
+        /// The simulated f-number: lower blurs more; 0 is f/2.8; default 0, range 0...22 (`inputAperture`).
+        public var aperture: Double {
+            get { number("inputAperture") }
+            set { set(.number(newValue), "inputAperture") }
+        }
+
+        /// The area to keep sharp, normalised (0…1, lower-left origin); default (0.45, 0.45, 0.1, 0.1) (`inputFocusRect`).
+        public var focusRect: GraphEngine.Rect {
+            get { rect("inputFocusRect") }
+            set { set(.rect(newValue), "inputFocusRect") }
+        }
+
+        /// Render scale (previews); below 0.001 the image is returned unchanged; default 1, range 0...1 (`inputScaleFactor`).
+        public var scaleFactor: Double {
+            get { number("inputScaleFactor") }
+            set { set(.number(newValue), "inputScaleFactor") }
+        }
+
+        /// Grain added where blurred (linear units); 0 is 0.004; default 0, range 0...1 (`inputLumaNoiseScale`).
+        public var lumaNoiseScale: Double {
+            get { number("inputLumaNoiseScale") }
+            set { set(.number(newValue), "inputLumaNoiseScale") }
+        }
+
+        /// A portrait matte (1 = subject, kept sharp); used when larger than 1×1; default "image" (`inputMatteImage`).
+        public var matteImage: GraphEngine.Image? {
+            get { image("inputMatteImage") }
+            set { setImage(newValue, "inputMatteImage") }
         }
     }
 
@@ -3419,6 +3473,36 @@ extension Filters {
         public var amount: Double {
             get { number("inputAmount") }
             set { set(.number(newValue), "inputAmount") }
+        }
+    }
+
+    /// `GEDepthDollyZoom`: Dolly zoom: p moves to c + (p − c)·(1 − t·d_s)/(1 − t·d), nearest pixel wins (z-buffer), holes filled from their farthest neighbour.
+    public final class GEDepthDollyZoom: BuiltinFilter {
+        /// A `GEDepthDollyZoom` with every input at its default.
+        public init() { super.init(name: "GEDepthDollyZoom") }
+
+        /// The photo (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Its disparity (red channel, any size) (`inputDisparityImage`).
+        public var disparityImage: GraphEngine.Image? {
+            get { image("inputDisparityImage") }
+            set { setImage(newValue, "inputDisparityImage") }
+        }
+
+        /// How far the camera moves toward the subject, in the disparity's distance unit (negative: away); default 0.2, range -10...10 (`inputAmount`).
+        public var amount: Double {
+            get { number("inputAmount") }
+            set { set(.number(newValue), "inputAmount") }
+        }
+
+        /// The subject, normalised (0…1, lower-left origin); default (0.45, 0.45, 0.1, 0.1) (`inputFocusRect`).
+        public var focusRect: GraphEngine.Rect {
+            get { rect("inputFocusRect") }
+            set { set(.rect(newValue), "inputFocusRect") }
         }
     }
 }
