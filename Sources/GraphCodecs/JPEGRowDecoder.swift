@@ -49,6 +49,15 @@ public final class JPEGRowDecoder {
         try self.init(bytes, unownedBuffer: nil, options: options)
     }
 
+    /// Runs `body` with a decoder that reads `bytes` in place (no copy of the file; the decoder
+    /// must not escape `body`). For big files decoded on a thread of their own.
+    public static func reading<Result>(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions(),
+                                       _ body: (JPEGRowDecoder) throws -> Result) throws -> Result {
+        try bytes.withUnsafeBufferPointer { buffer in
+            try body(JPEGRowDecoder(bytes, unownedBuffer: buffer, options: options))
+        }
+    }
+
     /// `unownedBuffer`, when given, must be `bytes`' own storage and outlive the decoder
     /// (used by `JPEGCodec.decode` and `JPEGTranscoder` to avoid copying the file).
     init(_ bytes: [UInt8], unownedBuffer: UnsafeBufferPointer<UInt8>?, options: DecodeOptions) throws(CodecError) {

@@ -115,12 +115,14 @@ public final class Context: @unchecked Sendable {
 
     /// Plans a render: the optimized graph and its stages. `managed`: the graph already has its
     /// colour conversions (an image processor's input inside a managed graph), so none are added.
+    /// `sequential`: the render runs in bands, top first (a streamed encode), so JPEG files decode
+    /// windowed for it alone (see ``SequentialSourceReads``).
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
-              managed alreadyManaged: Bool = false) throws
+              managed alreadyManaged: Bool = false, sequential: Bool = false) throws
         -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
     {
         var resolveLog: [String] = []
-        let resolved = try ResolveFileSources.run(image.node, log: &resolveLog)
+        let resolved = try ResolveFileSources.run(image.node, log: &resolveLog, sequential: sequential)
         let managed = alreadyManaged ? resolved
             : ColorManagement.insertConversions(resolved, working: options.workingColorSpace,
                                                 output: outputTarget(colorSpace).convertTo)

@@ -26,10 +26,10 @@ public final class JPEGFileSource: Sendable {
     /// needs the whole image, so it is decoded at once instead).
     init?(path: String, bytes: [UInt8], options: DecodeOptions, colorSpace: ColorSpace??) throws {
         guard (try? ImageFile.format(of: bytes)) == .jpeg else { return nil }
-        let info: JPEGRowDecoder
+        let info: (width: Int, height: Int, channels: Int, metadata: ImageMetadata, warnings: [String])
         do {
-            info = try JPEGRowDecoder(bytes, options: options)
-        } catch {
+            info = try JPEGRowDecoder.reading(bytes, options: options) { ($0.width, $0.height, $0.channels, $0.metadata, $0.warnings) }
+        } catch let error as CodecError {
             throw error.at(path: path)
         }
         if options.applyOrientation && info.metadata.exifOrientation != 1 { return nil }
@@ -49,17 +49,20 @@ public final class JPEGFileSource: Sendable {
     /// The image decoded at 1/`scale` (1, 2, 4 or 8), streaming; the same buffer every time.
     func buffer(scale: Int) throws -> ImageBuffer {
         if let done = decoded.withLock({ $0[scale] }) { return done }
-        var scaledOptions = options
-        scaledOptions.jpegScaleDenominator = scale
-        guard let streamed = try Image.streamingJPEG(bytes, path: path, options: scaledOptions, colorSpace: .some(colorSpace)),
-              case .buffer(let buffer) = streamed.image.node.kind else {
-            throw GraphError.renderFailed("\(path): could not start decoding at 1/\(scale)")
-        }
+        let buffer = try startDecode(scale: scale, windowed: false)
         return decoded.withLock { cache in
             if let raced = cache[scale] { return raced }
             cache[scale] = buffer
             return buffer
         }
+    }
+
+    /// A decode at 1/`scale` of its own for one render that reads the image once, top to bottom
+    /// (a streamed encode): windowed, so only the rows near the band being rendered are held.
+    /// Not kept: the rows it released are gone.
+    func sequentialBuffer(scale: Int) throws -> ImageBuffer {
+        if let done = decoded.withLock({ $0[scale] }) { return done }  // decoded whole already: reuse it
+        return try startDecode(scale: scale, windowed: true)
     }
 
     /// The size of the decode at 1/`scale` (libjpeg rounds up).
@@ -76,9 +79,22 @@ public final class JPEGFileSource: Sendable {
 /// smallest DCT scale that still gives it every pixel it needs: an affine transform that shrinks
 /// the image by `s ≤ 1/2` reads a 1/k decode (k = 2, 4 or 8 with `s·k ≤ 1`) through the transform
 /// rescaled by k. Everything else reads the full-size decode.
+///
+/// `sequential`: the render reads the image once, top to bottom (a streamed encode), so each file
+/// gets a windowed decode of its own (``JPEGFileSource/sequentialBuffer(scale:)``), shared by every
+/// use of it in this graph.
 enum ResolveFileSources {
-    static func run(_ root: Node, log: inout [String]) throws -> Node {
+    static func run(_ root: Node, log: inout [String], sequential: Bool = false) throws -> Node {
         var failure: Error?
+        var own: [DecodeKey: ImageBuffer] = [:]
+        func decode(_ source: JPEGFileSource, scale: Int) throws -> ImageBuffer {
+            guard sequential else { return try source.buffer(scale: scale) }
+            let key = DecodeKey(source: ObjectIdentifier(source), scale: scale)
+            if let buffer = own[key] { return buffer }
+            let buffer = try source.sequentialBuffer(scale: scale)
+            own[key] = buffer
+            return buffer
+        }
         /// The file an affine transform reads and the reduced scale it can read it at, if any.
         func reducedRead(_ node: Node) -> (source: JPEGFileSource, scale: Int, transform: AffineTransform, filter: SamplingFilter)? {
             guard case .affine(let transform, let filter) = node.kind, let input = node.inputs.first,
@@ -91,18 +107,18 @@ enum ResolveFileSources {
         let resolved = rewriter.rewrite(root, descend: { reducedRead($0) == nil && !readsFileThroughResample($0) }) { node in
             if case .file(let source) = node.kind {
                 do {
-                    return Node(.buffer(try source.buffer(scale: 1)), inputs: [], extent: node.extent)
+                    return Node(.buffer(try decode(source, scale: 1)), inputs: [], extent: node.extent)
                 } catch {
                     failure = failure ?? error
                     return node
                 }
             }
             if readsFileThroughResample(node) {
-                return resampleFromReducedDecode(node, log: &log, failure: &failure) ?? node
+                return resampleFromReducedDecode(node, log: &log, failure: &failure, decode: decode) ?? node
             }
             guard let (source, scale, transform, filter) = reducedRead(node) else { return node }
             do {
-                let reduced = try source.buffer(scale: scale)
+                let reduced = try decode(source, scale: scale)
                 let size = source.size(scale: scale)
                 let toFull = AffineTransform(scaleX: Double(source.width) / Double(size.width),
                                              y: Double(source.height) / Double(size.height))
@@ -117,6 +133,11 @@ enum ResolveFileSources {
         }
         if let failure { throw failure }
         return resolved
+    }
+
+    private struct DecodeKey: Hashable {
+        let source: ObjectIdentifier
+        let scale: Int
     }
 
     /// The largest k in {8, 4, 2} with `scale·k ≤ 1` for the transform's larger axis scale, or nil.

@@ -10,7 +10,8 @@ extension Context {
     func streamedJPEG(_ image: Image, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
                       destination: EncodeDestination, progress: RenderProgress? = nil) throws -> [UInt8] {
         let area = try renderRect(image, nil)
-        let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace)
+        let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace,
+                                            sequential: true)
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)
@@ -36,12 +37,13 @@ extension Context {
         }
         let timings = Executor.Timings(count: plan.stages.count)
         let encodeSRGB = plan.encodesSRGBInStore
+        let bands = SequentialSourceReads.bands(of: area, rows: bandRows)
+        let reads = SequentialSourceReads(root: root, order: executor.order, bands: bands)
+        defer { reads.finish() }
         do {
-            var top = area.maxY
-            while top > area.y {
-                let bottom = max(area.y, top - bandRows)
-                let band = PixelRect(x: area.x, y: bottom, width: area.width, height: top - bottom)
+            for (index, band) in bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }
+                reads.prepare(band: index)
                 let base = SendablePointer(ring.band(slot))
                 try executor.run(rect: band, makeSink: { _, half in
                     var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: .rgb8, rect: band, halfScratch: half)
@@ -49,7 +51,6 @@ extension Context {
                     return sink
                 }, timings: timings)
                 ring.commit(rows: band.height, error: nil)
-                top = bottom
             }
             // The end-of-image marker for the encoder thread.
             if ring.acquireFree() != nil { ring.commit(rows: 0, error: nil) }

@@ -24,15 +24,18 @@ extension Context {
                      progress: RenderProgress?) throws -> [UInt8] {
         let area = try renderRect(image, nil)
         let format: PixelFormat = bitDepth == 16 ? .rgba16 : .rgba8
-        let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
-        var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
-        executor.progress = progress
         let start = destination.offset
-        var speculateOpaque = start != nil || Opacity.isOpaque(root)
+        var speculateOpaque: Bool?
         var speculateGrey = start != nil && colorSpace == .data
         while true {
+            // Planned for each attempt: the files it reads decode windowed, for one pass only.
+            let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace,
+                                                sequential: true)
+            var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+            executor.progress = progress
+            if speculateOpaque == nil { speculateOpaque = start != nil || Opacity.isOpaque(root) }
             progress?.restart(expecting: area.pixelCount)
-            let settings = PNGBands(area: area, bitDepth: bitDepth, grey: speculateGrey, alpha: !speculateOpaque,
+            let settings = PNGBands(area: area, bitDepth: bitDepth, grey: speculateGrey, alpha: speculateOpaque != true,
                                     bandRows: executor.needsTiles ? max(64, options.tileSize) : 64)
             let encoder = try PNGRowEncoder(width: area.width, height: area.height, channels: settings.channels,
                                             bitDepth: bitDepth, iccProfile: iccProfile, exif: exif, xmp: xmp,
@@ -64,12 +67,13 @@ extension Context {
         let timings = Executor.Timings(count: plan.stages.count)
         let encodeSRGB = plan.encodesSRGBInStore
         let format: PixelFormat = settings.bytesPerSample == 2 ? .rgba16 : .rgba8
+        let bands = SequentialSourceReads.bands(of: area, rows: bandRows)
+        let reads = SequentialSourceReads(root: executor.root, order: executor.order, bands: bands)
+        defer { reads.finish() }
         do {
-            var top = area.maxY
-            while top > area.y {
-                let bottom = max(area.y, top - bandRows)
-                let band = PixelRect(x: area.x, y: bottom, width: area.width, height: top - bottom)
+            for (index, band) in bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }
+                reads.prepare(band: index)
                 let base = SendablePointer(ring.band(slot))
                 try executor.run(rect: band, makeSink: { _, half in
                     var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: band, halfScratch: half)
@@ -77,7 +81,6 @@ extension Context {
                     return sink
                 }, timings: timings)
                 ring.commit(rows: band.height, error: nil)
-                top = bottom
             }
             // The end-of-image marker for the encoder thread.
             if ring.acquireFree() != nil { ring.commit(rows: 0, error: nil) }
