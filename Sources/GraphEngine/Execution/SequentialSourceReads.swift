@@ -12,6 +12,10 @@ final class SequentialSourceReads {
     /// Per buffer, per band: the rows to demand before the band (it and the next band's).
     private let demandTo: [[Int]]
 
+    /// The most bytes of decoded rows held at once (before a band: from the first row kept to the
+    /// last demanded, over every windowed source).
+    let windowBytes: Int
+
     /// `bands`: the render's bands in the order they render.
     init(root: Node, order: [Node], bands: [PixelRect]) {
         var nodesByBuffer: [ObjectIdentifier: [Node]] = [:]
@@ -25,6 +29,7 @@ final class SequentialSourceReads {
         guard !buffers.isEmpty else {
             keepFrom = []
             demandTo = []
+            windowBytes = 0
             return
         }
         // First and end memory rows each band reads of each buffer (empty: height, 0).
@@ -40,12 +45,13 @@ final class SequentialSourceReads {
                 }
             }
         }
-        keepFrom = first.map { rows in
+        let keepFrom = first.map { rows in
             var suffix = rows
             for k in stride(from: rows.count - 2, through: 0, by: -1) { suffix[k] = min(suffix[k], suffix[k + 1]) }
             return suffix
         }
-        demandTo = end.map { rows in
+        self.keepFrom = keepFrom
+        let demandTo = end.map { rows in
             var ahead = rows
             for k in ahead.indices {
                 if k + 1 < rows.count { ahead[k] = max(ahead[k], rows[k + 1]) }
@@ -53,6 +59,12 @@ final class SequentialSourceReads {
             }
             return ahead
         }
+        self.demandTo = demandTo
+        windowBytes = bands.indices.map { k in
+            buffers.indices.reduce(0) { sum, b in
+                sum + max(0, demandTo[b][k] - keepFrom[b][k]) * buffers[b].rowBytes
+            }
+        }.max() ?? 0
     }
 
     /// Before band `index` renders: releases the rows no band from it on reads and lets the

@@ -6,7 +6,11 @@ import Synchronization
 /// image is only shown shrunk (an affine transform scaling by 1/2 or less), the planner asks for a
 /// DCT-scaled decode at 1/2, 1/4 or 1/8 (libjpeg decodes fewer coefficients: much faster), and
 /// at full size otherwise. Each scale is decoded once, streaming (a background thread fills rows
-/// while the render reads them), and kept.
+/// while the render reads them), and kept; a streamed encode gets a windowed decode of its own
+/// instead (see ``sequentialBuffer(scale:)``).
+///
+/// A file opened by path stays open and its scan data is read as rows decode: only its header
+/// is read at open, so the compressed file is never held whole either.
 public final class JPEGFileSource: Sendable {
     public let path: String
     /// Full-size dimensions.
@@ -18,17 +22,24 @@ public final class JPEGFileSource: Sendable {
     public let warnings: [String]
     /// Channels it decodes to: 3 for colour (CMYK is converted), 1 for grey.
     let channels: Int
-    let bytes: [UInt8]
+    /// Where the compressed bytes are.
+    enum Data: Sendable {
+        /// In memory (an embedded image, bytes handed over whole).
+        case bytes([UInt8])
+        /// An open file and its header (through the first SOS segment).
+        case file(InputFile, header: [UInt8])
+    }
+    let data: Data
     let options: DecodeOptions
     private let decoded = Mutex<[Int: ImageBuffer]>([:])
 
     /// Reads the header; nil when the file isn't a JPEG or has an EXIF orientation to apply (that
     /// needs the whole image, so it is decoded at once instead).
-    init?(path: String, bytes: [UInt8], options: DecodeOptions, colorSpace: ColorSpace??) throws {
-        guard (try? ImageFile.format(of: bytes)) == .jpeg else { return nil }
+    init?(path: String, data: Data, options: DecodeOptions, colorSpace: ColorSpace??) throws {
+        guard (try? ImageFile.format(of: data.head)) == .jpeg else { return nil }
         let info: (width: Int, height: Int, channels: Int, metadata: ImageMetadata, warnings: [String])
         do {
-            info = try JPEGRowDecoder.reading(bytes, options: options) { ($0.width, $0.height, $0.channels, $0.metadata, $0.warnings) }
+            info = try data.withDecoder(options: options) { ($0.width, $0.height, $0.channels, $0.metadata, $0.warnings) }
         } catch let error as CodecError {
             throw error.at(path: path)
         }
@@ -36,7 +47,7 @@ public final class JPEGFileSource: Sendable {
         var (space, note): (ColorSpace?, String?) = ImageBuffer.colorSpace(of: info.metadata)
         if let override = colorSpace { (space, note) = (override, nil) }
         self.path = path
-        self.bytes = bytes
+        self.data = data
         self.options = options
         self.width = info.width
         self.height = info.height
@@ -44,6 +55,14 @@ public final class JPEGFileSource: Sendable {
         self.colorSpace = space
         self.metadata = info.metadata
         self.warnings = info.warnings + (note.map { ["\(path): \($0)"] } ?? [])
+    }
+
+    /// The whole compressed file (for a re-encode without a render, or to embed it).
+    func fileBytes() throws(CodecError) -> [UInt8] {
+        switch data {
+        case .bytes(let bytes): return bytes
+        case .file(let file, _): return try file.readAll()
+        }
     }
 
     /// The image decoded at 1/`scale` (1, 2, 4 or 8), streaming; the same buffer every time.
@@ -72,6 +91,27 @@ public final class JPEGFileSource: Sendable {
 
     var label: String {
         "jpeg \(width)x\(height) \(colorSpace.map { "\"\($0.name)\"" } ?? "data") (decoded on demand) \((path as NSString).lastPathComponent)"
+    }
+}
+
+extension JPEGFileSource.Data {
+    /// The first bytes (for the format check).
+    var head: [UInt8] {
+        switch self {
+        case .bytes(let bytes): return bytes
+        case .file(_, let header): return header
+        }
+    }
+
+    /// Runs `body` with a decoder of the data: reading the bytes in place, or the file as it goes.
+    func withDecoder<Result>(options: DecodeOptions, _ body: (JPEGRowDecoder) throws -> Result) throws -> Result {
+        switch self {
+        case .bytes(let bytes):
+            return try JPEGRowDecoder.reading(bytes, options: options, body)
+        case .file(let file, let header):
+            return try body(JPEGRowDecoder(fileDescriptor: file.descriptor, byteCount: file.byteCount, header: header,
+                                           options: options))
+        }
     }
 }
 

@@ -4,8 +4,8 @@ import GraphCodecs
 extension Context {
     /// Renders `image` in bands of rows, top first, and JPEG-encodes each band on another thread
     /// while the next band renders (a ring of three bands between them). With a streaming source
-    /// the decode overlaps too: decode, filter and encode run as a pipeline. Bands are 64 rows for
-    /// point-only plans and a tile high when area operations would recompute a halo per band. The
+    /// the decode overlaps too: decode, filter and encode run as a pipeline, and only a window of
+    /// its rows is held. Bands: see ``streamedBands(_:area:outputBytesPerPixel:ringSlots:)``. The
     /// file goes to memory (returned) or streams into `destination`'s descriptor (returns `[]`).
     func streamedJPEG(_ image: Image, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
                       destination: EncodeDestination, progress: RenderProgress? = nil) throws -> [UInt8] {
@@ -15,7 +15,9 @@ extension Context {
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)
-        let bandRows = executor.needsTiles ? max(64, options.tileSize) : 64
+        let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 3, ringSlots: 3)
+        defer { reads.finish() }
+        let bandRows = bands.first?.height ?? 1
         let rowBytes = area.width * 3
         let segments = writeOptions.jpegSegments
         let encoder: JPEGRowEncoder
@@ -37,9 +39,6 @@ extension Context {
         }
         let timings = Executor.Timings(count: plan.stages.count)
         let encodeSRGB = plan.encodesSRGBInStore
-        let bands = SequentialSourceReads.bands(of: area, rows: bandRows)
-        let reads = SequentialSourceReads(root: root, order: executor.order, bands: bands)
-        defer { reads.finish() }
         do {
             for (index, band) in bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }

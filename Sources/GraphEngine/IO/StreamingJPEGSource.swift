@@ -4,7 +4,8 @@ import GraphCodecs
 extension JPEGFileSource {
     /// Starts decoding the file at 1/`scale` on a background thread of its own and returns the
     /// buffer its rows fill, top first: a render starts on the top rows as soon as they are ready,
-    /// so decoding overlaps filtering and encoding. The decoder reads the file's bytes in place.
+    /// so decoding overlaps filtering and encoding. The decoder reads the bytes in place, or the
+    /// file as it goes.
     ///
     /// `windowed`: rows decode only as the render demands them and are released behind it (see
     /// ``RowProgress``), for a render that reads the image once, top to bottom: memory then holds
@@ -23,7 +24,7 @@ extension JPEGFileSource {
                                      colorSpace: colorSpace, rowProgress: progress)
         var scaled = options
         scaled.jpegScaleDenominator = scale
-        let job = DecodeJob(bytes: bytes, options: scaled, buffer: buffer, progress: progress, path: path)
+        let job = DecodeJob(data: data, options: scaled, buffer: buffer, progress: progress, path: path)
         // A detached thread of its own: a pool worker blocked on libjpeg could starve the executor.
         let thread = Thread { job.run() }
         thread.stackSize = 1 << 20
@@ -36,14 +37,14 @@ extension JPEGFileSource {
 /// batches and publishes each batch (a windowed one: as far as demanded, and it ends early when
 /// the render stops reading).
 private final class DecodeJob: @unchecked Sendable {
-    let bytes: [UInt8]
+    let data: JPEGFileSource.Data
     let options: DecodeOptions
     let buffer: ImageBuffer
     let progress: RowProgress
     let path: String
 
-    init(bytes: [UInt8], options: DecodeOptions, buffer: ImageBuffer, progress: RowProgress, path: String) {
-        self.bytes = bytes
+    init(data: JPEGFileSource.Data, options: DecodeOptions, buffer: ImageBuffer, progress: RowProgress, path: String) {
+        self.data = data
         self.options = options
         self.buffer = buffer
         self.progress = progress
@@ -54,7 +55,7 @@ private final class DecodeJob: @unchecked Sendable {
         let base = buffer.mutableStorageForFilling
         var row = 0
         do {
-            try JPEGRowDecoder.reading(bytes, options: options) { decoder in
+            try data.withDecoder(options: options) { decoder in
                 guard decoder.width == buffer.width, decoder.height == buffer.height,
                       decoder.rowBytes == buffer.rowBytes else {
                     progress.fail("\(path): the decoder's size \(decoder.width)x\(decoder.height) is not the header's")

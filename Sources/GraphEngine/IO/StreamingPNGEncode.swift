@@ -35,8 +35,10 @@ extension Context {
             executor.progress = progress
             if speculateOpaque == nil { speculateOpaque = start != nil || Opacity.isOpaque(root) }
             progress?.restart(expecting: area.pixelCount)
+            let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 4 * bitDepth / 8, ringSlots: 3)
+            defer { reads.finish() }
             let settings = PNGBands(area: area, bitDepth: bitDepth, grey: speculateGrey, alpha: speculateOpaque != true,
-                                    bandRows: executor.needsTiles ? max(64, options.tileSize) : 64)
+                                    bands: bands, reads: reads)
             let encoder = try PNGRowEncoder(width: area.width, height: area.height, channels: settings.channels,
                                             bitDepth: bitDepth, iccProfile: iccProfile, exif: exif, xmp: xmp,
                                             fileDescriptor: destination.fileDescriptor)
@@ -57,7 +59,7 @@ extension Context {
     /// its own. Throws ``WiderLayoutNeeded`` when an encode without alpha meets a pixel that is not
     /// opaque, or a grey encode one that is not grey.
     private func encodeBands(executor: Executor, plan: StagePlanner, settings: PNGBands, encoder: PNGRowEncoder) throws {
-        let area = settings.area, bandRows = settings.bandRows
+        let area = settings.area, bandRows = settings.bands.first?.height ?? 1
         let rowBytes = area.width * 4 * settings.bytesPerSample
         let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)
         let consumer = PNGBandConsumer(encoder: encoder, ring: ring, settings: settings)
@@ -67,13 +69,10 @@ extension Context {
         let timings = Executor.Timings(count: plan.stages.count)
         let encodeSRGB = plan.encodesSRGBInStore
         let format: PixelFormat = settings.bytesPerSample == 2 ? .rgba16 : .rgba8
-        let bands = SequentialSourceReads.bands(of: area, rows: bandRows)
-        let reads = SequentialSourceReads(root: executor.root, order: executor.order, bands: bands)
-        defer { reads.finish() }
         do {
-            for (index, band) in bands.enumerated() {
+            for (index, band) in settings.bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }
-                reads.prepare(band: index)
+                settings.reads.prepare(band: index)
                 let base = SendablePointer(ring.band(slot))
                 try executor.run(rect: band, makeSink: { _, half in
                     var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: band, halfScratch: half)
@@ -153,7 +152,9 @@ private struct PNGBands {
     let grey: Bool
     /// Straight alpha, or none (every pixel so far opaque).
     let alpha: Bool
-    let bandRows: Int
+    /// The bands, top first, and how they read windowed sources.
+    let bands: [PixelRect]
+    let reads: SequentialSourceReads
     var bytesPerSample: Int { bitDepth / 8 }
     var channels: Int { (grey ? 1 : 3) + (alpha ? 1 : 0) }
 }
