@@ -36,28 +36,6 @@ final class MemoryLimitTests: XCTestCase {
             .cropped(to: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
     }
 
-    /// Peak resident bytes since the last reset (VmHWM), or nil where /proc cannot tell.
-    private func peakResidentBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
-        return kib * 1024
-    }
-
-    /// Resets VmHWM to the current resident size (Linux 4.0+); false where not allowed.
-    private func resetPeakResident() -> Bool {
-        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-        defer { try? handle.close() }
-        return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-    }
-
-    private func residentBytes() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
-        return kib * 1024
-    }
-
     /// 20000×20000 pixels (1.6 GB as RGBA8) blurred into a JPEG file under a 256 MiB limit: the
     /// process grows by less than the limit, and rows decoded back from the file match a render
     /// of the same rows alone. A debug build (the interpreter unoptimised: about 100 times slower)
@@ -75,9 +53,11 @@ final class MemoryLimitTests: XCTestCase {
             .cropped(to: Rect(x: 0, y: Double(side - height), width: Double(side), height: Double(height)))
         let limit = 256 << 20
         let file = folder + "/big.jpg"
-        guard resetPeakResident(), let before = residentBytes() else { throw XCTSkip("no /proc/self/clear_refs here") }
+        guard ResidentMemory.resetPeak(), let before = ResidentMemory.currentBytes else {
+            throw XCTSkip("no /proc/self/clear_refs here")
+        }
         try context(limit: limit).write(image, to: file)
-        let grown = try XCTUnwrap(peakResidentBytes()) - before
+        let grown = try XCTUnwrap(ResidentMemory.peakBytes) - before
         XCTAssertLessThan(grown, limit, "the process grew by \(grown >> 20) MiB")
 
         // The top rows and the middle ones, decoded from the file, against renders of those rows.
