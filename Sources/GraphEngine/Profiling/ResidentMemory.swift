@@ -21,7 +21,7 @@ public enum ResidentMemory {
     private static func field(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }),
-              let kibibytes = Int(line.dropFirst(name.count).split(separator: " ", omittingEmptySubsequences: true).first ?? "")
+              let kibibytes = Int(line.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         else { return nil }
         return kibibytes * 1024
     }
