@@ -47,12 +47,64 @@ static void ccs_jpeg_install_errors(ccs_jpeg_err *err, ccs_report *report) {
 
 /* ---- decoding ---- */
 
+/* A source reading an open file with pread (as jpeg_stdio_src, but positional: decodes of one
+ * file at several scales share the descriptor). */
+#define CCS_JPEG_FD_CHUNK 65536
+typedef struct ccs_fd_src {
+    struct jpeg_source_mgr pub;
+    int fd;
+    long long position, end;
+    int saved_errno;
+    JOCTET buffer[CCS_JPEG_FD_CHUNK];
+} ccs_fd_src;
+
 struct ccs_jpeg_dec {
     struct jpeg_decompress_struct cinfo; /* first member: the progress callback casts */
     ccs_jpeg_err err;
     struct jpeg_progress_mgr progress;
     int max_scans;
+    ccs_fd_src *fd_source; /* NULL for a memory source */
 };
+
+static void ccs_fd_init_source(j_decompress_ptr cinfo) { (void)cinfo; }
+static void ccs_fd_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static boolean ccs_fd_fill_input_buffer(j_decompress_ptr cinfo) {
+    ccs_fd_src *src = (ccs_fd_src *)cinfo->src;
+    ssize_t count = 0;
+    long long left = src->end - src->position;
+    if (left > 0) {
+        do {
+            count = pread(src->fd, src->buffer, left < CCS_JPEG_FD_CHUNK ? (size_t)left : CCS_JPEG_FD_CHUNK,
+                          (off_t)src->position);
+        } while (count < 0 && errno == EINTR);
+        if (count < 0) src->saved_errno = errno;
+    }
+    if (count <= 0) {
+        /* As jpeg_mem_src at the end of its data: warn and insert a fake EOI. */
+        WARNMS(cinfo, JWRN_JPEG_EOF);
+        src->buffer[0] = (JOCTET)0xFF;
+        src->buffer[1] = (JOCTET)JPEG_EOI;
+        count = 2;
+    } else {
+        src->position += count;
+    }
+    src->pub.next_input_byte = src->buffer;
+    src->pub.bytes_in_buffer = (size_t)count;
+    return TRUE;
+}
+
+static void ccs_fd_skip_input_data(j_decompress_ptr cinfo, long num_bytes) {
+    ccs_fd_src *src = (ccs_fd_src *)cinfo->src;
+    if (num_bytes <= 0) return;
+    if ((size_t)num_bytes <= src->pub.bytes_in_buffer) {
+        src->pub.next_input_byte += num_bytes;
+        src->pub.bytes_in_buffer -= (size_t)num_bytes;
+        return;
+    }
+    src->position += num_bytes - (long)src->pub.bytes_in_buffer;
+    src->pub.bytes_in_buffer = 0;
+}
 
 static void ccs_jpeg_progress(j_common_ptr cinfo) {
     if (!cinfo->is_decompressor) return;
@@ -91,9 +143,38 @@ ccs_jpeg_dec *ccs_jpeg_dec_create(const unsigned char *data, size_t size, ccs_re
     return dec;
 }
 
+ccs_jpeg_dec *ccs_jpeg_dec_create_fd(int fd, long long length, ccs_report *report, int max_scans) {
+    ccs_fd_src *src = calloc(1, sizeof(ccs_fd_src));
+    if (src == NULL) {
+        ccs_report_set_error(report, "Out of memory creating the JPEG decoder", 0);
+        return NULL;
+    }
+    /* An empty memory source first (for the setup), then ours in its place. */
+    static const unsigned char none[2] = {0xFF, 0xD9};
+    ccs_jpeg_dec *dec = ccs_jpeg_dec_create(none, sizeof none, report, max_scans);
+    if (dec == NULL) {
+        free(src);
+        return NULL;
+    }
+    src->fd = fd;
+    src->end = length;
+    src->pub.init_source = ccs_fd_init_source;
+    src->pub.fill_input_buffer = ccs_fd_fill_input_buffer;
+    src->pub.skip_input_data = ccs_fd_skip_input_data;
+    src->pub.resync_to_restart = jpeg_resync_to_restart;
+    src->pub.term_source = ccs_fd_term_source;
+    dec->fd_source = src;
+    dec->cinfo.src = &src->pub;
+    return dec;
+}
+
+int ccs_jpeg_dec_io_errno(const ccs_jpeg_dec *dec) { return dec->fd_source ? dec->fd_source->saved_errno : 0; }
+
 void ccs_jpeg_dec_destroy(ccs_jpeg_dec *dec) {
     if (dec == NULL) return;
+    if (dec->fd_source != NULL) dec->cinfo.src = NULL; /* ours: libjpeg must not touch it */
     jpeg_destroy_decompress(&dec->cinfo);
+    free(dec->fd_source);
     free(dec);
 }
 

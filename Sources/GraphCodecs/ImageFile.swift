@@ -150,7 +150,7 @@ public enum ImageFile {
     }
 
     /// What a non-regular file is, in words.
-    private static func fileTypeName(_ mode: mode_t) -> String {
+    static func fileTypeName(_ mode: mode_t) -> String {
         switch mode & S_IFMT {
         case S_IFDIR: return "a directory"
         case S_IFIFO: return "a FIFO"
@@ -161,7 +161,7 @@ public enum ImageFile {
         }
     }
 
-    private static func ioError(_ what: String, path: String) -> CodecError {
+    static func ioError(_ what: String, path: String) -> CodecError {
         let code = errno
         let message = String(cString: strerror(code))
         return CodecError(.io, "\(what): \(message)", path: path, libraryMessage: message)

@@ -79,6 +79,26 @@ enum JPEGMarkers {
         return (segments, frame, nil)
     }
 
+    /// The offset just past the first SOS segment's header, or nil when `data` ends before it
+    /// (or is not a JPEG). A header prefix of this length is all ``scanHeader(_:)`` reads.
+    static func headerLength(_ data: [UInt8]) -> Int? {
+        guard data.count >= 2, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
+        var position = 2
+        let reader = ByteReader(data)
+        while position < data.count {
+            guard data[position] == 0xFF else { return nil }
+            var markerAt = position
+            while markerAt + 1 < data.count, data[markerAt + 1] == 0xFF { markerAt += 1 }  // fill bytes
+            guard let marker = reader.u8(markerAt + 1) else { return nil }
+            position = markerAt + 2
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }  // standalone
+            guard marker != 0xD9, let length = reader.u16(position).map(Int.init), length >= 2 else { return nil }
+            position += length
+            if marker == 0xDA { return position <= data.count ? position : nil }
+        }
+        return nil
+    }
+
     /// A short name for a segment, used in `ImageMetadata.segments` and error messages.
     static func name(of segment: JPEGSegment) -> String {
         let p = segment.payload

@@ -38,7 +38,8 @@ public final class JPEGRowDecoder {
 
     private let report = LibraryReport()
     private let handle: DecoderHandle
-    private let source: SourceBytes
+    /// The bytes libjpeg reads, when they are in memory (nil: read from a file descriptor).
+    private let source: SourceBytes?
     private let headerWarnings: [String]
     /// CMYK/YCCK input: Adobe-inverted or not; rows are decoded into `scratch` and converted.
     private let cmykInverted: Bool?
@@ -51,9 +52,39 @@ public final class JPEGRowDecoder {
         try self.init(bytes, unownedBuffer: nil, options: options)
     }
 
+    /// Runs `body` with a decoder that reads `bytes` in place (no copy of the file; the decoder
+    /// must not escape `body`). For big files decoded on a thread of their own.
+    public static func reading<Result>(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions(),
+                                       _ body: (JPEGRowDecoder) throws -> Result) throws -> Result {
+        try bytes.withUnsafeBufferPointer { buffer in
+            try body(JPEGRowDecoder(bytes, unownedBuffer: buffer, options: options))
+        }
+    }
+
     /// `unownedBuffer`, when given, must be `bytes`' own storage and outlive the decoder
     /// (used by `JPEGCodec.decode` and `JPEGTranscoder` to avoid copying the file).
-    init(_ bytes: [UInt8], unownedBuffer: UnsafeBufferPointer<UInt8>?, options: DecodeOptions) throws(CodecError) {
+    convenience init(_ bytes: [UInt8], unownedBuffer: UnsafeBufferPointer<UInt8>?, options: DecodeOptions) throws(CodecError) {
+        let source = unownedBuffer.map { SourceBytes(unowned: $0) } ?? SourceBytes(copying: bytes)
+        try self.init(header: bytes, source: source, options: options) { report in
+            guard let base = source.buffer.baseAddress else { return nil }
+            return ccs_jpeg_dec_create(base, source.buffer.count, report.pointer, Int32(clamping: options.maxJPEGScans))
+        }
+    }
+
+    /// Reads the header of the JPEG in bytes `0 ..< byteCount` of the open file `fileDescriptor`,
+    /// whose first bytes, through the SOS segment at least, are `header` (for the marker walk). The
+    /// scan data is read from the file as rows decode (64 KiB at a time), never held whole; the
+    /// caller keeps the descriptor open for the decoder's life. A file that has shrunk meanwhile
+    /// reads as truncated.
+    public convenience init(fileDescriptor: Int32, byteCount: Int, header: [UInt8],
+                            options: DecodeOptions = DecodeOptions()) throws(CodecError) {
+        try self.init(header: header, source: nil, options: options) { report in
+            ccs_jpeg_dec_create_fd(fileDescriptor, Int64(byteCount), report.pointer, Int32(clamping: options.maxJPEGScans))
+        }
+    }
+
+    private init(header bytes: [UInt8], source: SourceBytes?, options: DecodeOptions,
+                 create: (LibraryReport) -> OpaquePointer?) throws(CodecError) {
         guard !bytes.isEmpty else { throw CodecError(.truncated, "empty file (0 bytes)", format: .jpeg) }
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
             throw CodecError(.unrecognizedFormat, "not a JPEG file: no SOI marker (FF D8) at the start", format: .jpeg)
@@ -64,10 +95,8 @@ public final class JPEGRowDecoder {
         let scan = JPEGMarkers.scanHeader(bytes)
         if let frame = scan.frame { try JPEGCodec.checkSupported(frame) }
 
-        source = unownedBuffer.map { SourceBytes(unowned: $0) } ?? SourceBytes(copying: bytes)
-        guard let base = source.buffer.baseAddress,
-            let dec = ccs_jpeg_dec_create(base, source.buffer.count, report.pointer, Int32(clamping: options.maxJPEGScans))
-        else { throw JPEGCodec.failure(report, stage: "decoder setup") }
+        self.source = source
+        guard let dec = create(report) else { throw JPEGCodec.failure(report, stage: "decoder setup") }
         handle = DecoderHandle(dec)
         guard let cinfo = ccs_jpeg_dec_cinfo(dec) else { throw JPEGCodec.failure(report, stage: "decoder setup") }
         guard ccs_jpeg_dec_read_header(dec) == 0 else { throw JPEGCodec.failure(report, stage: "header") }

@@ -8,15 +8,26 @@ final class RowKernelTests: XCTestCase {
         var rng = SeededGenerator(seed: 77)
         let taps = (0..<61).map { _ in Float.random(in: 0...0.05, using: &rng) }
         let source = (0..<(200 * 70)).map { _ in Float.random(in: -1...2, using: &rng) }
-        for count in [1, 7, 8, 31, 32, 33, 100, 139] {
+        for count in [1, 7, 8, 31, 32, 33, 63, 64, 65, 100, 139] {
             for stride in [1, 200] {
                 var fast = [Float](repeating: 0, count: count), portable = fast
                 graph_convolve_row(source, stride, taps, 61, Int32(count), &fast)
                 graph_convolve_row_portable(source, stride, taps, 61, Int32(count), &portable)
                 XCTAssertEqual(fast.map(\.bitPattern), portable.map(\.bitPattern), "count \(count) stride \(stride)")
                 // And against the definition.
-                let expected = (0..<61).reduce(Float(0)) { $0 + taps[$1] * source[count - 1 + $1 * stride] }
+                let expected = (0..<61).reduce(Float(0)) { $0.addingProduct(taps[$1], source[count - 1 + $1 * stride]) }
                 XCTAssertEqual(portable[count - 1], expected)
+            }
+        }
+        // Rows of a vertical pass, four at a time where they can be: each the single row's bits.
+        for (count, rows) in [(16, 4), (17, 4), (40, 7), (139, 9), (5, 3)] {
+            var batched = [Float](repeating: 0, count: count * rows)
+            graph_convolve_rows(source, 200, taps, 61, Int32(count), Int32(rows), &batched, count)
+            for row in 0..<rows {
+                var single = [Float](repeating: 0, count: count)
+                source.withUnsafeBufferPointer { graph_convolve_row_portable($0.baseAddress! + row * 200, 200, taps, 61, Int32(count), &single) }
+                XCTAssertEqual(Array(batched[(row * count)..<((row + 1) * count)]).map(\.bitPattern), single.map(\.bitPattern),
+                               "count \(count) row \(row) of \(rows)")
             }
         }
     }

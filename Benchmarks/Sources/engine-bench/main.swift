@@ -217,15 +217,22 @@ do {
     var offUnfusedOptions = unfusedOptions
     offUnfusedOptions.workingColorSpace = nil
     let fusedOff = Context(options: offOptions), unfusedOff = Context(options: offUnfusedOptions)
-    print("task (colour management)                       fused s   MP/s   materialised s   MP/s   fused speed-up")
+    print("task (colour management)                       fused s   MP/s   materialised s   MP/s   fused speed-up   peak MiB (fused, materialised)")
+    /// Seconds of `body` and the process's peak resident MiB while it ran (VmHWM reset first).
+    func withPeak(_ body: () throws -> Double) rethrows -> (seconds: Double, mebibytes: Int) {
+        ResidentMemory.resetPeak()
+        let seconds = try body()
+        return (seconds, (ResidentMemory.peakBytes ?? 0) >> 20)
+    }
     let tasks = onlyT6 ? [] : [("(a) sepia -> hue -> contrast", colorChain), ("(b) six custom colour kernels", kernelChain),
                                ("(c) Gaussian blur sigma 10", blur)]
     for (name, image) in tasks {
         for (mode, pair) in [("managed", (fused, unfused)), ("off", (fusedOff, unfusedOff))] {
-            let a = try measure(pair.0, image, into: target)
-            let b = try measure(pair.1, image, into: target)
+            let (a, aPeak) = try withPeak { try measure(pair.0, image, into: target) }
+            let (b, bPeak) = try withPeak { try measure(pair.1, image, into: target) }
             let label = (name + " " + mode).padding(toLength: 46, withPad: " ", startingAt: 0)
-            print(label + String(format: " %7.3f %6.0f   %14.3f %6.0f   %.1fx", a, megapixels / a, b, megapixels / b, b / a))
+            print(label + String(format: " %7.3f %6.0f   %14.3f %6.0f   %.1fx            %d, %d", a, megapixels / a, b,
+                                 megapixels / b, b / a, aPeak, bPeak))
         }
     }
     if !onlyT6 { try printGatherFigures(threads: threads) }

@@ -56,6 +56,12 @@ typedef struct ccs_jpeg_dec ccs_jpeg_dec;
  *  (the message is in `report`). APPn and COM markers are saved (jpeg_save_markers). */
 ccs_jpeg_dec *ccs_jpeg_dec_create(const unsigned char *data, size_t size, ccs_report *report,
                                   int max_scans);
+/** The same, reading bytes `0 ..< length` of the open file `fd` with pread, 64 KiB at a time
+ *  (the file is never held whole; `fd` is not closed). A file shorter than `length` reads as
+ *  truncated data (libjpeg's premature-end warning), a read error too (see ccs_jpeg_dec_io_errno). */
+ccs_jpeg_dec *ccs_jpeg_dec_create_fd(int fd, long long length, ccs_report *report, int max_scans);
+/** The errno of a failed read of a descriptor source, else 0. */
+int ccs_jpeg_dec_io_errno(const ccs_jpeg_dec *dec);
 void ccs_jpeg_dec_destroy(ccs_jpeg_dec *dec);
 struct jpeg_decompress_struct *ccs_jpeg_dec_cinfo(ccs_jpeg_dec *dec);
 /** jpeg_read_header. 0 on success, -1 on error. */

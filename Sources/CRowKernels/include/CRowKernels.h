@@ -6,11 +6,18 @@
 
 #include <stddef.h>
 
-/// out[i] = sum over k ascending of taps[k] * source[i + k * tapStride], for i in 0..<count.
-/// Uses 256-bit AVX when the CPU has it (checked once at run time): separate multiplies and adds
-/// in the same order as the portable path, so both give the same bits.
+/// out[i] = sum over k ascending of taps[k] * source[i + k * tapStride], for i in 0..<count, each
+/// term added with a fused multiply-add (sum = fma(taps[k], source[...], sum)). Uses 256-bit AVX2
+/// and FMA when the CPU has them (checked once at run time); the portable path calls fmaf, so both
+/// give the same bits.
 void graph_convolve_row(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count,
                         float *out);
+
+/// `rows` rows of a vertical pass (tapStride = the input's row stride): output row r (at
+/// out + r * outStride) is graph_convolve_row(source + r * tapStride, ...), the same bits; four
+/// rows at a time share each input row's loads.
+void graph_convolve_rows(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count, int rows,
+                         float *out, ptrdiff_t outStride);
 
 /// The same, always through the portable loop (tests compare the two bit for bit).
 void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count,

@@ -99,7 +99,8 @@ final class BatchRunner: @unchecked Sendable {
         }
     }
 
-    /// Renders and writes one input's outputs (all encoded before any is written).
+    /// Renders and writes one input's outputs, each streamed into a temporary file beside its
+    /// target; only when all are written are they renamed into place (a failure writes none).
     private func process(_ item: BatchItem) -> BatchEntry {
         let start = DispatchTime.now().uptimeNanoseconds
         func entry(_ status: BatchEntry.Status, _ error: String? = nil, warnings: [String] = []) -> BatchEntry {
@@ -111,27 +112,19 @@ final class BatchRunner: @unchecked Sendable {
         do {
             let recipe = try self.recipe.recipe(input: item.input.path, outputs: item.outputs, redirect: plan.redirectsOutputs)
             let session = try RecipeSession.prepare(recipe, settings: self.recipe.settings, context: context)
-            var encoded: [(RecipeOutput, [UInt8])] = []
-            for (output, image) in zip(session.recipe.outputs, session.images) {
+            let files = OutputFiles()
+            defer { files.abandon() }
+            for output in session.recipe.outputs { try files.prepare(output) }
+            for (index, (output, image)) in zip(session.recipe.outputs, session.images).enumerated() {
                 do {
-                    encoded.append((output, try context.encodedData(image, format: output.format, options: output.options)))
+                    try context.encode(image, format: output.format, options: output.options, to: files.files[index].descriptor)
+                } catch let error as CodecError where error.path == nil {
+                    throw RecipeError(output.path, "\(error.at(path: output.file))")  // writing it failed
                 } catch {
                     throw RecipeError(output.path, "\(error)")
                 }
             }
-            for (output, bytes) in encoded {
-                let folder = (output.file as NSString).deletingLastPathComponent
-                do {
-                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                } catch {
-                    throw RecipeError("\(output.path).file", "cannot create the folder '\(folder)'")
-                }
-                do {
-                    try ImageFile.writeAtomically(bytes, to: output.file)
-                } catch {
-                    throw RecipeError("\(output.path).file", "\(error)")
-                }
-            }
+            try files.commit()
             return entry(.ok, warnings: session.warnings)
         } catch {
             return entry(.failed, "\(error)")

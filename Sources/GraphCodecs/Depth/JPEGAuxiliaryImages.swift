@@ -13,6 +13,12 @@ package enum JPEGAuxiliaryImages {
         return images
     }
 
+    /// Whether a JPEG whose primary header gave `metadata` can have auxiliary images (an MPF index
+    /// naming other images, or a GDepth XMP); when not, its body need not be read to look for them.
+    public static func mayExist(in metadata: ImageMetadata) -> Bool {
+        metadata.mpfEntries.contains { $0.index > 0 } || metadata.xmp.map(GDepth.isPresent(inMainPacket:)) == true
+    }
+
     /// One MPF image: its frame header and its Apple XMP.
     static func describe(_ stream: JPEGStreams.Embedded, in bytes: [UInt8], orientation: Int) -> AuxiliaryImageInfo {
         let name = stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG"

@@ -69,10 +69,11 @@ public final class Context: @unchecked Sendable {
     public func render(_ image: Image, rect: Rect? = nil, format: PixelFormat = .rgba8, colorSpace: OutputColorSpace? = nil,
                        progress: RenderProgress? = nil) throws -> ImageBuffer {
         let area = try renderRect(image, rect)
+        try checkMemory(area.pixelCount * format.bytesPerPixel, for: "a \(area.width)x\(area.height) \(format.rawValue) buffer")
         let buffer = try ImageBuffer(width: area.width, height: area.height, format: format,
                                      colorSpace: outputTarget(colorSpace).tag)
         _ = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes, format: format,
-                       colorSpace: colorSpace, progress: progress)
+                       colorSpace: colorSpace, progress: progress, destinationBytes: buffer.rowBytes * buffer.height)
         return buffer
     }
 
@@ -82,10 +83,11 @@ public final class Context: @unchecked Sendable {
         -> (buffer: ImageBuffer, profile: RenderProfile)
     {
         let area = try renderRect(image, rect)
+        try checkMemory(area.pixelCount * format.bytesPerPixel, for: "a \(area.width)x\(area.height) \(format.rawValue) buffer")
         let buffer = try ImageBuffer(width: area.width, height: area.height, format: format,
                                      colorSpace: outputTarget(colorSpace).tag)
         let profile = try render(image, rect: area.rect, destination: buffer.storage, rowBytes: buffer.rowBytes,
-                                 format: format, colorSpace: colorSpace)
+                                 format: format, colorSpace: colorSpace, destinationBytes: buffer.rowBytes * buffer.height)
         return (buffer, profile)
     }
 
@@ -116,12 +118,14 @@ public final class Context: @unchecked Sendable {
 
     /// Plans a render: the optimized graph and its stages. `managed`: the graph already has its
     /// colour conversions (an image processor's input inside a managed graph), so none are added.
+    /// `sequential`: the render runs in bands, top first (a streamed encode), so JPEG files decode
+    /// windowed for it alone (see ``SequentialSourceReads``).
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
-              managed alreadyManaged: Bool = false) throws
+              managed alreadyManaged: Bool = false, sequential: Bool = false) throws
         -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
     {
         var resolveLog: [String] = []
-        let resolved = try ResolveFileSources.run(image.node, log: &resolveLog)
+        let resolved = try ResolveFileSources.run(image.node, log: &resolveLog, sequential: sequential)
         let managed = alreadyManaged ? resolved
             : ColorManagement.insertConversions(resolved, working: options.workingColorSpace,
                                                 output: outputTarget(colorSpace).convertTo)
@@ -168,9 +172,12 @@ public final class Context: @unchecked Sendable {
         }
     }
 
+    /// `destinationBytes`: the destination was allocated for this render (it counts against the
+    /// memory limit with the render's own scratch).
     @discardableResult
     func render(_ image: Image, rect: Rect, destination: UnsafeMutableRawPointer, rowBytes: Int,
-                format: PixelFormat, colorSpace: OutputColorSpace? = nil, progress: RenderProgress? = nil) throws -> RenderProfile {
+                format: PixelFormat, colorSpace: OutputColorSpace? = nil, progress: RenderProgress? = nil,
+                destinationBytes: Int = 0) throws -> RenderProfile {
         let area = try renderRect(image, rect)
         guard rowBytes >= area.width * format.bytesPerPixel else {
             throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(area.width) \(format.rawValue) pixels")
@@ -179,6 +186,11 @@ public final class Context: @unchecked Sendable {
         let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
+        if options.memoryLimit != nil {
+            let scratch = executor.workUnits(area).prefix(2).map { executor.workerScratchBytes(unit: $0) }.max() ?? 0
+            try checkMemory(destinationBytes + executor.threads * scratch + executor.processorBytes(rect: area),
+                            for: "rendering \(area.width)x\(area.height)")
+        }
         progress?.expect(pixels: area.pixelCount)
         let timings = Executor.Timings(count: plan.stages.count)
         let base = SendablePointer(destination)

@@ -22,6 +22,11 @@ public struct ContextOptions: Sendable, Hashable {
     public var programCacheLimit: Int = 1024
     /// Largest render, in pixels, accepted before any allocation (at most 2^40).
     public var maximumRenderPixels: Int = 1 << 30
+    /// Bytes a render may allocate (bands, decode windows, worker scratch, whole-region
+    /// intermediates, a destination it allocates), or nil for no limit. A streamed encode that
+    /// would exceed it renders in smaller bands, then on fewer threads; one that cannot fit even so,
+    /// or any other render above it, fails before allocating, naming the limit.
+    public var memoryLimit: Int?
     /// Run the optimizer and concatenate nodes into programs. `false` materialises every node as its
     /// own program: useful only to measure what fusion buys.
     public var fusion: Bool = true

@@ -16,6 +16,16 @@ struct Executor {
     let order: [Node]
     /// Counts finished output pixels, when someone watches.
     var progress: RenderProgress?
+    /// Workers this render uses: the context's, or fewer to fit a memory limit.
+    var threads: Int
+
+    init(context: Context, plan: StagePlanner, root: Node, order: [Node]) {
+        self.context = context
+        self.plan = plan
+        self.root = root
+        self.order = order
+        threads = context.options.threads
+    }
 
     /// Per-stage figures gathered during the render.
     final class Timings: @unchecked Sendable {
@@ -86,7 +96,7 @@ struct Executor {
     /// Runs `body` for work units `0..<count` on the context's workers, each with its own scratch;
     /// on the calling thread alone when the units cover fewer than ``serialPixelLimit`` pixels.
     private func parallel(_ count: Int, pixels: Int, _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
-        let workers = pixels < Executor.serialPixelLimit ? 1 : max(1, min(context.options.threads, count))
+        let workers = pixels < Executor.serialPixelLimit ? 1 : max(1, min(threads, count))
         let next = WorkCounter()
         let stageCount = plan.stages.count, format = context.options.workingFormat
         let pool = context.scratchPool
@@ -186,7 +196,7 @@ struct Executor {
     /// streamed render keeps every core busy).
     private func stripUnits(_ rect: PixelRect) -> [PixelRect] {
         let tile = max(8, context.options.tileSize)
-        let perWorker = (rect.height + context.options.threads - 1) / max(context.options.threads, 1)
+        let perWorker = (rect.height + threads - 1) / max(threads, 1)
         let height = max(1, min(rect.height, tile * tile / max(rect.width, 1), perWorker))
         // Top first (working-space y is up): the order files decode in, so streaming sources overlap.
         return stride(from: rect.maxY, to: rect.y, by: -height).map {
@@ -207,17 +217,27 @@ struct Executor {
     }
 
     /// Strips for point-only plans, square tiles when a stage samples a neighbourhood.
-    private func workUnits(_ rect: PixelRect) -> [PixelRect] {
-        let tile = max(8, context.options.tileSize)
+    func workUnits(_ rect: PixelRect) -> [PixelRect] {
         guard needsTiles else { return stripUnits(rect) }
+        let (tileWidth, tileHeight) = tileShape(rect)
         var units: [PixelRect] = []
-        for top in stride(from: rect.maxY, to: rect.y, by: -tile) {
-            let bottom = max(rect.y, top - tile)
-            for x in stride(from: rect.x, to: rect.maxX, by: tile) {
-                units.append(PixelRect(x: x, y: bottom, width: min(tile, rect.maxX - x), height: top - bottom))
+        for top in stride(from: rect.maxY, to: rect.y, by: -tileHeight) {
+            let bottom = max(rect.y, top - tileHeight)
+            for x in stride(from: rect.x, to: rect.maxX, by: tileWidth) {
+                units.append(PixelRect(x: x, y: bottom, width: min(tileWidth, rect.maxX - x), height: top - bottom))
             }
         }
         return units
+    }
+
+    /// `tileSize` square tiles; in a band lower than that (a streamed render's), tiles as high as
+    /// the band and as much wider as keeps about `tileSize²` pixels (less halo per pixel), while
+    /// the band still has a tile per worker.
+    private func tileShape(_ rect: PixelRect) -> (width: Int, height: Int) {
+        let tile = max(8, context.options.tileSize)
+        guard rect.height < tile else { return (tile, tile) }
+        let perWorker = (rect.width + threads - 1) / max(threads, 1)
+        return (max(tile, min(tile * tile / max(rect.height, 1), perWorker)), tile)
     }
 }
 

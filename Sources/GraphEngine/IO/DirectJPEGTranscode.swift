@@ -26,13 +26,14 @@ extension Context {
             comment: segments.comment)
         var bytes: [UInt8] = []
         do {
+            let file = try source.fileBytes()
             if let fd = destination.fileDescriptor {
                 try JPEGTranscoder.transcode(
-                    source.bytes, toFileDescriptor: fd, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
+                    file, toFileDescriptor: fd, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
                     progressive: writeOptions.progressive, metadata: metadata, decodeOptions: source.options)
             } else {
                 bytes = try JPEGTranscoder.transcode(
-                    source.bytes, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
+                    file, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
                     progressive: writeOptions.progressive, metadata: metadata, decodeOptions: source.options)
             }
         } catch {

@@ -46,17 +46,28 @@ extension Image {
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
-        try decoding(bytes: ImageFile.read(path: path), path: path, options: options, colorSpace: colorSpace)
+        // A JPEG stays open and is read as it decodes (only its header now); others are read whole.
+        let file = try InputFile(path: path)
+        let header = try file.jpegHeader()
+        if let source = try JPEGFileSource(path: path, data: .file(file, header: header), options: options, colorSpace: colorSpace) {
+            return fileSource(source)
+        }
+        return try decoding(bytes: header.count == file.byteCount ? header : file.readAll(), path: path, options: options,
+                            colorSpace: colorSpace)
+    }
+
+    private static func fileSource(_ source: JPEGFileSource) -> (image: Image, metadata: ImageMetadata, warnings: [String]) {
+        let node = Node(.file(source), inputs: [],
+                        extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)))
+        return (Image(node: node), source.metadata, source.warnings)
     }
 
     /// The same for a file's bytes already in memory (`path` names them in errors and dumps).
     static func decoding(bytes: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
-        if let source = try JPEGFileSource(path: path, bytes: bytes, options: options, colorSpace: colorSpace) {
-            let node = Node(.file(source), inputs: [],
-                            extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)))
-            return (Image(node: node), source.metadata, source.warnings)
+        if let source = try JPEGFileSource(path: path, data: .bytes(bytes), options: options, colorSpace: colorSpace) {
+            return fileSource(source)
         }
         let decoded: DecodedImage
         do {

@@ -1,8 +1,9 @@
 /// The JPEG scaled (DCT) decode for area resampling (CILanczosScaleTransform,
 /// CIBicubicScaleTransform): a ``Resample`` that shrinks a JPEG file (directly or clamped to its
 /// extent) by 2k or more reads the 1/k decode instead, its steps divided by the exact size ratio.
-/// Nil when the pattern does not apply (see ``readsFileThroughResample(_:)``).
-func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout Error?) -> Node? {
+/// `decode` gives the buffer of a source at a scale. Nil when the pattern does not apply (see ``readsFileThroughResample(_:)``).
+func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout Error?,
+                               decode: (JPEGFileSource, Int) throws -> ImageBuffer) -> Node? {
     guard case .area(let op) = node.kind, let resample = op as? Resample, let k = resample.sourceReduction,
           let input = node.inputs.first else { return nil }
     let clamped: Bool
@@ -15,7 +16,7 @@ func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout
     default: return nil
     }
     do {
-        let reduced = try source.buffer(scale: k)
+        let reduced = try decode(source, k)
         let size = source.size(scale: k)
         let fx = Double(size.width) / Double(source.width), fy = Double(size.height) / Double(source.height)
         var read = Node(.buffer(reduced), inputs: [], extent: Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height)))
@@ -29,7 +30,7 @@ func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout
 }
 
 /// Whether `node` is a ``Resample`` with a source reduction reading a JPEG file directly or through
-/// a clamp: the pattern ``resampleFromReducedDecode(_:log:failure:)`` rewrites.
+/// a clamp: the pattern ``resampleFromReducedDecode(_:log:failure:decode:)`` rewrites.
 func readsFileThroughResample(_ node: Node) -> Bool {
     guard case .area(let op) = node.kind, let resample = op as? Resample, resample.sourceReduction != nil,
           let input = node.inputs.first else { return false }

@@ -4,17 +4,20 @@ import GraphCodecs
 extension Context {
     /// Renders `image` in bands of rows, top first, and JPEG-encodes each band on another thread
     /// while the next band renders (a ring of three bands between them). With a streaming source
-    /// the decode overlaps too: decode, filter and encode run as a pipeline. Bands are 64 rows for
-    /// point-only plans and a tile high when area operations would recompute a halo per band. The
+    /// the decode overlaps too: decode, filter and encode run as a pipeline, and only a window of
+    /// its rows is held. Bands: see ``streamedBands(_:area:outputBytesPerPixel:ringSlots:)``. The
     /// file goes to memory (returned) or streams into `destination`'s descriptor (returns `[]`).
     func streamedJPEG(_ image: Image, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
                       destination: EncodeDestination, progress: RenderProgress? = nil) throws -> [UInt8] {
         let area = try renderRect(image, nil)
-        let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace)
+        let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace,
+                                            sequential: true)
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)
-        let bandRows = executor.needsTiles ? max(64, options.tileSize) : 64
+        let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 3, ringSlots: 3)
+        defer { reads.finish() }
+        let bandRows = bands.first?.height ?? 1
         let rowBytes = area.width * 3
         let segments = writeOptions.jpegSegments
         let encoder: JPEGRowEncoder
@@ -37,11 +40,9 @@ extension Context {
         let timings = Executor.Timings(count: plan.stages.count)
         let encodeSRGB = plan.encodesSRGBInStore
         do {
-            var top = area.maxY
-            while top > area.y {
-                let bottom = max(area.y, top - bandRows)
-                let band = PixelRect(x: area.x, y: bottom, width: area.width, height: top - bottom)
+            for (index, band) in bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }
+                reads.prepare(band: index)
                 let base = SendablePointer(ring.band(slot))
                 try executor.run(rect: band, makeSink: { _, half in
                     var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: .rgb8, rect: band, halfScratch: half)
@@ -49,7 +50,6 @@ extension Context {
                     return sink
                 }, timings: timings)
                 ring.commit(rows: band.height, error: nil)
-                top = bottom
             }
             // The end-of-image marker for the encoder thread.
             if ring.acquireFree() != nil { ring.commit(rows: 0, error: nil) }

@@ -1,50 +1,51 @@
 import Foundation
 import GraphCodecs
 
-extension Image {
-    /// A JPEG image whose rows decode on a background thread while renders read them: a render
-    /// starts on the top rows as soon as they are ready, so decoding overlaps filtering and
-    /// encoding. Returns nil when streaming can't apply (not a JPEG, or an EXIF orientation to
-    /// apply, which needs the whole image); callers then decode the whole file.
+extension JPEGFileSource {
+    /// Starts decoding the file at 1/`scale` on a background thread of its own and returns the
+    /// buffer its rows fill, top first: a render starts on the top rows as soon as they are ready,
+    /// so decoding overlaps filtering and encoding. The decoder reads the bytes in place, or the
+    /// file as it goes.
     ///
-    /// Header errors throw here; an error later in the file fails the render that reads it.
-    static func streamingJPEG(_ bytes: [UInt8], path: String, options: DecodeOptions, colorSpace: ColorSpace??) throws
-        -> (image: Image, metadata: ImageMetadata, warnings: [String])?
-    {
-        guard (try? ImageFile.format(of: bytes)) == .jpeg else { return nil }
-        let decoder = try JPEGRowDecoder(bytes, options: options)
-        if options.applyOrientation && decoder.metadata.exifOrientation != 1 { return nil }
+    /// `windowed`: rows decode only as the render demands them and are released behind it (see
+    /// ``RowProgress``), for a render that reads the image once, top to bottom: memory then holds
+    /// a window of rows, not the image. An error in the file fails the render that reads it.
+    func startDecode(scale: Int, windowed: Bool) throws -> ImageBuffer {
+        let size = self.size(scale: scale)
         let format: PixelFormat
-        switch decoder.channels {
+        switch channels {
         case 1: format = .gray8
         case 3: format = .rgb8
         case 4: format = .rgba8
-        default: return nil
+        default: throw GraphError.renderFailed("\(path): cannot decode a JPEG with \(channels) channels")
         }
-        var (space, note): (ColorSpace?, String?) = ImageBuffer.colorSpace(of: decoder.metadata)
-        if let override = colorSpace { (space, note) = (override, nil) }
-        let progress = RowProgress(rows: decoder.height)
-        let buffer = try ImageBuffer(width: decoder.width, height: decoder.height, format: format, alphaMode: .opaque,
-                                     colorSpace: space, rowProgress: progress)
-        let job = DecodeJob(decoder: decoder, buffer: buffer, progress: progress, path: path)
+        let progress = RowProgress(rows: size.height, windowed: windowed)
+        let buffer = try ImageBuffer(width: size.width, height: size.height, format: format, alphaMode: .opaque,
+                                     colorSpace: colorSpace, rowProgress: progress)
+        var scaled = options
+        scaled.jpegScaleDenominator = scale
+        let job = DecodeJob(data: data, options: scaled, buffer: buffer, progress: progress, path: path)
         // A detached thread of its own: a pool worker blocked on libjpeg could starve the executor.
         let thread = Thread { job.run() }
         thread.stackSize = 1 << 20
         thread.start()
-        return (Image(buffer: buffer), decoder.metadata, decoder.warnings + (note.map { ["\(path): \($0)"] } ?? []))
+        return buffer
     }
 }
 
-/// The background decode of one streaming JPEG: owns the decoder, writes rows into the buffer
-/// top-down in small batches and publishes each batch.
+/// The background decode of one streaming JPEG: writes rows into the buffer top-down in small
+/// batches and publishes each batch (a windowed one: as far as demanded, and it ends early when
+/// the render stops reading).
 private final class DecodeJob: @unchecked Sendable {
-    let decoder: JPEGRowDecoder
+    let data: JPEGFileSource.Data
+    let options: DecodeOptions
     let buffer: ImageBuffer
     let progress: RowProgress
     let path: String
 
-    init(decoder: JPEGRowDecoder, buffer: ImageBuffer, progress: RowProgress, path: String) {
-        self.decoder = decoder
+    init(data: JPEGFileSource.Data, options: DecodeOptions, buffer: ImageBuffer, progress: RowProgress, path: String) {
+        self.data = data
+        self.options = options
         self.buffer = buffer
         self.progress = progress
         self.path = path
@@ -54,13 +55,21 @@ private final class DecodeJob: @unchecked Sendable {
         let base = buffer.mutableStorageForFilling
         var row = 0
         do {
-            while row < decoder.height {
-                let count = try decoder.readRows(into: base + row * buffer.rowBytes, rowBytes: buffer.rowBytes, maxRows: 16)
-                if count == 0 { break }
-                row += count
-                progress.publish(row)
+            try data.withDecoder(options: options) { decoder in
+                guard decoder.width == buffer.width, decoder.height == buffer.height,
+                      decoder.rowBytes == buffer.rowBytes else {
+                    progress.fail("\(path): the decoder's size \(decoder.width)x\(decoder.height) is not the header's")
+                    return
+                }
+                while row < decoder.height {
+                    guard progress.waitForDemand(row: row) else { return }
+                    let count = try decoder.readRows(into: base + row * buffer.rowBytes, rowBytes: buffer.rowBytes, maxRows: 16)
+                    if count == 0 { break }
+                    row += count
+                    progress.publish(row)
+                }
+                if row < decoder.height { progress.fail("\(path): the decoder stopped at row \(row) of \(decoder.height)") }
             }
-            if row < decoder.height { progress.fail("\(path): the decoder stopped at row \(row) of \(decoder.height)") }
         } catch {
             progress.fail("\(path): \(error)")
         }

@@ -24,16 +24,21 @@ extension Context {
                      progress: RenderProgress?) throws -> [UInt8] {
         let area = try renderRect(image, nil)
         let format: PixelFormat = bitDepth == 16 ? .rgba16 : .rgba8
-        let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
-        var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
-        executor.progress = progress
         let start = destination.offset
-        var speculateOpaque = start != nil || Opacity.isOpaque(root)
+        var speculateOpaque: Bool?
         var speculateGrey = start != nil && colorSpace == .data
         while true {
+            // Planned for each attempt: the files it reads decode windowed, for one pass only.
+            let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace,
+                                                sequential: true)
+            var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+            executor.progress = progress
+            if speculateOpaque == nil { speculateOpaque = start != nil || Opacity.isOpaque(root) }
             progress?.restart(expecting: area.pixelCount)
-            let settings = PNGBands(area: area, bitDepth: bitDepth, grey: speculateGrey, alpha: !speculateOpaque,
-                                    bandRows: executor.needsTiles ? max(64, options.tileSize) : 64)
+            let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 4 * bitDepth / 8, ringSlots: 3)
+            defer { reads.finish() }
+            let settings = PNGBands(area: area, bitDepth: bitDepth, grey: speculateGrey, alpha: speculateOpaque != true,
+                                    bands: bands, reads: reads)
             let encoder = try PNGRowEncoder(width: area.width, height: area.height, channels: settings.channels,
                                             bitDepth: bitDepth, iccProfile: iccProfile, exif: exif, xmp: xmp,
                                             fileDescriptor: destination.fileDescriptor)
@@ -54,7 +59,7 @@ extension Context {
     /// its own. Throws ``WiderLayoutNeeded`` when an encode without alpha meets a pixel that is not
     /// opaque, or a grey encode one that is not grey.
     private func encodeBands(executor: Executor, plan: StagePlanner, settings: PNGBands, encoder: PNGRowEncoder) throws {
-        let area = settings.area, bandRows = settings.bandRows
+        let area = settings.area, bandRows = settings.bands.first?.height ?? 1
         let rowBytes = area.width * 4 * settings.bytesPerSample
         let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)
         let consumer = PNGBandConsumer(encoder: encoder, ring: ring, settings: settings)
@@ -65,11 +70,9 @@ extension Context {
         let encodeSRGB = plan.encodesSRGBInStore
         let format: PixelFormat = settings.bytesPerSample == 2 ? .rgba16 : .rgba8
         do {
-            var top = area.maxY
-            while top > area.y {
-                let bottom = max(area.y, top - bandRows)
-                let band = PixelRect(x: area.x, y: bottom, width: area.width, height: top - bottom)
+            for (index, band) in settings.bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }
+                settings.reads.prepare(band: index)
                 let base = SendablePointer(ring.band(slot))
                 try executor.run(rect: band, makeSink: { _, half in
                     var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: band, halfScratch: half)
@@ -77,7 +80,6 @@ extension Context {
                     return sink
                 }, timings: timings)
                 ring.commit(rows: band.height, error: nil)
-                top = bottom
             }
             // The end-of-image marker for the encoder thread.
             if ring.acquireFree() != nil { ring.commit(rows: 0, error: nil) }
@@ -150,7 +152,9 @@ private struct PNGBands {
     let grey: Bool
     /// Straight alpha, or none (every pixel so far opaque).
     let alpha: Bool
-    let bandRows: Int
+    /// The bands, top first, and how they read windowed sources.
+    let bands: [PixelRect]
+    let reads: SequentialSourceReads
     var bytesPerSample: Int { bitDepth / 8 }
     var channels: Int { (grey ? 1 : 3) + (alpha ? 1 : 0) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Pixels in memory: the backing of buffer sources and the result of ``Context/render(_:rect:format:colorSpace:progress:)``.
 ///
 /// Rows are stored top row first (as every codec and most callers expect). An image made from a
@@ -19,6 +21,8 @@ public final class ImageBuffer: @unchecked Sendable {
     /// For a buffer still being filled (streaming decode): which rows are ready. nil when complete.
     package let rowProgress: RowProgress?
     let storage: UnsafeMutableRawPointer
+    /// The storage is an anonymous memory map (a windowed fill) rather than a heap block.
+    private let mappedBytes: Int?
 
     /// A zero-filled buffer. Fails for non-positive or absurd sizes.
     public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
@@ -44,8 +48,20 @@ public final class ImageBuffer: @unchecked Sendable {
         self.rowBytes = rowBytes
         self.colorSpace = colorSpace
         self.rowProgress = rowProgress
-        self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
-        self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
+        if rowProgress?.isWindowed == true {
+            // Address space only: pages are committed as the fill writes rows and handed back by
+            // `releaseRows(above:)`, so a windowed fill holds just its window (fresh pages read 0).
+            let mapped = mmap(nil, max(total, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+            guard let mapped, mapped != MAP_FAILED else {
+                throw GraphError.invalidSize("cannot reserve \(total) bytes of address space for a \(width)x\(height) buffer")
+            }
+            self.storage = mapped
+            self.mappedBytes = max(total, 1)
+        } else {
+            self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
+            self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
+            self.mappedBytes = nil
+        }
     }
 
     /// A buffer holding a copy of `bytes` (tightly packed rows, top row first; 16-bit and float
@@ -69,7 +85,24 @@ public final class ImageBuffer: @unchecked Sendable {
         try body(storage, rowBytes)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        if let mappedBytes { munmap(storage, mappedBytes) } else { storage.deallocate() }
+    }
+
+    /// Windowed fills: hands rows `0 ..< row` (top first) back to the system; the render reads them
+    /// no more (reading one fails the render). Only whole pages inside those rows are returned.
+    func releaseRows(above row: Int) {
+        guard let progress = rowProgress, progress.isWindowed, mappedBytes != nil else { return }
+        let row = min(row, height)
+        let from = progress.releasedRows
+        guard row > from else { return }
+        progress.markReleased(rows: row)
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // Rows above `from` are released already, so the page holding its first byte can go too.
+        let start = from * rowBytes / page * page
+        let end = row * rowBytes / page * page
+        if end > start { madvise(storage + start, end - start, Int32(MADV_DONTNEED)) }
+    }
 
     /// Read-only access to the bytes (waits for a streaming fill to finish).
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

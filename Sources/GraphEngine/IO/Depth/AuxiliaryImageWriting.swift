@@ -36,7 +36,7 @@ extension Context {
             if let original = auxiliary.originalImage {
                 // Still the file's GImage: copied as is; otherwise rendered.
                 if case .file(let source) = original.node.kind {
-                    metadata.originalImage = source.bytes
+                    metadata.originalImage = try source.fileBytes()
                 } else {
                     metadata.originalImage = try encodedData(original, format: .jpeg,
                                                              options: ImageWriteOptions(quality: auxiliary.quality))

@@ -1,0 +1,117 @@
+/// What a render allocates, estimated before it starts from the plan's regions of interest, so a
+/// context's ``ContextOptions/memoryLimit`` is met (smaller bands, fewer threads) or the render
+/// fails before allocating anything.
+extension Executor {
+    /// Bytes one worker's scratch grows to over work units like `unit`: the planes of every stage
+    /// but the root over its region, and the Float32 inputs each area pass loads.
+    func workerScratchBytes(unit: PixelRect) -> Int {
+        let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order)
+        let sample = context.options.workingFormat.bytesPerSample
+        var bytes = 0
+        for (index, stage) in plan.stages.enumerated() {
+            let region = index == plan.rootStage ? unit : (regions[ObjectIdentifier(stage.node)] ?? .empty)
+            guard !region.isEmpty else { continue }
+            switch stage.work {
+            case .program:
+                if index != plan.rootStage { bytes += region.pixelCount * 4 * sample }
+            case .area(let operation, let inputs, _):
+                bytes += region.pixelCount * 4 * sample
+                for input in inputs.indices {
+                    let wanted = PixelRect(operation.regionOfInterest(input: input, for: region.rect))
+                    bytes += wanted.pixelCount * min(max(operation.inputChannels(input), 1), 4) * 4
+                }
+            case .processor:
+                break
+            }
+        }
+        return bytes
+    }
+
+    /// Bytes of the image processors' whole-region results over `rect` (Float32 RGBA planes, with
+    /// their inputs' and output's planar buffers while they compute).
+    func processorBytes(rect: PixelRect) -> Int {
+        let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
+        var bytes = 0
+        for stage in plan.stages {
+            guard case .processor(_, let inputs) = stage.work else { continue }
+            let region = regions[ObjectIdentifier(stage.node)] ?? .empty
+            bytes += region.pixelCount * 16 * 2
+            for input in inputs { bytes += (regions[ObjectIdentifier(input)] ?? .empty).pixelCount * 16 }
+        }
+        return bytes
+    }
+
+    /// The rows a band of `rows` reaches beyond itself, up and down, in any stage (a blur's taps).
+    func verticalReach(_ area: PixelRect, rows: Int) -> Int {
+        let band = PixelRect(x: area.x, y: max(area.y, area.maxY - rows), width: area.width, height: min(rows, area.height))
+        let regions = RegionOfInterest.propagate(root: root, rect: band, order: order)
+        var reach = 0
+        for node in order {
+            guard let region = regions[ObjectIdentifier(node)], !region.isEmpty else { continue }
+            reach = max(reach, band.y - region.y, region.maxY - band.maxY)
+        }
+        return reach
+    }
+}
+
+extension Context {
+    /// The bands (top first) and worker count of a streamed encode of `area` whose bands go
+    /// through a ring of `ringSlots` slots of `outputBytesPerPixel` pixels.
+    ///
+    /// Bands are 64 rows for point-only plans. With area operations a band recomputes its reach
+    /// (a blur's taps) above and below, so bands are higher, about ``streamingBandBytes`` of
+    /// output and at least four times the reach, up to a tile. Under a memory limit, bands halve
+    /// (down to 16 rows), then workers drop, until the estimate fits; a render that cannot fit
+    /// fails before allocating.
+    func streamedBands(_ executor: inout Executor, area: PixelRect, outputBytesPerPixel: Int, ringSlots: Int) throws
+        -> (bands: [PixelRect], reads: SequentialSourceReads)
+    {
+        let rowBytes = area.width * outputBytesPerPixel
+        var rows = 64
+        if executor.needsTiles {
+            let budgetRows = Context.streamingBandBytes / max(rowBytes, 1)
+            let reach = executor.verticalReach(area, rows: max(64, options.tileSize))
+            rows = min(max(64, options.tileSize), max(16, budgetRows, 4 * reach))
+        }
+        rows = min(rows, area.height)
+        func plan(_ rows: Int) -> (bands: [PixelRect], reads: SequentialSourceReads) {
+            let bands = SequentialSourceReads.bands(of: area, rows: rows)
+            return (bands, SequentialSourceReads(root: executor.root, order: executor.order, bands: bands))
+        }
+        var planned = plan(rows)
+        guard let limit = options.memoryLimit else { return planned }
+        func estimate() -> Int {
+            let band = planned.bands[0]
+            let scratch = executor.workUnits(band).prefix(2).map { executor.workerScratchBytes(unit: $0) }.max() ?? 0
+            return ringSlots * band.height * rowBytes + planned.reads.windowBytes + executor.threads * scratch
+                + executor.processorBytes(rect: area)
+        }
+        while estimate() > limit {
+            if rows > 16 {
+                rows = max(16, rows / 2)
+                planned = plan(rows)
+            } else if executor.threads > 1 {
+                executor.threads -= 1
+            } else {
+                throw GraphError.renderFailed(
+                    "rendering \(area.width)x\(area.height) in bands needs about \(Context.mebibytes(estimate())) "
+                    + "even in \(rows)-row bands on one thread, above the context's memory limit of \(Context.mebibytes(limit))")
+            }
+        }
+        return planned
+    }
+
+    /// About 4 MiB of output per band of a streamed encode with area operations.
+    static let streamingBandBytes = 4 << 20
+
+    /// Fails before a render allocates `bytes` when they exceed the memory limit.
+    func checkMemory(_ bytes: Int, for what: @autoclosure () -> String) throws {
+        guard let limit = options.memoryLimit, bytes > limit else { return }
+        throw GraphError.renderFailed(
+            "\(what()) needs about \(Context.mebibytes(bytes)), above the context's memory limit of \(Context.mebibytes(limit))")
+    }
+
+    static func mebibytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 ? "\((bytes + (1 << 19)) >> 20) MiB" : "\(bytes) bytes"
+    }
+}
