@@ -206,11 +206,10 @@ struct RecipeBuilder {
         }
     }
 
-    /// The photo file `path` opened for its auxiliary images (once per path).
     /// The subject region (face or focus point) of the photo file `value` is, when it is one
     /// directly and its XMP has a region: the default focus of depth effects.
     private mutating func subjectRegion(of value: FilterValue?) -> Rect? {
-        guard case .image(let image)? = value, let photo = photos.first(where: { $0.image.node === image.node }) else { return nil }
+        guard case .image(let image)? = value, let photo = photos.first(where: { $0.image == image }) else { return nil }
         return (try? depthPhoto(photo.path))?.subjectRegion
     }
 

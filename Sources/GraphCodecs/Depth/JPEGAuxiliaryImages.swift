@@ -1,6 +1,6 @@
 /// The auxiliary images of a JPEG file, from its headers: iPhone MPF images (each identified by
 /// its own XMP, depth-formats.md 1.2-1.3) and a Google GDepth depth map (3).
-package enum JPEGAuxiliaryImages {
+public enum JPEGAuxiliaryImages {
     /// Describes every auxiliary image of `bytes`, whose primary header gave `metadata`.
     /// Problems that make an image unusable are in its `problems`; problems with the index
     /// itself (stale offsets) go to `warnings`.
