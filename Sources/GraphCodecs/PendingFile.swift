@@ -160,12 +160,25 @@ public final class PendingFile {
             let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            guard let (name, pid) = temporaryName(entryName), names.contains(name),
-                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            guard let (name, pid) = temporaryName(entryName), names.contains(name), writerIsGone(pid) else { continue }
             let path = "\(directory)/\(entryName)"
             if unlink(path) == 0 { removed.append(path) }
         }
         return removed
+    }
+
+    /// Whether process `pid` will never write again: it does not exist, or it has exited and
+    /// waits to be reaped (a zombie: a `graph batch` killed with its parent, not yet collected).
+    static func writerIsGone(_ pid: pid_t) -> Bool {
+        if kill(pid, 0) != 0 { return errno == ESRCH }
+        // /proc/PID/stat: "PID (COMM) STATE ...", COMM may hold spaces and parentheses.
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0, let end = buffer[..<count].lastIndex(of: UInt8(ascii: ")")), end + 2 < count else { return false }
+        return buffer[end + 2] == UInt8(ascii: "Z")
     }
 
     /// The target's name and the writer's process ID of a temporary's file name

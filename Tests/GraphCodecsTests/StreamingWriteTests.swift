@@ -132,6 +132,24 @@ final class StreamingWriteTests: XCTestCase {
         XCTAssertNil(PendingFile.temporaryName("img.png.tmp-12-3-0"))
     }
 
+    /// A writer that has exited but is not reaped yet (a zombie, as a `graph batch` killed with
+    /// its Ray worker is until someone collects it) will never write again: its temporaries go.
+    func testTemporariesOfAnExitedUnreapedWriterAreRemoved() throws {
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { argv.forEach { free($0) } }
+        XCTAssertEqual(posix_spawn(&pid, "/bin/true", nil, nil, argv, environ), 0)
+        var status: Int32 = 0
+        defer { waitpid(pid, &status, 0) }
+        var waited: siginfo_t = siginfo_t()
+        // Wait for it to exit without reaping it (WNOWAIT).
+        XCTAssertEqual(waitid(P_PID, id_t(pid), &waited, WEXITED | WNOWAIT), 0)
+        XCTAssertFalse(PendingFile.writerIsGone(getpid()))
+        let name = ".z.png.tmp-\(pid)-7-0"
+        try ImageFile.writeAtomically([0], to: folder + "/" + name)
+        XCTAssertEqual(PendingFile.removeStaleTemporaries(of: [folder + "/z.png"]), [folder + "/" + name])
+    }
+
     /// A process ID that no longer runs: a child that has exited and been reaped.
     private func deadProcessID() throws -> Int32 {
         var pid: pid_t = 0
