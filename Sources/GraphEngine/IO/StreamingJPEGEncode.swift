@@ -37,28 +37,8 @@ extension Context {
         guard let thread = JoinableThread({ consumer.run() }) else {
             throw GraphError.renderFailed("could not start the encoder thread")
         }
-        let timings = Executor.Timings(count: plan.stages.count)
-        let encodeSRGB = plan.encodesSRGBInStore
-        do {
-            for (index, band) in bands.enumerated() {
-                guard let slot = ring.acquireFree() else { break }
-                reads.prepare(band: index)
-                let base = SendablePointer(ring.band(slot))
-                try executor.run(rect: band, makeSink: { _, half in
-                    var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: .rgb8, rect: band, halfScratch: half)
-                    sink.encodeSRGB = encodeSRGB
-                    return sink
-                }, timings: timings)
-                ring.commit(rows: band.height, error: nil)
-            }
-            // The end-of-image marker for the encoder thread.
-            if ring.acquireFree() != nil { ring.commit(rows: 0, error: nil) }
-        } catch {
-            ring.cancel()
-            thread.join()
-            throw error
-        }
-        thread.join()
+        try renderBands(bands, reads: reads, executor: executor, plan: plan, format: .rgb8, rowBytes: rowBytes,
+                        ring: ring, encoderThread: thread)
         if let failure = consumer.failure { throw failure }
         try plan.checkStreamingSources()
         return try encoder.finish()

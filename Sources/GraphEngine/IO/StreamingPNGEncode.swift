@@ -66,29 +66,9 @@ extension Context {
         guard let thread = JoinableThread({ consumer.run() }) else {
             throw GraphError.renderFailed("could not start the encoder thread")
         }
-        let timings = Executor.Timings(count: plan.stages.count)
-        let encodeSRGB = plan.encodesSRGBInStore
         let format: PixelFormat = settings.bytesPerSample == 2 ? .rgba16 : .rgba8
-        do {
-            for (index, band) in settings.bands.enumerated() {
-                guard let slot = ring.acquireFree() else { break }
-                settings.reads.prepare(band: index)
-                let base = SendablePointer(ring.band(slot))
-                try executor.run(rect: band, makeSink: { _, half in
-                    var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: band, halfScratch: half)
-                    sink.encodeSRGB = encodeSRGB
-                    return sink
-                }, timings: timings)
-                ring.commit(rows: band.height, error: nil)
-            }
-            // The end-of-image marker for the encoder thread.
-            if ring.acquireFree() != nil { ring.commit(rows: 0, error: nil) }
-        } catch {
-            ring.cancel()
-            thread.join()
-            throw error
-        }
-        thread.join()
+        try renderBands(settings.bands, reads: settings.reads, executor: executor, plan: plan, format: format,
+                        rowBytes: rowBytes, ring: ring, encoderThread: thread)
         if let wider = consumer.widerLayout { throw wider }
         if let failure = consumer.failure { throw failure }
     }
