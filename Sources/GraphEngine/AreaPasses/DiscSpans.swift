@@ -6,17 +6,20 @@
 /// output pixel combines, for every h, the rows dy with w(dy) = h. That is O(R) per pixel instead of
 /// the O(R²) of visiting the disc, and each pixel's value depends only on its position (a fixed
 /// order of operations), so tiles do not show. The mean divides the sum by the disc's pixel count.
-/// Extrema ignore NaN (maxNum/minNum, as ``RectangleMorphology``).
+/// Extrema ignore NaN (maxNum/minNum, as ``RectangleMorphology``). A grey pass (maps) reduces the
+/// red channel only and writes it to R, G and B, alpha 1.
 package struct DiscSpans: AreaOperation {
     package enum Reduction: String, Hashable, Sendable { case mean, maximum, minimum }
 
     package let radius: Double
     package let reduction: Reduction
+    package let grey: Bool
     package let filterName: String
 
-    package init(radius: Double, reduction: Reduction, filterName: String) {
+    package init(radius: Double, reduction: Reduction, grey: Bool = false, filterName: String) {
         self.radius = max(radius, 0)
         self.reduction = reduction
+        self.grey = grey
         self.filterName = filterName
     }
 
@@ -32,7 +35,9 @@ package struct DiscSpans: AreaOperation {
     var count: Int { (-reach...reach).reduce(0) { $0 + 2 * halfWidth($1) + 1 } }
 
     package var name: String { filterName }
-    package var summary: String { "disc \(reduction.rawValue) by row spans radius=\(formatFloat(radius)) (\(count) pixels)" }
+    package var summary: String {
+        "disc \(reduction.rawValue) by row spans radius=\(formatFloat(radius)) (\(count) pixels)\(grey ? ", red only" : "")"
+    }
 
     package func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
 
@@ -40,7 +45,9 @@ package struct DiscSpans: AreaOperation {
         rect.outset(dx: Double(reach), dy: Double(reach))
     }
 
-    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { grey || inputs[0].isOpaqueEverywhere }
+
+    package func inputChannels(_ index: Int) -> Int { grey ? 1 : 4 }
 
     package func run(_ tile: AreaTile) {
         switch reduction {
@@ -58,7 +65,7 @@ package struct DiscSpans: AreaOperation {
         let accumulator = tile.scratch.floats(1, count: width * output.height)
         // Rows dy grouped by half-width (ascending dy within each group).
         let byHalfWidth = (0...r).map { h in (-r...r).filter { halfWidth($0) == h } }
-        for channel in 0..<tile.channels {
+        for channel in 0..<(grey ? 1 : tile.channels) {
             spans.update(from: input.row(channel, 0), count: inWidth * rows)
             var started = false
             for h in 0...r {
@@ -88,7 +95,11 @@ package struct DiscSpans: AreaOperation {
                 } else {
                     for x in 0..<width { target[x] += 0 }  // −0 and +0 as one value, as the rectangle passes
                 }
-                output.store(channel: channel, row: y, from: target)
+                if grey {
+                    for c in 0..<tile.channels { output.store(channel: c, row: y, from: target) }
+                } else {
+                    output.store(channel: channel, row: y, from: target)
+                }
             }
         }
     }
@@ -106,6 +117,7 @@ package struct DiscSpans: AreaOperation {
                 }
             }
         }
-        return reduction == .mean ? SIMD4<Float>(sum / Double(count)) : extremum
+        let value = reduction == .mean ? SIMD4<Float>(sum / Double(count)) : extremum
+        return grey ? SIMD4(value[0], value[0], value[0], 1) : value
     }
 }

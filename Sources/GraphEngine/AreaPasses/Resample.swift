@@ -19,6 +19,8 @@ package struct Resample: AreaOperation {
         case lanczos3
         /// Mitchell–Netravali cubic with parameters B and C, |x| < 2.
         case cubic(b: Double, c: Double)
+        /// The tent `1 − |x|`, |x| < 1: bilinear when enlarging.
+        case linear
         /// A Gaussian of σ input pixels (never widened).
         case gaussian(sigma: Double)
     }
@@ -57,6 +59,7 @@ package struct Resample: AreaOperation {
         switch kernel {
         case .lanczos3: k = "lanczos3"
         case .cubic(let b, let c): k = "cubic B=\(formatFloat(b)) C=\(formatFloat(c))"
+        case .linear: k = "linear"
         case .gaussian(let sigma): k = "gaussian sigma=\(formatFloat(sigma))"
         }
         return "separable resample \(k), input step \(formatFloat(x.step))x\(formatFloat(y.step)), vertical then horizontal"
@@ -69,6 +72,7 @@ package struct Resample: AreaOperation {
         switch kernel {
         case .lanczos3: let w = max(axis.step, 1); return (w, 3 * w)
         case .cubic: let w = max(axis.step, 1); return (w, 2 * w)
+        case .linear: let w = max(axis.step, 1); return (w, w)
         case .gaussian(let sigma): return (1, (3 * sigma).rounded(.up) + 0.5)
         }
     }
@@ -88,6 +92,7 @@ package struct Resample: AreaOperation {
         switch kernel {
         case .lanczos3: return Resample.lanczos3((i + 0.5 - u) / widen)
         case .cubic(let b, let c): return Resample.cubic((i + 0.5 - u) / widen, b: b, c: c)
+        case .linear: return max(1 - abs(i + 0.5 - u) / widen, 0)
         case .gaussian(let sigma):
             guard sigma > 0 else { return abs(i + 0.5 - u) < 0.5 ? 1 : 0 }
             let s = 1 / (2.0.squareRoot() * sigma)

@@ -22,7 +22,7 @@ package protocol AreaOperation: Hashable, Sendable {
     /// The integral rectangle of input `index` that the output pixels `rect` (integral) read. The
     /// executor loads exactly this rectangle; ``run(_:)`` must not read outside it.
     func regionOfInterest(input index: Int, for rect: Rect) -> Rect
-    /// How many channels of input `index` the pass reads (1: red only, 4: RGBA).
+    /// How many channels of input `index` the pass reads (1: red only, 3: RGB, 4: RGBA).
     func inputChannels(_ index: Int) -> Int
     /// Whether the output is opaque inside its extent, given each input's opacity and extent.
     func isOpaque(inputs: [AreaInputDescription]) -> Bool

@@ -21,15 +21,23 @@ enum DepthEffectFilters {
     ///    focus plane, the maximum of `min(c, 0)` over a disc of radius max(1.5, L/1500): the focused
     ///    subject wins at its edges, so none of its pixels lands in a background layer (a Gaussian
     ///    there would blur its rim into the background), and no background joins a foreground layer.
-    /// 4. Layers: signed radii `t` at 0 and ±R·2^−i (R the clamp, down to 1.5 px). Each pixel splits
-    ///    between the two layers around its c (tent weights w_j, Σ w_j = 1); highlights are boosted in
-    ///    blurred layers (`rgb·(1 + 1.5·max(L − 0.85, 0)/0.15)`); layer j is `(w_j·rgb, w_j)`,
-    ///    disc-blurred by |t_j| (at 1/d resolution, d a power of two ≤ |t_j|/6, read back bilinearly).
+    /// 4. Levels: radii R·2^−i down to 1.5 px (R the clamp on each side). The smallest (1.5 to 3 px) is
+    ///    a Gaussian of the photo (σ = r/2, a disc's spread). Every larger radius t is a premultiplied
+    ///    layer, made at half size or less from the 2×2 blocks of the layer source (the highlight-boosted
+    ///    colour `rgb·(1 + 1.5·max(L − 0.85, 0)/0.15)` and c): a block takes its most blurred c and the
+    ///    mean colour of its pixels on that side, so a depth edge's blocks never carry the focused
+    ///    subject's colour into a layer;
+    ///    each block splits between the two lattice radii around its c (tent weights w_j, Σ w_j = 1);
+    ///    layer j, `(w_j·rgb, w_j)`, is box-decimated to 1/d (d a power of two ≤ t/3, at least 2) as it
+    ///    is made, disc-blurred by t/d, and the layers are summed from the coarsest down (each level
+    ///    adds the one above, enlarged bilinearly).
     /// 5. Composite without halos: `B` = Σ layers behind the focus, `F` = Σ layers in front (both
-    ///    premultiplied, so the subject's colour never enters `B`); `S = w_0·rgb + w_b·B/B.a + w_f·F/F.a`
-    ///    (w_0, w_b, w_f the pixel's own weights), `out = F + (1 − F.a)·S`: the blurred
-    ///    foreground covers its edge, the background behind the subject is its own colour extended.
-    /// 6. Grain: `+ g·(h(x, y) − ½)·clamp(|c|/2, 0, 1)` on R, G, B, h a hash of the pixel position,
+    ///    premultiplied, so the subject's colour never enters `B`). The pixel's own part `S` runs
+    ///    linearly in |c| from the photo through the Gaussian to `B/B.a` (or `F/F.a` in front) at the
+    ///    innermost layer's radius; `out = F + (1 − F.a)·S`: the blurred foreground covers its edge,
+    ///    the background behind the subject is its own colour extended.
+    /// 6. Grain: `+ g·(h(x, y) − ½)·clamp(|c|/2, 0, 1)` on R, G, B, h the interleaved gradient noise
+    ///    `fract(52.9829189·fract(0.06711056·x + 0.00583715·y))` of the pixel position (Jimenez 2014),
     ///    g = inputLumaNoiseScale (0 → 0.004), so blurred areas keep a sensor-like texture.
     static let depthBlurEffect = FilterDescriptor(
         name: "CIDepthBlurEffect", categories: ["CICategoryBlur", "CICategoryStillImage"],
@@ -88,7 +96,7 @@ struct PortraitBlur {
     /// Largest radius in front of it.
     var maximumFrontRadius: Double { 0.5 * maximumBackRadius }
 
-    /// Layer radii from the smallest (≥ 1.5 px) up to `maximum`, halving from it.
+    /// Lattice radii from the smallest (≥ 1.5 px) up to `maximum`, halving from it.
     static func radii(upTo maximum: Double) -> [Double] {
         var radii: [Double] = []
         var r = maximum
@@ -98,9 +106,12 @@ struct PortraitBlur {
 
     func render() throws -> Image {
         let back = Self.radii(upTo: maximumBackRadius), front = Self.radii(upTo: maximumFrontRadius)
-        guard let innerBack = back.first else { return photo }
-        // Too small an image for a foreground layer: nothing is blurred in front of the focus.
-        let innerFront = front.first ?? 1, frontCap = front.isEmpty ? 0 : maximumFrontRadius
+        // The smallest radius (1.5 to 3 px) is a Gaussian of the photo; the larger ones are layers. The
+        // front lattice is the back one without its top, so both sides share the Gaussian.
+        guard let r1 = back.first else { return photo }
+        let backLayers = Array(back.dropFirst()), frontLayers = Array(front.dropFirst())
+        // Too small an image for a foreground blur: nothing is blurred in front of the focus.
+        let frontCap = front.isEmpty ? 0 : maximumFrontRadius
         let refined = try photo.applyingFilter("CIEdgePreserveUpsampleFilter", parameters: [
             "inputSmallImage": .image(disparity), "inputSpatialSigma": .number(1), "inputLumaSigma": .number(0.05)])
         let focus = disparity.applying(FocusDisparity(area: focusArea)).clampedToExtent()
@@ -109,29 +120,59 @@ struct PortraitBlur {
         let raw = try Self.blurMapKernel.apply(
             [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
              .number(maximumBackRadius), .number(frontCap)], extent: extent)
-        let behind = try Self.behindKernel.apply([.image(raw)])
-        let nearest = behind.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum,
-                                                                  filterName: "\(Self.name)_nearest"))
-        let map = try Self.mapKernel.apply([.image(raw), .image(nearest)], extent: extent)
+        // max over the disc of min(c, 0) is min(max over the disc of c, 0): the map kernel takes the min.
+        let nearest = raw.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum, grey: true,
+                                                               filterName: "\(Self.name)_nearest"))
+        let source = try Self.sourceKernel.apply([.image(photo), .image(raw), .image(nearest), .number(1.5)], extent: extent)
 
-        // Signed lattice: −back (far to near), 0, +front (near to nearer).
-        let lattice = back.reversed().map { -$0 } + [0] + front
-        var backSum: Image?, frontSum: Image?
-        for (j, t) in lattice.enumerated() where t != 0 {
-            let low = j > 0 ? lattice[j - 1] : -1e9, high = j + 1 < lattice.count ? lattice[j + 1] : 1e9
-            let layer = try Self.layerKernel.apply([.image(photo), .image(map), .number(low), .number(t), .number(high), .number(1.5)],
-                                                   extent: extent)
-            let blurred = blur(layer, radius: abs(t), label: t < 0 ? "back" : "front")
-            if t < 0 {
-                backSum = try backSum.map { try Self.sumKernel.apply([.image($0), .image(blurred)], extent: extent) } ?? blurred
-            } else {
-                frontSum = try frontSum.map { try Self.sumKernel.apply([.image($0), .image(blurred)], extent: extent) } ?? blurred
-            }
-        }
+        let sigma = r1 / 2
+        let gaussian = photo.clampedToExtent().applying(Resample(kernel: .gaussian(sigma: sigma), x: .init(step: 1, offset: 0),
+                                                                 y: .init(step: 1, offset: 0), filterName: "\(Self.name)_gaussian"))
+        let origin = (x: Int(extent.minX), y: Int(extent.minY))
+        let blocking = DepthLayerBlocks(origin: origin, filterName: "\(Self.name)_blocks")
+        let blocks = source.clampedToExtent().applying(blocking).cropped(to: blocking.outputExtent(inputExtents: [extent]))
+        let backSum = try layers(backLayers, sign: -1, inner: r1, blocks: blocks)
+        let frontSum = try layers(frontLayers, sign: 1, inner: r1, blocks: blocks)
         let empty = Image(color: [0, 0, 0, 0])
         return try Self.compositeKernel.apply(
-            [.image(photo), .image(map), .image(backSum ?? empty), .image(frontSum ?? empty),
-             .number(innerBack), .number(innerFront), .number(grain)], extent: extent)
+            [.image(photo), .image(source), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .number(r1),
+             .number(backLayers.first ?? 1e9), .number(frontLayers.first ?? 1e9), .number(grain)], extent: extent)
+    }
+
+    /// The sum of one side's layers (`radii` ascending, signed by `sign`: −1 behind the focus plane),
+    /// at full size: layer j takes the tent weight of the blur map around its radius between its
+    /// lattice neighbours (`inner` below the first), box-decimated from the half-size blocks to 1/d
+    /// (d a power of two ≤ radius/3, at least 2) in the same pass, and disc-blurred by radius/d; the sum
+    /// is gathered from the coarsest level down, each level adding the one above enlarged bilinearly
+    /// (a pyramid collapse).
+    func layers(_ radii: [Double], sign: Double, inner: Double, blocks: Image) throws -> Image? {
+        let side = "\(Self.name)_\(sign < 0 ? "back" : "front")"
+        var sum: Image?, sumFactor = 2
+        for j in radii.indices.reversed() {
+            let t = radii[j], lower = j > 0 ? radii[j - 1] : inner, upper = j + 1 < radii.count ? radii[j + 1] : 1e9
+            var d = 2
+            while Double(2 * d) * 3 <= t { d *= 2 }
+            let stage = side + formatRadius(t)
+            let (low, high) = sign < 0 ? (-upper, -lower) : (lower, upper)
+            let decimate = DepthLayerDecimate(low: low, mid: sign * t, high: high, factor: d / 2, origin: (0, 0), filterName: stage + "_layer")
+            let layer = blocks.clampedToExtent().applying(decimate).cropped(to: decimate.outputExtent(inputExtents: [blocks.extent]))
+            var level = layer.applying(DiscSpans(radius: t / Double(d), reduction: .mean, filterName: stage))
+                .cropped(to: layer.extent.outset(dx: 1, dy: 1))
+            if let coarser = sum {
+                let above = sumFactor == d ? coarser : Self.enlarged(coarser, by: sumFactor / d, origin: (0, 0), stage: stage)
+                level = try Self.sumKernel.apply([.image(level), .image(above)], extent: level.extent)
+            }
+            sum = level
+            sumFactor = d
+        }
+        return sum.map { Self.enlarged($0, by: sumFactor, origin: (extent.minX, extent.minY), stage: side).cropped(to: extent) }
+    }
+
+    /// `image` enlarged `factor` times bilinearly (a separable pass), its origin moved to `origin`.
+    static func enlarged(_ image: Image, by factor: Int, origin: (x: Double, y: Double), stage: String) -> Image {
+        let step = 1 / Double(factor)
+        return image.applying(Resample(kernel: .linear, x: .init(step: step, offset: -origin.x * step),
+                                       y: .init(step: step, offset: -origin.y * step), filterName: stage + "_enlarge"))
     }
 
     /// The focus rectangle in the disparity map's pixels, rounded out.
@@ -146,20 +187,6 @@ struct PortraitBlur {
         AffineTransform(translationX: -source.minX, y: -source.minY)
             .concatenating(AffineTransform(scaleX: target.width / source.width, y: target.height / source.height))
             .concatenating(AffineTransform(translationX: target.minX, y: target.minY))
-    }
-
-    /// The disc blur of a premultiplied layer: at full size up to radius 12, else at 1/d (d a power
-    /// of two ≤ radius/6: Gaussian σ = d/2 decimation), the disc of radius/d, read back bilinearly.
-    func blur(_ layer: Image, radius: Double, label: String) -> Image {
-        let stage = "\(Self.name)_\(label)\(formatRadius(radius))"
-        var d = 1
-        while Double(2 * d) * 6 <= radius { d *= 2 }
-        if d == 1 { return layer.applying(DiscSpans(radius: radius, reduction: .mean, filterName: stage)) }
-        let step = Double(d), axis = Resample.AxisMapping(step: step, offset: 0)
-        return layer.applying(Resample(kernel: .gaussian(sigma: step / 2), x: axis, y: axis, filterName: stage + "_decimate"))
-            .applying(DiscSpans(radius: radius / step, reduction: .mean, filterName: stage))
-            .transformed(by: AffineTransform(scaleX: step, y: step))
-            .cropped(to: extent)
     }
 
     func formatRadius(_ r: Double) -> String { "\((r * 100).rounded() / 100)" }
@@ -178,49 +205,40 @@ struct PortraitBlur {
         }
         """)
 
-    /// Layer `mid` of the lattice: tent weight of c between its neighbours `low` and `high`, the
-    /// photo's colour times it (highlights boosted by `gain`), alpha the weight.
-    static let layerKernel = CatalogueKernel("""
-        kernel vec4 depthLayer(__sample s, __sample c, float low, float mid, float high, float gain) {
-            float r = c.r;
-            float w = r < mid ? clamp((r - low) / (mid - low), 0.0, 1.0) : clamp((high - r) / (high - mid), 0.0, 1.0);
-            float l = dot(s.rgb, vec3(0.2125, 0.7154, 0.0721));
-            float boost = 1.0 + gain * max(l - 0.85, 0.0) / 0.15;
-            return vec4(s.rgb * (w * boost), w);
-        }
-        """)
-
     /// The sum of two premultiplied layers.
     static let sumKernel = CatalogueKernel("""
         kernel vec4 depthLayerSum(__sample a, __sample b) { return a + b; }
         """)
 
-    /// `min(c, 0)`: the map behind the focus plane.
-    static let behindKernel = CatalogueKernel("""
-        kernel vec4 depthBehind(__sample c) { float b = min(c.r, 0.0); return vec4(b, b, b, 1.0); }
+    /// The layer source: the photo's colour with highlights boosted, `rgb·(1 + gain·max(L − 0.85, 0)/0.15)`,
+    /// and in alpha the blur value: `c` in front of the focus plane, else the nearest behind-or-focus
+    /// value around, `min(m, 0)` with m the disc maximum of c.
+    static let sourceKernel = CatalogueKernel("""
+        kernel vec4 depthLayerSource(__sample s, __sample c, __sample m, float gain) {
+            float v = c.r > 0.0 ? c.r : min(m.r, 0.0);
+            float l = dot(s.rgb, vec3(0.2125, 0.7154, 0.0721));
+            return vec4(s.rgb * (1.0 + gain * max(l - 0.85, 0.0) / 0.15), v);
+        }
         """)
 
-    /// `c` in front of the focus plane, else the nearest behind-or-focus value around (`m`).
-    static let mapKernel = CatalogueKernel("""
-        kernel vec4 depthNearestMap(__sample c, __sample m) { float v = c.r > 0.0 ? c.r : m.r; return vec4(v, v, v, 1.0); }
-        """)
-
-    /// `out = F + (1 − F.a)·(w0·s + wb·B/B.a + wf·F/F.a)` plus grain where blurred; alpha of s.
+    /// Own part `S`: linear in |c| from the photo (0) through the Gaussian (r1) to the layers on c's
+    /// side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t);
+    /// `out = F + (1 − F.a)·S`, plus grain where blurred; alpha of s.
     static let compositeKernel = CatalogueKernel("""
-        kernel vec4 depthComposite(__sample s, __sample c, __sample back, __sample front,
-                                   float innerBack, float innerFront, float grain) {
-            float r = c.r;
-            float w0 = r < 0.0 ? clamp(1.0 + r / innerBack, 0.0, 1.0) : clamp(1.0 - r / innerFront, 0.0, 1.0);
-            float wb = r < 0.0 ? 1.0 - w0 : 0.0;
-            float wf = r < 0.0 ? 0.0 : 1.0 - w0;
-            vec3 b = back.rgb / max(back.a, 0.0001);
-            vec3 f = front.rgb / max(front.a, 0.0001);
-            vec3 sharp = w0 * s.rgb + wb * b + wf * f;
+        kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front,
+                                   float r1, float tBack, float tFront, float grain) {
+            float r = c.a;
+            float a = abs(r);
+            vec3 small = mix(s.rgb, g.rgb, clamp(a / r1, 0.0, 1.0));
+            float t = r < 0.0 ? tBack : tFront;
+            float wl = clamp((a - r1) / max(t - r1, 0.0001), 0.0, 1.0);
+            vec3 layer = r < 0.0 ? back.rgb / max(back.a, 0.0001) : front.rgb / max(front.a, 0.0001);
+            vec3 own = small + wl * (layer - small);
             float cover = clamp(front.a, 0.0, 1.0);
             vec2 p = floor(destCoord());
-            float h = fract(sin(dot(p, vec2(12.9898, 78.233))) * 43758.5453) - 0.5;
-            float amount = grain * h * clamp(abs(r) * 0.5, 0.0, 1.0);
-            vec3 rgb = front.rgb + (1.0 - cover) * sharp + vec3(amount);
+            float h = fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715)))) - 0.5;
+            float amount = grain * h * clamp(a * 0.5, 0.0, 1.0);
+            vec3 rgb = front.rgb + (1.0 - cover) * own + vec3(amount);
             return vec4(rgb * s.a, s.a);
         }
         """)

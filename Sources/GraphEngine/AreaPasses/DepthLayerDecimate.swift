@@ -1,0 +1,190 @@
+/// The half-size source of a layered lens blur's coarse layers (CIDepthBlurEffect): each output
+/// pixel is a 2×2 block of the layer source (highlight-boosted colour, blur value `c` in alpha).
+/// Alpha is the block's most blurred `c` (largest |c|, the first in the block on ties); red, green
+/// and blue are the mean over the block's pixels whose c is nearer that value than the block's least
+/// blurred one. So a block on a depth edge joins the blurred side with that side's colour only: a
+/// focused subject's colour never enters a layer, and the background around it keeps its full
+/// weight. Alpha is data here, read only by ``DepthLayerDecimate``.
+package struct DepthLayerBlocks: AreaOperation {
+    /// The full-size extent's origin: output pixel X covers input columns `origin.x + 2X` and `+ 1`.
+    package let originX: Int, originY: Int
+    package let filterName: String
+
+    package init(origin: (x: Int, y: Int), filterName: String) {
+        (originX, originY) = origin
+        self.filterName = filterName
+    }
+
+    package var name: String { filterName }
+    package var summary: String { "2x2 blocks: most blurred value, mean colour of the pixels on its side" }
+
+    package func geometry(input index: Int) -> AffineTransform? { DepthLayerDecimate.shrink(by: 2, originX, originY) }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { DepthLayerDecimate.shrunk(inputExtents[0], by: 2, originX, originY) }
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+        DepthLayerDecimate.blocks(of: rect, by: 2, originX, originY)
+    }
+
+    package func run(_ tile: AreaTile) {
+        let source = tile.inputs[0], output = tile.output, width = output.width
+        let results = tile.scratch.floats(0, count: 4 * width)
+        for y in 0..<output.height {
+            let lowerC = source.row(3, 2 * y), upperC = source.row(3, 2 * y + 1)
+            for x in 0..<width {
+                let i = 2 * x
+                let c = (Self.number(lowerC[i]), Self.number(lowerC[i + 1]), Self.number(upperC[i]), Self.number(upperC[i + 1]))
+                let (far, near) = Self.extremes(c)
+                let joins = (Self.joins(c.0, far, near), Self.joins(c.1, far, near), Self.joins(c.2, far, near), Self.joins(c.3, far, near))
+                let count = (joins.0 ? 1 : 0) + (joins.1 ? 1 : 0) + (joins.2 ? 1 : 0) + (joins.3 ? 1 : 0)
+                let inverseCount = 1 / Float(count)
+                for channel in 0..<3 {
+                    let lower = source.row(channel, 2 * y), upper = source.row(channel, 2 * y + 1)
+                    var sum: Float = 0
+                    if joins.0 { sum += lower[i] }
+                    if joins.1 { sum += lower[i + 1] }
+                    if joins.2 { sum += upper[i] }
+                    if joins.3 { sum += upper[i + 1] }
+                    results[channel * width + x] = sum * inverseCount
+                }
+                results[3 * width + x] = far
+            }
+            for channel in 0..<4 { output.store(channel: channel, row: y, from: results + channel * width) }
+        }
+    }
+
+    /// NaN (a hole in the map) as 0.
+    @inline(__always)
+    static func number(_ c: Float) -> Float { c.isNaN ? 0 : c }
+
+    /// A block's most blurred (largest |c|) and least blurred values, the first of equals.
+    @inline(__always)
+    static func extremes(_ c: (Float, Float, Float, Float)) -> (far: Float, near: Float) {
+        func farther(_ a: Float, _ b: Float) -> Float { abs(b) > abs(a) ? b : a }
+        func nearer(_ a: Float, _ b: Float) -> Float { abs(b) < abs(a) ? b : a }
+        return (farther(farther(farther(c.0, c.1), c.2), c.3), nearer(nearer(nearer(c.0, c.1), c.2), c.3))
+    }
+
+    /// Whether a pixel of value `c` is at least as near the block's most blurred value as its least.
+    @inline(__always)
+    static func joins(_ c: Float, _ far: Float, _ near: Float) -> Bool { (c - far) * (c - far) <= (c - near) * (c - near) }
+
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        let pixels = try [(0, 0), (1, 0), (0, 1), (1, 1)].map { try input(0, originX + 2 * x + $0.0, originY + 2 * y + $0.1) }
+        let c = pixels.map { Self.number($0.w) }
+        let (far, near) = Self.extremes((c[0], c[1], c[2], c[3]))
+        var sum = SIMD3<Double>.zero, count = 0.0
+        for k in 0..<4 where Self.joins(c[k], far, near) {
+            sum += SIMD3(Double(pixels[k].x), Double(pixels[k].y), Double(pixels[k].z))
+            count += 1
+        }
+        return SIMD4<Float>(Float(sum.x / count), Float(sum.y / count), Float(sum.z / count), far)
+    }
+}
+
+/// One layer of a layered lens blur (CIDepthBlurEffect), box-decimated by `factor` from a layer
+/// source (colour, blur value `c` in alpha: the full-size source or its ``DepthLayerBlocks``): output
+/// pixel X is the mean over its `factor×factor` block of `(w(c)·rgb, w(c))`, with and `w` the tent weight of the layer's radius `mid`
+/// between its lattice neighbours `low` and `high` (`(c − low)/(mid − low)` below mid,
+/// `(high − c)/(high − mid)` above, clamped to [0, 1]; NaN weighs 0). Making the layer and shrinking
+/// it in one pass reads the blocks once and writes `1/factor²` of them.
+package struct DepthLayerDecimate: AreaOperation {
+    package let low: Float, mid: Float, high: Float
+    package let factor: Int
+    /// The source's origin: output pixel X covers source columns `origin.x + factor·X ..< + factor`.
+    package let originX: Int, originY: Int
+    package let filterName: String
+
+    package init(low: Double, mid: Double, high: Double, factor: Int, origin: (x: Int, y: Int), filterName: String) {
+        self.low = Float(low)
+        self.mid = Float(mid)
+        self.high = Float(high)
+        self.factor = max(factor, 1)
+        (originX, originY) = origin
+        self.filterName = filterName
+    }
+
+    package var name: String { filterName }
+    package var summary: String {
+        "depth layer radius \(formatFloat(Double(mid))) (tent \(formatFloat(Double(low)))…\(formatFloat(Double(high)))), box-decimated by \(factor)"
+    }
+
+    package func geometry(input index: Int) -> AffineTransform? { Self.shrink(by: factor, originX, originY) }
+    package func outputExtent(inputExtents: [Rect]) -> Rect { Self.shrunk(inputExtents[0], by: factor, originX, originY) }
+    package func regionOfInterest(input index: Int, for rect: Rect) -> Rect { Self.blocks(of: rect, by: factor, originX, originY) }
+
+    /// The tent weight of blur value `c` (NaN weighs 0).
+    @inline(__always)
+    func weight(_ c: Float) -> Float {
+        let w = c < mid ? (c - low) / (mid - low) : (high - c) / (high - mid)
+        return w > 0 ? min(w, 1) : 0
+    }
+
+    package func run(_ tile: AreaTile) {
+        let blocks = tile.inputs[0], output = tile.output
+        let d = factor, width = output.width, inWidth = blocks.width
+        let sums = tile.scratch.floats(0, count: 4 * width)
+        let weighted = tile.scratch.floats(1, count: 4 * inWidth)
+        let scale = 1 / Float(d * d)
+        for y in 0..<output.height {
+            sums.update(repeating: 0, count: 4 * width)
+            for dy in 0..<d {
+                let row = y * d + dy
+                let r = blocks.row(0, row), g = blocks.row(1, row), b = blocks.row(2, row), c = blocks.row(3, row)
+                let wr = weighted, wg = weighted + inWidth, wb = wg + inWidth, ww = wb + inWidth
+                for i in 0..<inWidth {
+                    let w = weight(c[i])
+                    wr[i] = w * r[i]
+                    wg[i] = w * g[i]
+                    wb[i] = w * b[i]
+                    ww[i] = w
+                }
+                for channel in 0..<4 {
+                    let source = weighted + channel * inWidth, target = sums + channel * width
+                    for x in 0..<width {
+                        var sum: Float = 0
+                        for i in (x * d)..<(x * d + d) { sum += source[i] }
+                        target[x] += sum
+                    }
+                }
+            }
+            for channel in 0..<4 {
+                let values = sums + channel * width
+                for x in 0..<width { values[x] *= scale }
+                if channel < tile.channels { output.store(channel: channel, row: y, from: values) }
+            }
+        }
+    }
+
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var sum = SIMD4<Double>.zero
+        for dy in 0..<factor {
+            for dx in 0..<factor {
+                let s = try input(0, originX + x * factor + dx, originY + y * factor + dy), w = Double(weight(s[3]))
+                sum += SIMD4(w * Double(s[0]), w * Double(s[1]), w * Double(s[2]), w)
+            }
+        }
+        return SIMD4<Float>(sum / Double(factor * factor))
+    }
+
+    // MARK: Block geometry shared with DepthLayerBlocks
+
+    /// Full-size coordinates to block coordinates: `(p − origin)/factor`.
+    static func shrink(by factor: Int, _ originX: Int, _ originY: Int) -> AffineTransform {
+        AffineTransform(translationX: Double(-originX), y: Double(-originY))
+            .concatenating(AffineTransform(scaleX: 1 / Double(factor), y: 1 / Double(factor)))
+    }
+
+    /// The blocks covering `extent`.
+    static func shrunk(_ extent: Rect, by factor: Int, _ originX: Int, _ originY: Int) -> Rect {
+        guard !extent.isInfinite else { return extent }
+        let d = Double(factor)
+        let x0 = ((extent.minX - Double(originX)) / d).rounded(.down), y0 = ((extent.minY - Double(originY)) / d).rounded(.down)
+        let x1 = ((extent.maxX - Double(originX)) / d).rounded(.up), y1 = ((extent.maxY - Double(originY)) / d).rounded(.up)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The full-size pixels of the blocks `rect`.
+    static func blocks(of rect: Rect, by factor: Int, _ originX: Int, _ originY: Int) -> Rect {
+        let d = Double(factor)
+        return Rect(x: Double(originX) + rect.minX * d, y: Double(originY) + rect.minY * d, width: rect.width * d, height: rect.height * d)
+    }
+}

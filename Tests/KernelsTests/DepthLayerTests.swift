@@ -1,0 +1,113 @@
+import Foundation
+@testable import GraphEngine
+import XCTest
+
+/// The two passes that make CIDepthBlurEffect's layers, against float64 statements of their rules:
+/// 2×2 blocks of a layer source (colour, blur value in alpha) and a tent-weighted, box-decimated layer.
+final class DepthLayerTests: XCTestCase {
+    static let width = 37, height = 29
+    /// The source's origin (not on the block grid's zero, to test the origin handling).
+    static let origin = (x: 3, y: -2)
+
+    /// Blur values: a focused square (0), a far background (−10), a nearer band (+5), a ramp and a
+    /// few NaN holes, in source pixel indices (0-based from the origin).
+    static func blur(_ i: Int, _ j: Int) -> Double {
+        if (i * 7 + j * 3) % 41 == 0 { return .nan }
+        if i >= 11 && i < 22 && j >= 9 && j < 20 { return 0 }
+        if j >= 24 { return 5 }
+        if i >= 30 { return -2 - Double(j) * 0.3 }
+        return -10
+    }
+    static func colour(_ i: Int, _ j: Int) -> SIMD3<Double> {
+        SIMD3(0.2 + 0.6 * Double(i) / Double(width), 0.5 + 0.3 * sin(Double(j) * 0.7), 0.1 + 0.02 * Double((i * j) % 13))
+    }
+
+    /// The layer source as CIDepthBlurEffect makes it: colour, blur value in alpha (moved there by a
+    /// kernel, as image buffers hold alpha in [0, 1]).
+    static func source() throws -> Image {
+        func data(_ value: (Int, Int) -> SIMD4<Double>) throws -> Image {
+            var floats: [Float] = []
+            for j in (0..<height).reversed() { for i in 0..<width { floats += (0..<4).map { Float(value(i, j)[$0]) } } }
+            let bytes = floats.withUnsafeBytes { Array($0) }
+            return Image(buffer: try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque, colorSpace: nil, bytes: bytes))
+        }
+        let colours = try data { SIMD4(colour($0, $1).x, colour($0, $1).y, colour($0, $1).z, 1) }
+        let blurs = try data { SIMD4(blur($0, $1), 0, 0, 1) }
+        let pack = try Kernel(source: "kernel vec4 pack(__sample s, __sample c) { return vec4(s.rgb, c.r); }")
+        return try Image.applying(pack, arguments: [.image(colours), .image(blurs)])
+            .transformed(by: AffineTransform(translationX: Double(origin.x), y: Double(origin.y)), filter: .nearest)
+    }
+
+    /// The block rule stated plainly: the most blurred value (first of equals; NaN as 0), and the mean
+    /// colour of the pixels at least as near it as the least blurred value. Edge blocks repeat the
+    /// last row or column (the source is read clamped).
+    static func expectedBlock(_ x: Int, _ y: Int) -> SIMD4<Double> {
+        let pixels = [(0, 0), (1, 0), (0, 1), (1, 1)].map { (min(2 * x + $0.0, width - 1), min(2 * y + $0.1, height - 1)) }
+        let c = pixels.map { blur($0.0, $0.1).isNaN ? 0 : blur($0.0, $0.1) }
+        var far = c[0], near = c[0]
+        for v in c.dropFirst() {
+            if abs(v) > abs(far) { far = v }
+            if abs(v) < abs(near) { near = v }
+        }
+        var sum = SIMD3<Double>.zero, count = 0.0
+        for (k, p) in pixels.enumerated() where (c[k] - far) * (c[k] - far) <= (c[k] - near) * (c[k] - near) {
+            sum += colour(p.0, p.1)
+            count += 1
+        }
+        return SIMD4(sum.x / count, sum.y / count, sum.z / count, far)
+    }
+
+    func blocks() throws -> Image {
+        let blocking = DepthLayerBlocks(origin: Self.origin, filterName: "blocks")
+        return try Self.source().clampedToExtent().applying(blocking).cropped(to: blocking.outputExtent(inputExtents: [try Self.source().extent]))
+    }
+
+    func testBlocksTakeTheMostBlurredValueAndTheColourOfItsSide() throws {
+        let image = try blocks()
+        XCTAssertEqual(image.extent, Rect(x: 0, y: 0, width: 19, height: 15))
+        try assertMatches(image, image.extent, tolerance: 1e-6) { x, y in Self.expectedBlock(x, y) }
+        // A block on the focused square's edge (columns 10 and 11 of the source): the background's
+        // value and colour only.
+        let edge = Self.expectedBlock(5, 6)
+        XCTAssertEqual(edge[3], -10)
+        XCTAssertEqual(edge[0], (Self.colour(10, 12).x + Self.colour(10, 13).x) / 2, accuracy: 1e-12)
+    }
+
+    /// Layer −6 between −10 and −3, decimated by 2 from the blocks: the mean of (w·rgb, w) over 2×2
+    /// blocks, w the tent weight (0 at −10 and −3, 1 at −6).
+    func testLayerIsTheTentWeightedMeanOfItsBlocks() throws {
+        let layer = try blocks().clampedToExtent()
+            .applying(DepthLayerDecimate(low: -10, mid: -6, high: -3, factor: 2, origin: (0, 0), filterName: "layer"))
+            .cropped(to: Rect(x: 0, y: 0, width: 10, height: 8))
+        XCTAssertEqual(layer.extent, Rect(x: 0, y: 0, width: 10, height: 8))
+        func tent(_ c: Double) -> Double { c < -6 ? max(0, min(1, (c + 10) / 4)) : max(0, min(1, (-3 - c) / 3)) }
+        var weighted = 0
+        try assertMatches(layer, layer.extent, tolerance: 1e-6) { x, y in
+            var sum = SIMD4<Double>.zero
+            for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                let b = Self.expectedBlock(min(2 * x + dx, 18), min(2 * y + dy, 14)), w = tent(b[3])
+                sum += SIMD4(w * b[0], w * b[1], w * b[2], w)
+            }
+            if sum[3] > 0 { weighted += 1 }
+            return sum / 4
+        }
+        XCTAssertGreaterThan(weighted, 3, "the ramp must give the layer some weight")
+    }
+
+    func testLayersAreTheSameForAnyTileSizeAndThreadCount() throws {
+        let layer = try blocks().clampedToExtent()
+            .applying(DepthLayerDecimate(low: -12, mid: -6, high: 0, factor: 1, origin: (0, 0), filterName: "layer"))
+            .cropped(to: Rect(x: 0, y: 0, width: 19, height: 15))
+        var renders: [[SIMD4<Float>]] = []
+        for (tile, threads) in [(8, 1), (16, 3), (512, 2)] {
+            var options = ContextOptions()
+            options.workingFormat = .rgbaf
+            options.tileSize = tile
+            options.threads = threads
+            let buffer = try Context(options: options).render(layer, format: .rgbaf, colorSpace: .data)
+            renders.append((0..<buffer.height).flatMap { row in (0..<buffer.width).map { SIMD4<Float>(buffer.pixel(x: $0, row: row)) } })
+        }
+        XCTAssertEqual(renders[0], renders[1])
+        XCTAssertEqual(renders[0], renders[2])
+    }
+}
