@@ -232,7 +232,8 @@ struct PortraitBlur {
             vec3 small = mix(s.rgb, g.rgb, clamp(a / r1, 0.0, 1.0));
             float t = r < 0.0 ? tBack : tFront;
             float wl = clamp((a - r1) / max(t - r1, 0.0001), 0.0, 1.0);
-            vec3 layer = r < 0.0 ? back.rgb / max(back.a, 0.0001) : front.rgb / max(front.a, 0.0001);
+            vec4 side = r < 0.0 ? back : front;
+            vec3 layer = side.rgb / max(side.a, 0.0001);
             vec3 own = small + wl * (layer - small);
             float cover = clamp(front.a, 0.0, 1.0);
             vec2 p = floor(destCoord());
