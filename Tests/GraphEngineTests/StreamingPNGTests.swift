@@ -139,11 +139,11 @@ final class StreamingPNGTests: XCTestCase {
         }
     }
 
-    /// An image of several compression bands (1.2 MB of 16-bit RGBA, bands of 512 KiB) whose
-    /// alpha turns up in the last band rendered gives the same file on 1, 2 and 5 threads, with the
-    /// reference's samples.
+    /// An image of two compression bands (560 KB of 16-bit RGBA, bands of 512 KiB) whose
+    /// alpha turns up in the last band rendered (so the encode starts over) gives the same file on
+    /// 1, 2 and 5 threads (its samples: ``testOutputsAreTheFilesOfTheRenderedSamples()``).
     func testTheFileIsTheSameForAnyThreadCount() throws {
-        let (width, height) = (300, 500)
+        let (width, height) = (200, 350)
         var bytes = [UInt8](repeating: 255, count: width * height * 4)
         for i in 0..<(width * height) {
             (bytes[i * 4], bytes[i * 4 + 1], bytes[i * 4 + 2]) = (UInt8(i % 251), UInt8(i / width % 256), UInt8(i * 7 % 256))
@@ -151,8 +151,6 @@ final class StreamingPNGTests: XCTestCase {
         bytes[((height - 1) * width + 5) * 4 + 3] = 90
         let image = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgba8, alphaMode: .straight, bytes: bytes))
             .applyingColorMatrix(ColorMatrix(rgb: [0.8, 0.2, 0, 0, 1, 0, 0.1, 0, 0.9], sourceName: "mix"))
-        let (_, samples, channels) = try referencePNG(image, bitDepth: 16, context: Context())
-        XCTAssertEqual(channels, 4)
         var files: [[UInt8]] = []
         for threads in [1, 2, 5] {
             var options = ContextOptions()
@@ -163,6 +161,8 @@ final class StreamingPNGTests: XCTestCase {
             files.append(try ImageFile.read(path: path))
         }
         XCTAssertTrue(files[1] == files[0] && files[2] == files[0], "the same bytes for 1, 2 and 5 threads")
-        XCTAssertTrue(try ImageFile.decode(files[0]).bytes == samples)
+        let decoded = try ImageFile.decode(files[0])
+        XCTAssertEqual([decoded.channels, decoded.bitDepth], [4, 16])
+        XCTAssertEqual(decoded.warnings, [])
     }
 }
