@@ -24,13 +24,14 @@ let package = Package(
         .systemLibrary(
             name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
-        .target(name: "CCodecShims", dependencies: ["CLibPNG", "CLibJPEG"], path: "Sources/CCodecShims"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CCodecShims", dependencies: ["CLibPNG", "CLibJPEG", "CZlib"], path: "Sources/CCodecShims"),
         .systemLibrary(
             name: "CLibHeif", path: "Sources/CLibHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
 
         // Codecs: libpng / libjpeg-turbo decode and encode, libheif decode, metadata segments.
-        .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif"]),
+        .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif", "CZlib"]),
 
         // The engine: recipes, kernel language, optimizer, programs, executor, I/O, dumps.
         .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "GraphCodecs"]),
@@ -45,7 +46,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs"], exclude: ["Fixtures"]),
+        .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs", "CZlib"], exclude: ["Fixtures"]),
         .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "GraphCodecs", "Kernels", "CHalf", "CRowKernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphEngine", "Kernels"]),

@@ -153,6 +153,7 @@ struct ccs_png_enc {
     size_t written;   /* bytes written to the descriptor */
     int saved_errno;
     unsigned int height, next_row;
+    int idat_written; /* the image data came as IDAT chunks (ccs_png_enc_write_idat), not rows */
 };
 
 #define CCS_PNG_FD_BUFFER (256 * 1024)
@@ -273,7 +274,8 @@ ccs_png_enc *ccs_png_enc_create(const ccs_png_enc_params *p, int fd, ccs_report 
 
 int ccs_png_enc_io_errno(const ccs_png_enc *enc) { return enc->saved_errno; }
 
-int ccs_png_enc_write_rows(ccs_png_enc *enc, const unsigned char *base, size_t stride, unsigned int count) {
+/* Compresses `count` rows (row i at base + i * stride) through libpng's own IDAT writer. */
+static int ccs_png_enc_write_rows(ccs_png_enc *enc, const unsigned char *base, size_t stride, unsigned int count) {
     if (setjmp(enc->err.jump)) return -1;
     if (count > enc->height - enc->next_row) png_error(enc->png, "more rows than the image height");
     for (unsigned int y = 0; y < count; y++) {
@@ -283,14 +285,32 @@ int ccs_png_enc_write_rows(ccs_png_enc *enc, const unsigned char *base, size_t s
     return 0;
 }
 
+int ccs_png_enc_write_idat(ccs_png_enc *enc, const unsigned char *data, size_t size) {
+    if (setjmp(enc->err.jump)) return -1;
+    enc->idat_written = 1;
+    do {
+        size_t length = size < PNG_UINT_31_MAX ? size : PNG_UINT_31_MAX;
+        png_write_chunk(enc->png, (png_const_bytep)"IDAT", data, length);
+        data += length;
+        size -= length;
+    } while (size > 0);
+    return 0;
+}
+
 int ccs_png_enc_finish(ccs_png_enc *enc, unsigned char **out, size_t *out_size) {
     *out = NULL;
     *out_size = 0;
     if (setjmp(enc->err.jump)) return -1;
-    if (enc->next_row != enc->height) png_error(enc->png, "finished before every row was written");
-    /* Every chunk was written before the image data; passing info again would make libpng
-     * before 1.6.40 write eXIf a second time (pnggroup/libpng#480). */
-    png_write_end(enc->png, NULL);
+    if (enc->idat_written) {
+        /* libpng did not see the image data (it would refuse png_write_end): IEND alone is what
+         * png_write_end writes after it when given no info. */
+        png_write_chunk(enc->png, (png_const_bytep)"IEND", NULL, 0);
+    } else {
+        if (enc->next_row != enc->height) png_error(enc->png, "finished before every row was written");
+        /* Every chunk was written before the image data; passing info again would make libpng
+         * before 1.6.40 write eXIf a second time (pnggroup/libpng#480). */
+        png_write_end(enc->png, NULL);
+    }
     if (enc->fd >= 0) {
         ccs_png_fd_flush(enc->png, enc);
         *out_size = enc->written;

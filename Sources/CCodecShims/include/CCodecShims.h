@@ -177,23 +177,68 @@ typedef struct ccs_png_enc_params {
 int ccs_png_encode(const ccs_png_enc_params *params, unsigned char **out, size_t *out_size,
                    ccs_report *report);
 
-/** Streaming (row-band) PNG encoder (not interlaced): the header and metadata chunks are
- *  written at creation (`pixels` and `stride` are ignored), rows are compressed as they come. */
+/** Streaming PNG encoder (not interlaced): the header and metadata chunks are written at
+ *  creation (`pixels` and `stride` are ignored), then the image data as IDAT chunks compressed
+ *  elsewhere (ccs_png_enc_write_idat, e.g. from png_bands.c), then IEND (ccs_png_enc_finish). */
 typedef struct ccs_png_enc ccs_png_enc;
 
 /** Writes to `fd` at its current offset through a 256 KiB buffer (never closed here), or, with
  *  fd < 0, into a growing memory buffer. NULL on failure (the message is in `report`). */
 ccs_png_enc *ccs_png_enc_create(const ccs_png_enc_params *params, int fd, ccs_report *report);
-/** Compresses `count` rows (row i at base + i * stride). 0 / -1. */
-int ccs_png_enc_write_rows(ccs_png_enc *enc, const unsigned char *base, size_t stride,
-                           unsigned int count);
-/** Completes the file (every row written). Memory: hands over the buffer (*out, free with
+/** Writes the next `size` bytes of the image data's zlib stream as IDAT chunks (the first call's
+ *  bytes start with the zlib header, the last call's end with the Adler-32). 0 / -1. */
+int ccs_png_enc_write_idat(ccs_png_enc *enc, const unsigned char *data, size_t size);
+/** Completes the file (after the image data). Memory: hands over the buffer (*out, free with
  *  ccs_free); descriptor: *out = NULL and *out_size = bytes written. 0 / -1. */
 int ccs_png_enc_finish(ccs_png_enc *enc, unsigned char **out, size_t *out_size);
 /** errno of a failed write(2) to the descriptor (0 when none). */
 int ccs_png_enc_io_errno(const ccs_png_enc *enc);
 /** Frees the encoder (and its output buffer unless handed over). NULL is fine. */
 void ccs_png_enc_destroy(ccs_png_enc *enc);
+
+
+/* ---- PNG image data compressed in independent bands (png_bands.c) ---------------------- */
+
+/** Row filtering state: the previous row, as stored (16-bit samples big-endian). */
+typedef struct ccs_png_filter ccs_png_filter;
+
+/** Filters rows of `row_bytes` with `bpp` bytes per pixel (rounded up); `swap16`: the rows come
+ *  with 16-bit samples little-endian and are stored swapped. NULL when out of memory. */
+ccs_png_filter *ccs_png_filter_create(size_t row_bytes, unsigned int bpp, int swap16);
+void ccs_png_filter_destroy(ccs_png_filter *filter);
+/** Filters `count` rows (row i at rows + i * stride) into `out`: for each, the filter type byte
+ *  and the filtered row (row_bytes + 1 bytes), the filter chosen as libpng 1.6 chooses it (the
+ *  smallest sum of the filtered bytes read as signed; None, Sub, Up, Average, Paeth, the first
+ *  on a tie). The first row of the image has a row of zeros above it. */
+void ccs_png_filter_rows(ccs_png_filter *filter, const unsigned char *rows, size_t stride, unsigned int count,
+                         unsigned char *out);
+
+/** A raw-deflate stream at one compression level, reused band after band (one thread at a time). */
+typedef struct ccs_png_deflater ccs_png_deflater;
+
+/** libpng's settings for image data (32 KiB window, memLevel 8, Z_FILTERED) at `level` 0...9.
+ *  NULL when out of memory. */
+ccs_png_deflater *ccs_png_deflater_create(int level);
+void ccs_png_deflater_destroy(ccs_png_deflater *deflater);
+
+/** One band of filtered rows and its compressed form. */
+typedef struct ccs_png_band {
+    const unsigned char *dictionary; /* the (up to 32 KiB of) filtered bytes just before `data` */
+    size_t dictionary_size;
+    const unsigned char *data;       /* the band's filtered rows */
+    size_t size;
+    int first, last;                 /* the image's first band (zlib header) / last (final block) */
+    unsigned char *output;           /* grown with realloc; free with ccs_free */
+    size_t output_capacity;
+    size_t output_size;              /* bytes of output written */
+    unsigned long adler;             /* Adler-32 of `data` alone */
+} ccs_png_band;
+
+/** Deflates `band->data` primed with its dictionary: the zlib header in front for the first band;
+ *  a sync flush at the end (byte aligned, not final, so the next band's data follows) or, for the
+ *  last band, the final block, with 4 bytes of capacity left after `output_size` for the stream's
+ *  Adler-32. Returns Z_OK (0) or zlib's error (Z_MEM_ERROR). */
+int ccs_png_deflate_band(ccs_png_deflater *deflater, ccs_png_band *band);
 
 /* ---- Temporary files removed on SIGINT, SIGTERM and SIGHUP -------------------------------- */
 

@@ -56,14 +56,16 @@ extension Executor {
 
 extension Context {
     /// The bands (top first) and worker count of a streamed encode of `area` whose bands go
-    /// through a ring of `ringSlots` slots of `outputBytesPerPixel` pixels.
+    /// through a ring of `ringSlots` slots of `outputBytesPerPixel` pixels to an encoder that holds
+    /// `encoderBytes(threads)` itself (PNG's parallel compression) when given `threads` workers.
     ///
     /// Bands are 64 rows for point-only plans. With area operations a band recomputes its reach
     /// (a blur's taps) above and below, so bands are higher, about ``streamingBandBytes`` of
     /// output and at least four times the reach, up to a tile. Under a memory limit, bands halve
     /// (down to 16 rows), then workers drop, until the estimate fits; a render that cannot fit
     /// fails before allocating.
-    func streamedBands(_ executor: inout Executor, area: PixelRect, outputBytesPerPixel: Int, ringSlots: Int) throws
+    func streamedBands(_ executor: inout Executor, area: PixelRect, outputBytesPerPixel: Int, ringSlots: Int,
+                       encoderBytes: (_ threads: Int) -> Int = { _ in 0 }) throws
         -> (bands: [PixelRect], reads: SequentialSourceReads)
     {
         let rowBytes = area.width * outputBytesPerPixel
@@ -84,7 +86,7 @@ extension Context {
             let band = planned.bands[0]
             let scratch = executor.workUnits(band).prefix(2).map { executor.workerScratchBytes(unit: $0) }.max() ?? 0
             return ringSlots * band.height * rowBytes + planned.reads.windowBytes + executor.threads * scratch
-                + executor.processorBytes(rect: area)
+                + executor.processorBytes(rect: area) + encoderBytes(executor.threads)
         }
         while estimate() > limit {
             if rows > 16 {

@@ -5,7 +5,7 @@ extension Context {
     /// Renders `image` in bands of rows, top first, and JPEG-encodes each band on another thread
     /// while the next band renders (a ring of three bands between them). With a streaming source
     /// the decode overlaps too: decode, filter and encode run as a pipeline, and only a window of
-    /// its rows is held. Bands: see ``streamedBands(_:area:outputBytesPerPixel:ringSlots:)``. The
+    /// its rows is held. Bands: see ``streamedBands(_:area:outputBytesPerPixel:ringSlots:encoderBytes:)``. The
     /// file goes to memory (returned) or streams into `destination`'s descriptor (returns `[]`).
     func streamedJPEG(_ image: Image, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
                       destination: EncodeDestination, progress: RenderProgress? = nil) throws -> [UInt8] {

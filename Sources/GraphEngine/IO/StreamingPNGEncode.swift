@@ -8,10 +8,11 @@ import Darwin
 #endif
 
 extension Context {
-    /// Renders `image` in bands of rows, top first, and PNG-compresses each band on another thread
-    /// while the next band renders (a ring of three bands between them, as for JPEG): neither the
-    /// pixels nor, with a file destination, the file is ever held whole (a 32768×32768 output
-    /// needed 4 GiB of pixels and a 4 GiB copy of them).
+    /// Renders `image` in bands of rows, top first, and PNG-filters each band on another thread
+    /// while the next band renders (a ring of three bands between them, as for JPEG), which hands
+    /// the filtered rows to the context's worker count of compression threads (``PNGRowEncoder``):
+    /// neither the pixels nor, with a file destination, the file is ever held whole (a
+    /// 32768×32768 output needed 4 GiB of pixels and a 4 GiB copy of them).
     ///
     /// The file is RGB when every pixel is opaque and RGBA with straight alpha otherwise, which is
     /// known only at the end; so the encode starts as RGB when alpha may be 1 everywhere and, at the
@@ -35,13 +36,16 @@ extension Context {
             executor.progress = progress
             if speculateOpaque == nil { speculateOpaque = start != nil || Opacity.isOpaque(root) }
             progress?.restart(expecting: area.pixelCount)
-            let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 4 * bitDepth / 8, ringSlots: 3)
+            let pixelBytes = 4 * bitDepth / 8
+            let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: pixelBytes, ringSlots: 3) {
+                PNGRowEncoder.workingBytes(rowBytes: area.width * pixelBytes, threads: $0)
+            }
             defer { reads.finish() }
             let settings = PNGBands(area: area, bitDepth: bitDepth, grey: speculateGrey, alpha: speculateOpaque != true,
                                     bands: bands, reads: reads)
             let encoder = try PNGRowEncoder(width: area.width, height: area.height, channels: settings.channels,
                                             bitDepth: bitDepth, iccProfile: iccProfile, exif: exif, xmp: xmp,
-                                            fileDescriptor: destination.fileDescriptor)
+                                            threads: executor.threads, fileDescriptor: destination.fileDescriptor)
             do {
                 try encodeBands(executor: executor, plan: plan, settings: settings, encoder: encoder)
                 try plan.checkStreamingSources()
