@@ -218,10 +218,13 @@ public final class Context: @unchecked Sendable {
         return output
     }
 
-    /// The result of an image processor over `region`, from the cache or computed now.
-    func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect) throws -> PlaneSet {
+    /// The result of an image processor over `region`, from the cache or computed now; when computed
+    /// now, also the inputs it rendered for it (Float32 planes over their regions of interest).
+    func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect) throws
+        -> (output: PlaneSet, renderedInputs: [PlanarBuffer])
+    {
         let key = ProcessorKey(node: node, region: region)
-        if let cached = imageCache.value(for: key) { return cached }
+        if let cached = imageCache.value(for: key) { return (cached, []) }
         var inputBuffers: [PlanarBuffer] = []
         for (index, input) in inputs.enumerated() {
             let wanted = RegionOfInterest.inputRegion(node, index, region.rect)
@@ -235,14 +238,9 @@ public final class Context: @unchecked Sendable {
         try processor.process(inputs: inputBuffers, output: output)
         let planes = PlaneSet(format: .rgbaf)
         planes.reset(to: region)
-        for channel in 0..<4 {
-            for row in 0..<region.height {
-                planes.write(channel: channel, row: row, column: 0, count: region.width,
-                             from: output.planes[channel] + row * region.width)
-            }
-        }
+        planes.write(output)
         imageCache.insert(planes, for: key, bytes: planes.byteCount)
-        return planes
+        return (planes, inputBuffers)
     }
 }
 

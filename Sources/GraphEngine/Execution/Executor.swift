@@ -18,6 +18,9 @@ struct Executor {
     var progress: RenderProgress?
     /// Workers this render uses: the context's, or fewer to fit a memory limit.
     var threads: Int
+    /// The image processors' results (and the inputs they share with the work units), computed at
+    /// the first ``run(rect:makeSink:timings:)``.
+    private let precomputed = ComputedOnce<PrecomputedStages>()
 
     init(context: Context, plan: StagePlanner, root: Node, order: [Node]) {
         self.context = context
@@ -50,34 +53,63 @@ struct Executor {
         }
     }
 
-    /// Renders `rect` of the root into `sink` (called per work unit with the unit's sink).
+    /// Renders `rect` of the root into `sink` (called per work unit with the unit's sink). A render
+    /// in bands calls this once per band; the image processors run at the first call only.
     func run(rect: PixelRect, makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
              timings: Timings) throws {
-        // Image processors: whole regions, once, before the tiles.
-        var processed: [Int: PlaneSet] = [:]
-        let globalRegions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
-        for (index, stage) in plan.stages.enumerated() {
-            guard case .processor(let processor, let inputs) = stage.work else { continue }
-            let start = DispatchTime.now().uptimeNanoseconds
-            let region = globalRegions[ObjectIdentifier(stage.node)] ?? .empty
-            processed[index] = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region)
-            timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
-                        pixels: region.pixelCount, bytes: processed[index]?.byteCount ?? 0)
-        }
-
+        let precomputed = try precomputedStages(timings: timings)
+        let processed = precomputed.planes
         if !context.options.fusion {
-            try runWholeImagePasses(rect: rect, regions: globalRegions, processed: processed, makeSink: makeSink,
+            let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order, precomputed: precomputed.contains)
+            try runWholeImagePasses(rect: rect, regions: regions, processed: processed, makeSink: makeSink,
                                     timings: timings)
             return
         }
         let units = workUnits(rect)
         let executables = self.executables()
-        let processedResults = processed
         let progress = self.progress
         parallel(units.count, pixels: rect.pixelCount) { scratch, unit in
-            runUnit(units[unit], scratch: scratch, executables: executables, processed: processedResults,
+            runUnit(units[unit], scratch: scratch, executables: executables, precomputed: precomputed,
                     makeSink: makeSink, timings: timings)
             progress?.finished(pixels: units[unit].pixelCount)
+        }
+    }
+
+    /// Runs the image processors, each once over its region for the whole render (not per band:
+    /// a processor whose output is read point by point would otherwise run again for every band),
+    /// at the first call; later calls (the next bands) get the same results.
+    ///
+    /// A processor's inputs are rendered whole for it. When the work units read such an input too
+    /// (a reduction's input that is also thresholded per pixel), they read that rendering instead of
+    /// computing the input and everything below it again, per tile, over the processor's region.
+    private func precomputedStages(timings: Timings) throws -> PrecomputedStages {
+        try precomputed.once {
+            let stages = PrecomputedStages()
+            let regions = RegionOfInterest.propagate(root: root, rect: plan.renderRect, order: order,
+                                                     precomputed: RegionOfInterest.computedBeforeWorkUnits)
+            // The stages the work units compute (a processor's input that is one of them is shared).
+            var computedStage: [ObjectIdentifier: Int] = [:]
+            for (index, stage) in plan.stages.enumerated() where !RegionOfInterest.computedBeforeWorkUnits(stage.node) {
+                computedStage[ObjectIdentifier(stage.node)] = index
+            }
+            for (index, stage) in plan.stages.enumerated() {
+                guard case .processor(let processor, let inputs) = stage.work else { continue }
+                let start = DispatchTime.now().uptimeNanoseconds
+                let region = regions[ObjectIdentifier(stage.node)] ?? .empty
+                let (output, rendered) = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region)
+                stages.add(stage.node, index: index, planes: output)
+                timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
+                            pixels: region.pixelCount, bytes: output.byteCount)
+                for (input, buffer) in zip(inputs, rendered) {
+                    guard let inputStage = computedStage[ObjectIdentifier(input)], !stages.contains(input),
+                          buffer.rect.contains(regions[ObjectIdentifier(input)] ?? .empty) else { continue }
+                    let planes = PlaneSet(format: context.options.workingFormat)
+                    planes.reset(to: buffer.rect)
+                    planes.write(buffer)
+                    stages.add(input, index: inputStage, planes: planes)
+                }
+            }
+            return stages
         }
     }
 
@@ -146,9 +178,10 @@ struct Executor {
     }
 
     private func runUnit(_ unit: PixelRect, scratch: WorkerScratch, executables: [SpanInterpreter.Executable?],
-                         processed: [Int: PlaneSet],
+                         precomputed: PrecomputedStages,
                          makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: Timings) {
-        let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order)
+        let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order, precomputed: precomputed.contains)
+        let processed = precomputed.planes
         for (index, stage) in plan.stages.enumerated() {
             if processed[index] != nil { continue }
             let isRoot = index == plan.rootStage
@@ -238,6 +271,38 @@ struct Executor {
         guard rect.height < tile else { return (tile, tile) }
         let perWorker = (rect.width + threads - 1) / max(threads, 1)
         return (max(tile, min(tile * tile / max(rect.height, 1), perWorker)), tile)
+    }
+}
+
+/// The whole-region results a render computes before its work units (see
+/// ``Executor/precomputedStages(timings:)``): planes by stage index, and the nodes they hold.
+final class PrecomputedStages: @unchecked Sendable {
+    /// Filled before the work units start, only read while they run.
+    private(set) var planes: [Int: PlaneSet] = [:]
+    private var nodes: Set<ObjectIdentifier> = []
+
+    func add(_ node: Node, index: Int, planes result: PlaneSet) {
+        planes[index] = result
+        nodes.insert(ObjectIdentifier(node))
+    }
+
+    /// Whether `node`'s pixels are here (region-of-interest propagation stops at it).
+    func contains(_ node: Node) -> Bool { nodes.contains(ObjectIdentifier(node)) }
+}
+
+/// A value computed at the first call of ``once(_:)`` and returned by every later call (an
+/// executor's precomputed stages, shared by the bands of one render).
+final class ComputedOnce<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value?
+
+    func once(_ compute: () throws -> Value) throws -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        if let value { return value }
+        let computed = try compute()
+        value = computed
+        return computed
     }
 }
 

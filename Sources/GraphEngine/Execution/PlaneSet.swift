@@ -65,6 +65,15 @@ final class PlaneSet: @unchecked Sendable {
         }
     }
 
+    /// Converts all of `buffer` (over this set's rect, set by ``reset(to:)``) into the planes.
+    func write(_ buffer: PlanarBuffer) {
+        for channel in 0..<4 {
+            for row in 0..<rect.height {
+                write(channel: channel, row: row, column: 0, count: rect.width, from: buffer.planes[channel] + row * rect.width)
+            }
+        }
+    }
+
     /// One sample as Float32 (used by bilinear sampling).
     @inline(__always)
     func value(channel: Int, row: Int, column: Int) -> Float {

@@ -5,7 +5,8 @@ extension Executor {
     /// Bytes one worker's scratch grows to over work units like `unit`: the planes of every stage
     /// but the root over its region, and the Float32 inputs each area pass loads.
     func workerScratchBytes(unit: PixelRect) -> Int {
-        let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order)
+        let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order,
+                                                 precomputed: RegionOfInterest.computedBeforeWorkUnits)
         let sample = context.options.workingFormat.bytesPerSample
         var bytes = 0
         for (index, stage) in plan.stages.enumerated() {
@@ -28,15 +29,21 @@ extension Executor {
     }
 
     /// Bytes of the image processors' whole-region results over `rect` (Float32 RGBA planes, with
-    /// their inputs' and output's planar buffers while they compute).
+    /// their inputs' and output's planar buffers while they compute, and a working-format copy of
+    /// each input the work units read too).
     func processorBytes(rect: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
+        let stageNodes = Set(plan.stages.map { ObjectIdentifier($0.node) })
+        let shared = 4 * context.options.workingFormat.bytesPerSample
         var bytes = 0
         for stage in plan.stages {
             guard case .processor(_, let inputs) = stage.work else { continue }
             let region = regions[ObjectIdentifier(stage.node)] ?? .empty
             bytes += region.pixelCount * 16 * 2
-            for input in inputs { bytes += (regions[ObjectIdentifier(input)] ?? .empty).pixelCount * 16 }
+            for input in inputs {
+                let pixels = (regions[ObjectIdentifier(input)] ?? .empty).pixelCount
+                bytes += pixels * (stageNodes.contains(ObjectIdentifier(input)) ? 16 + shared : 16)
+            }
         }
         return bytes
     }
@@ -44,7 +51,8 @@ extension Executor {
     /// The rows a band of `rows` reaches beyond itself, up and down, in any stage (a blur's taps).
     func verticalReach(_ area: PixelRect, rows: Int) -> Int {
         let band = PixelRect(x: area.x, y: max(area.y, area.maxY - rows), width: area.width, height: min(rows, area.height))
-        let regions = RegionOfInterest.propagate(root: root, rect: band, order: order)
+        let regions = RegionOfInterest.propagate(root: root, rect: band, order: order,
+                                                 precomputed: RegionOfInterest.computedBeforeWorkUnits)
         var reach = 0
         for node in order {
             guard let region = regions[ObjectIdentifier(node)], !region.isEmpty else { continue }

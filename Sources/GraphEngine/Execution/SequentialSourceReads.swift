@@ -35,8 +35,14 @@ final class SequentialSourceReads {
         // First and end memory rows each band reads of each buffer (empty: height, 0).
         var first = buffers.map { Array(repeating: $0.height, count: bands.count) }
         var end = buffers.map { _ in Array(repeating: 0, count: bands.count) }
+        // The image processors run before the first band's work units, over their regions for the
+        // whole render (see ``Executor``): the first band reads what they read too.
+        let area = bands.reduce(PixelRect.empty) { $0.union($1) }
+        let processorReads = RegionOfInterest.processorReads(root: root, rect: area, order: order)
         for (k, band) in bands.enumerated() {
-            let regions = RegionOfInterest.propagate(root: root, rect: band, order: order)
+            var regions = RegionOfInterest.propagate(root: root, rect: band, order: order,
+                                                     precomputed: RegionOfInterest.computedBeforeWorkUnits)
+            if k == 0 { regions.merge(processorReads) { $0.union($1) } }
             for (b, buffer) in buffers.enumerated() {
                 for node in nodesByBuffer[ObjectIdentifier(buffer)] ?? [] {
                     guard let region = regions[ObjectIdentifier(node)], !region.isEmpty else { continue }

@@ -21,16 +21,42 @@ enum RegionOfInterest {
     }
 
     /// The pixels of each node needed to compute `rect` of `root`.
-    static func propagate(root: Node, rect: PixelRect, order: [Node]? = nil) -> [ObjectIdentifier: PixelRect] {
+    ///
+    /// `precomputed` names nodes whose pixels are at hand before the render's work units start
+    /// (``computedBeforeWorkUnits``: image processors, whose inputs a render of their own computes):
+    /// such a node gets its region, but nothing is asked of its inputs on its behalf. Without it
+    /// (the default), the regions reach through every node: what the whole render reads, nested
+    /// renders included.
+    static func propagate(root: Node, rect: PixelRect, order: [Node]? = nil,
+                          precomputed: (Node) -> Bool = { _ in false }) -> [ObjectIdentifier: PixelRect] {
         var need: [ObjectIdentifier: PixelRect] = [ObjectIdentifier(root): clip(rect, to: root.extent)]
         for node in (order ?? topologicalOrder(root)).reversed() {
-            guard let region = need[ObjectIdentifier(node)], !region.isEmpty else { continue }
+            guard let region = need[ObjectIdentifier(node)], !region.isEmpty, !precomputed(node) else { continue }
             for (index, input) in node.inputs.enumerated() {
                 let wanted = clip(inputRegion(node, index, region.rect), to: input.extent)
                 need[ObjectIdentifier(input)] = (need[ObjectIdentifier(input)] ?? .empty).union(wanted)
             }
         }
         return need
+    }
+
+    /// Image processors: each runs once over its whole region before a render's work units, its
+    /// inputs rendered by a render of their own, so the work units never compute those inputs for it.
+    static func computedBeforeWorkUnits(_ node: Node) -> Bool {
+        if case .processor = node.kind { return true }
+        return false
+    }
+
+    /// What the image processors of a render of `rect` read, their nested renders included: for
+    /// each processor, at the region the render needs of it, every node below it.
+    static func processorReads(root: Node, rect: PixelRect, order: [Node]) -> [ObjectIdentifier: PixelRect] {
+        let regions = propagate(root: root, rect: rect, order: order, precomputed: computedBeforeWorkUnits)
+        var reads: [ObjectIdentifier: PixelRect] = [:]
+        for node in order where computedBeforeWorkUnits(node) {
+            guard let region = regions[ObjectIdentifier(node)], !region.isEmpty else { continue }
+            reads.merge(propagate(root: node, rect: region)) { $0.union($1) }
+        }
+        return reads
     }
 
     /// The pixels of `rect` inside `extent`.

@@ -65,10 +65,11 @@ struct StagePlanner {
     private var programStageIndex: [ObjectIdentifier: Int] = [:]
     private var materialStageIndex: [ObjectIdentifier: Int] = [:]
     private let consumers: [ObjectIdentifier: Int]
-    /// The region each node is computed over for the whole render (decides extent masks).
+    /// The region each node is computed over by the render's work units (decides extent masks).
+    /// Image processors' inputs are not among them: a render of their own computes those.
     private let regions: [ObjectIdentifier: PixelRect]
     /// What the root stage computes: the whole render rectangle, even beyond the root's extent.
-    private let renderRect: PixelRect
+    let renderRect: PixelRect
 
     /// Every node gets its own program (no concatenation): only to measure what fusion buys.
     private let materializeEverything: Bool
@@ -91,7 +92,8 @@ struct StagePlanner {
             for input in node.inputs { counts[ObjectIdentifier(input), default: 0] += 1 }
         }
         consumers = counts
-        regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
+        regions = RegionOfInterest.propagate(root: root, rect: rect, order: order,
+                                             precomputed: RegionOfInterest.computedBeforeWorkUnits)
         renderRect = rect
         try planStages(root: root)
     }

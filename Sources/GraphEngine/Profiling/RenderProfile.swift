@@ -47,6 +47,9 @@ extension Context {
                                                             output: outputTarget(colorSpace).convertTo)
         let initialRegions = RegionOfInterest.propagate(root: initialRoot, rect: area)
         let optimizedRegions = RegionOfInterest.propagate(root: root, rect: area)
+        // What the stages compute in the work units (image processors' inputs render on their own).
+        let stageRegions = RegionOfInterest.propagate(root: root, rect: area,
+                                                      precomputed: RegionOfInterest.computedBeforeWorkUnits)
 
         func entries(_ root: Node, _ regions: [ObjectIdentifier: PixelRect]) -> [GraphDump.NodeEntry] {
             RegionOfInterest.topologicalOrder(root).map { node in
@@ -57,7 +60,7 @@ extension Context {
         }
 
         let programs = plannedPlan.stages.enumerated().map { index, stage -> GraphDump.ProgramEntry in
-            let region = index == plannedPlan.rootStage ? area : (optimizedRegions[ObjectIdentifier(stage.node)] ?? .empty)
+            let region = index == plannedPlan.rootStage ? area : (stageRegions[ObjectIdentifier(stage.node)] ?? .empty)
             let format = index == plannedPlan.rootStage ? (outputFormat?.rawValue ?? "output")
                 : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue)
             var entry = GraphDump.ProgramEntry(

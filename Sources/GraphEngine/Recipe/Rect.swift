@@ -113,6 +113,11 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
 
     var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 
+    /// Whether every pixel of `other` is in this rect (an empty one always is).
+    func contains(_ other: PixelRect) -> Bool {
+        other.isEmpty || (other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY)
+    }
+
     func intersection(_ other: PixelRect) -> PixelRect {
         let x0 = max(x, other.x), y0 = max(y, other.y)
         let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)

@@ -425,7 +425,7 @@ extension Filters {
     /// Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings (`CIZoomBlur`).
     public static func zoomBlur() -> ZoomBlur { ZoomBlur() }
 
-    /// Dolly zoom: p moves to c + (p − c)·(1 − t·d_s)/(1 − t·d), nearest pixel wins (z-buffer), holes filled from their farthest neighbour (`GEDepthDollyZoom`).
+    /// Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them (`GEDepthDollyZoom`).
     public static func geDepthDollyZoom() -> GEDepthDollyZoom { GEDepthDollyZoom() }
 
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
@@ -3476,7 +3476,7 @@ extension Filters {
         }
     }
 
-    /// `GEDepthDollyZoom`: Dolly zoom: p moves to c + (p − c)·(1 − t·d_s)/(1 − t·d), nearest pixel wins (z-buffer), holes filled from their farthest neighbour.
+    /// `GEDepthDollyZoom`: Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them.
     public final class GEDepthDollyZoom: BuiltinFilter {
         /// A `GEDepthDollyZoom` with every input at its default.
         public init() { super.init(name: "GEDepthDollyZoom") }

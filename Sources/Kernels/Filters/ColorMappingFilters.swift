@@ -161,8 +161,8 @@ enum ColorMappingFilters {
     /// maximises the between-class variance): a 256-bin histogram of the luma of the unpremultiplied
     /// colour (clamped to 0…1) over the image's finite extent; the threshold is the upper edge of
     /// the last bin of the dark class, `(k + 1)/256`. Ours: Apple does not say what the histogram is
-    /// taken of. The threshold is a reduction (``AreaReduction``); the comparison is a kernel that
-    /// reads its one pixel.
+    /// taken of. The threshold is a reduction (``AreaReduction``), a 1×1 image read clamped to its
+    /// extent (a constant), so the comparison is a colour kernel that fuses with what follows.
     static let thresholdOtsu = FilterDescriptor(
         name: "CIColorThresholdOtsu", categories: categories,
         summary: "Sets each colour channel to 0 or 1 by the threshold Otsu's method finds.",
@@ -174,16 +174,13 @@ enum ColorMappingFilters {
                                               reason: "the histogram needs a finite extent (crop the image first)")
         }
         let threshold = image.applying(AreaReduction(name: "CIColorThresholdOtsu", kind: .otsuThreshold, area: image.extent.integral))
-        return try thresholdImageKernel.apply([.image(image), .image(threshold)], extent: image.extent,
-                                              regionOfInterest: .callback { index, rect in
-                                                  index == 0 ? rect : Rect(x: 0, y: 0, width: 1, height: 1)
-                                              })
+        return try thresholdImageKernel.apply([.image(image), .image(threshold.clampedToExtent())], extent: image.extent)
     }
 
     static let thresholdImageKernel = CatalogueKernel("""
-        kernel vec4 CIColorThresholdOtsu(sampler image, sampler threshold) {
-            vec4 c = unpremultiply(sample(image, samplerCoord(image)));
-            float t = sample(threshold, vec2(0.5, 0.5)).r;
+        kernel vec4 CIColorThresholdOtsu(__sample s, __sample threshold) {
+            vec4 c = unpremultiply(s);
+            float t = threshold.r;
             return premultiply(vec4(c.r > t ? 1.0 : 0.0, c.g > t ? 1.0 : 0.0, c.b > t ? 1.0 : 0.0, c.a));
         }
         """)
