@@ -9,7 +9,9 @@ import CLibPNG
 /// metadata of chunks after the image data are for `PNGCodec.decode`: see ``isInterlaced`` and
 /// ``hasChunksAfterImageData``. One thread at a time.
 public final class PNGRowDecoder {
+    /// Width of the image.
     public let width: Int
+    /// Height of the image.
     public let height: Int
     /// Channels per decoded pixel: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA.
     public let channels: Int
