@@ -44,7 +44,7 @@ extension Image {
     /// A JPEG without an orientation to apply becomes a lazy JPEG source: its header is read now
     /// (header errors throw here) and its pixels stream in when a render needs them; an error later
     /// in the file fails that render. A PNG is read the same way but starts decoding at once
-    /// (``decodingInBackground(png:path:options:colorSpace:)``; interlaced ones, those with an
+    /// (`decodingInBackground(png:path:options:colorSpace:)`; interlaced ones, those with an
     /// orientation to apply or chunks after the image data decode whole). Other files decode now.
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
