@@ -18,7 +18,7 @@ import Darwin
 /// stream's Adler-32, combined from the bands' (`adler32_combine`). The bands are handed to
 /// `write` in order, on the caller's thread, as soon as each is done.
 ///
-/// The caller fills the band ``fillSpace`` points to (at most ``rowsFree`` rows) and ``commit(rows:)``s
+/// The caller fills the band ``fillSpace()`` points to (at most ``rowsFree`` rows) and ``commit(rows:)``s
 /// them. Memory is bounded: `threads + 2` bands in flight (the one being filled, the ones being
 /// deflated, one done and waiting for those before it); a band's rows are dropped once written.
 /// The bands, and so the bytes written, depend only on the rows, not on `threads`.

@@ -13,7 +13,7 @@ import Darwin
 /// returns the bytes) or an open file descriptor (streamed through a 256 KiB buffer; `finish()`
 /// returns `[]` and ``outputByteCount`` says how much was written).
 ///
-/// Compression runs on `threads` threads (``PNGBandCompressor``): each row gets libpng's adaptive
+/// Compression runs on `threads` threads (`PNGBandCompressor`): each row gets libpng's adaptive
 /// filter (so the filtered data is the bytes libpng would compress), and bands of rows are
 /// deflated in parallel into one zlib stream. The stream differs from libpng's single one only at
 /// the band cuts (+0.002% on the 24 MP T8 photo); the file is the same for any `threads` and any

@@ -25,8 +25,9 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 
 extension Image {
     /// Opens a PNG, JPEG or HEIF file (EXIF orientation, or HEIF's own, applied), tagged with the
-    /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). PNGs and HEIFs decode
-    /// now; JPEGs decode when first rendered, at the scale the render needs. ``ImageReadOptions``
+    /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). HEIFs decode now, PNGs
+    /// start decoding now on a thread of their own (a render reads rows as they come); JPEGs decode
+    /// when first rendered, at the scale the render needs. ``ImageReadOptions``
     /// changes what the values mean, the orientation, the image read (a depth map) and the limits.
     public init(contentsOf path: String, options: ImageReadOptions = ImageReadOptions()) throws {
         if let auxiliary = options.auxiliary {
@@ -42,7 +43,9 @@ extension Image {
     ///
     /// A JPEG without an orientation to apply becomes a lazy JPEG source: its header is read now
     /// (header errors throw here) and its pixels stream in when a render needs them; an error later
-    /// in the file fails that render. Other files decode now.
+    /// in the file fails that render. A PNG is read the same way but starts decoding at once
+    /// (`decodingInBackground(png:path:options:colorSpace:)`; interlaced ones, those with an
+    /// orientation to apply or chunks after the image data decode whole). Other files decode now.
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
@@ -68,6 +71,9 @@ extension Image {
     {
         if let source = try JPEGFileSource(path: path, data: .bytes(bytes), options: options, colorSpace: colorSpace) {
             return fileSource(source)
+        }
+        if let started = try decodingInBackground(png: bytes, path: path, options: options, colorSpace: colorSpace) {
+            return started
         }
         let decoded: DecodedImage
         do {
@@ -111,18 +117,23 @@ extension ImageBuffer {
 
     /// A buffer holding decoded pixels in the matching pixel format.
     public convenience init(decoded: DecodedImage, colorSpace: ColorSpace? = .sRGB) throws {
-        let sixteen = decoded.bitDepth == 16
-        let format: PixelFormat
-        switch decoded.channels {
-        case 1: format = sixteen ? .gray16 : .gray8
-        case 2: format = sixteen ? .grayAlpha16 : .grayAlpha8
-        case 3: format = sixteen ? .rgb16 : .rgb8
-        case 4: format = sixteen ? .rgba16 : .rgba8
-        default:
+        guard let format = ImageBuffer.format(channels: decoded.channels, bitDepth: decoded.bitDepth) else {
             throw GraphError.renderFailed("unsupported decoded image with \(decoded.channels) channels")
         }
         try self.init(width: decoded.width, height: decoded.height, format: format,
                       alphaMode: decoded.hasAlpha ? .straight : .opaque, colorSpace: colorSpace, bytes: decoded.bytes)
+    }
+
+    /// The pixel format of decoded samples: 1 to 4 channels of 8 or 16 bits (nil for others).
+    static func format(channels: Int, bitDepth: Int) -> PixelFormat? {
+        let sixteen = bitDepth == 16
+        switch channels {
+        case 1: return sixteen ? .gray16 : .gray8
+        case 2: return sixteen ? .grayAlpha16 : .grayAlpha8
+        case 3: return sixteen ? .rgb16 : .rgb8
+        case 4: return sixteen ? .rgba16 : .rgba8
+        default: return nil
+        }
     }
 }
 
