@@ -2,13 +2,17 @@
 # Depth effects on the 12 MP iPhone X portrait (3024x4032) and its disparity, JPEG in and out, whole
 # process (`graph run`, release), each next to the baseline CIGaussianBlur sigma 10 of the same photo
 # run in the same minute: prints seconds, peak RSS (from /usr/bin/time -v) and the ratio to the baseline.
-# Usage: bash Benchmarks/depth/run.sh [repetitions]   (needs ../shared/testdata/depth)
+# Usage: bash Benchmarks/depth/run.sh [repetitions] [only]   (needs ../shared/testdata/depth)
+# only: an extended regular expression; just the lines whose label matches it run
+# (e.g. 'background-replace$|dolly-zoom'). GRAPH=path runs that graph binary instead of building one
+# (to compare builds in the same minute).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift build -c release --product graph >/dev/null
-graph=.build/release/graph
+graph=${GRAPH:-.build/release/graph}
+[[ -n ${GRAPH:-} ]] || swift build -c release --product graph >/dev/null
 photo=$(cd ../shared/testdata/depth && pwd)/iphoneX_depth_matte_shu223.jpg
 runs=${1:-3}
+only=${2:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -28,6 +32,7 @@ measure() {  # label, then the graph arguments; prints the best of $runs: second
 files=(--set "photo.file=\"$photo\"" --set "disparity.file=\"$photo\"")
 report() {  # label, recipe, extra arguments
     local label=$1 recipe=$2; shift 2
+    [[ -z $only || $label =~ $only ]] || return 0
     read -r _ base basepeak < <(measure baseline run Benchmarks/depth/gaussian-baseline.json)
     read -r _ t peak < <(measure "$label" run "$recipe" "$@")
     printf '%-34s %7.2f s %7d MB peak   baseline %5.2f s %5d MB   ratio %5.2f\n' "$label" "$t" $((peak / 1024)) "$base" $((basepeak / 1024)) \

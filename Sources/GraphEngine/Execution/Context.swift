@@ -219,9 +219,11 @@ public final class Context: @unchecked Sendable {
     }
 
     /// The result of an image processor over `region`, from the cache or computed now; when computed
-    /// now, also the inputs it rendered for it (Float32 planes over their regions of interest).
-    func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect) throws
-        -> (output: PlaneSet, renderedInputs: [PlanarBuffer])
+    /// now, also the inputs it rendered for it that `keeping` asks for (Float32 planes over their
+    /// regions of interest). The others are let go before the result is copied out.
+    func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect,
+                         keeping: (Node) -> Bool = { _ in false }) throws
+        -> (output: PlaneSet, renderedInputs: [(node: Node, buffer: PlanarBuffer)])
     {
         let key = ProcessorKey(node: node, region: region)
         if let cached = imageCache.value(for: key) { return (cached, []) }
@@ -236,11 +238,13 @@ public final class Context: @unchecked Sendable {
         }
         let output = PlanarBuffer(rect: region)
         try processor.process(inputs: inputBuffers, output: output)
+        let kept = zip(inputs, inputBuffers).filter { keeping($0.0) }.map { (node: $0.0, buffer: $0.1) }
+        inputBuffers = []
         let planes = PlaneSet(format: .rgbaf)
         planes.reset(to: region)
         planes.write(output)
         imageCache.insert(planes, for: key, bytes: planes.byteCount)
-        return (planes, inputBuffers)
+        return (planes, kept)
     }
 }
 

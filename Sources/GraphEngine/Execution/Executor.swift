@@ -96,11 +96,12 @@ struct Executor {
                 guard case .processor(let processor, let inputs) = stage.work else { continue }
                 let start = DispatchTime.now().uptimeNanoseconds
                 let region = regions[ObjectIdentifier(stage.node)] ?? .empty
-                let (output, rendered) = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region)
+                let (output, rendered) = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region,
+                                                                     keeping: { computedStage[ObjectIdentifier($0)] != nil })
                 stages.add(stage.node, index: index, planes: output)
                 timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
                             pixels: region.pixelCount, bytes: output.byteCount)
-                for (input, buffer) in zip(inputs, rendered) {
+                for (input, buffer) in rendered {
                     guard let inputStage = computedStage[ObjectIdentifier(input)], !stages.contains(input),
                           buffer.rect.contains(regions[ObjectIdentifier(input)] ?? .empty) else { continue }
                     let planes = PlaneSet(format: context.options.workingFormat)
