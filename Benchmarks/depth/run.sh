@@ -16,8 +16,7 @@ only=${2:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-measure() {  # label, then the graph arguments; prints the best of $runs: seconds and peak KB
-    local label=$1; shift
+measure() {  # the graph arguments; prints the best of $runs: seconds and peak KB
     local best=999999 peak=0
     for _ in $(seq "$runs"); do
         /usr/bin/time -v "$graph" "$@" >/dev/null 2>"$out/time"
@@ -26,15 +25,15 @@ measure() {  # label, then the graph arguments; prints the best of $runs: second
         kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/time")
         if awk "BEGIN {exit !($s < $best)}"; then best=$s; peak=$kb; fi
     done
-    echo "$label $best $peak"
+    echo "$best $peak"
 }
 
 files=(--set "photo.file=\"$photo\"" --set "disparity.file=\"$photo\"")
 report() {  # label, recipe, extra arguments
     local label=$1 recipe=$2; shift 2
     [[ -z $only || $label =~ $only ]] || return 0
-    read -r _ base basepeak < <(measure baseline run Benchmarks/depth/gaussian-baseline.json)
-    read -r _ t peak < <(measure "$label" run "$recipe" "$@")
+    read -r base basepeak < <(measure run Benchmarks/depth/gaussian-baseline.json)
+    read -r t peak < <(measure run "$recipe" "$@")
     printf '%-34s %7.2f s %7d MB peak   baseline %5.2f s %5d MB   ratio %5.2f\n' "$label" "$t" $((peak / 1024)) "$base" $((basepeak / 1024)) \
         "$(awk "BEGIN {print $t / $base}")"
 }
