@@ -3,8 +3,8 @@
 # adaptive filters: `graph run` against `vips copy` (the peers' T8_vips.sh settings), whole
 # process, runs alternating so both see the same load. Prints each tool's min / median / max of
 # wall s, CPU s and peak MiB (rusage of the child, as the peers' harness.py), the ratios of the
-# medians and of the minima (the least disturbed runs on a shared machine), the output sizes, and whether both outputs decode (Pillow, and libvips) to the input's
-# pixels.
+# medians and of the minima (the least disturbed runs on a shared machine), the output sizes,
+# and whether both outputs decode (Pillow, and libvips) to the input's pixels.
 #
 #   swift build -c release --product graph
 #   Benchmarks/png-t8.sh [RUNS]     # PEERS=path/to/bench/peers (default ../shared/bench/peers, whose
