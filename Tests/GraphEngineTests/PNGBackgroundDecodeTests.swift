@@ -83,6 +83,16 @@ final class PNGBackgroundDecodeTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["truncated.png"])
     }
 
+    /// Opening a file reads the JPEG header walk's first 64 KiB and, for a PNG, stops there (it
+    /// read 64 KiB, 256 KiB, 1 MiB... up to the whole file before the whole file was read again).
+    func testTheJPEGHeaderWalkStopsAtAFileThatIsNoJPEG() throws {
+        let png = try PNGCodec.encode(width: 400, height: 300, channels: 3, bitDepth: 8, bytes: samples(400 * 300 * 3),
+                                      compressionLevel: 0)
+        XCTAssertGreaterThan(png.count, 4 << 16)
+        let file = try InputFile(path: try write(png, "big.png"))
+        XCTAssertEqual(try file.jpegHeader(), Array(png.prefix(1 << 16)))
+    }
+
     /// CRC-32 (PNG's, bitwise), for the chunk written by hand.
     private static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF

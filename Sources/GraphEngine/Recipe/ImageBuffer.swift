@@ -48,9 +48,10 @@ public final class ImageBuffer: @unchecked Sendable {
         self.rowBytes = rowBytes
         self.colorSpace = colorSpace
         self.rowProgress = rowProgress
-        if rowProgress?.isWindowed == true {
-            // Address space only: pages are committed as the fill writes rows and handed back by
-            // `releaseRows(above:)`, so a windowed fill holds just its window (fresh pages read 0).
+        if rowProgress != nil {
+            // Address space only: pages are committed as the fill writes rows (on the decoder's
+            // thread: nothing is zeroed up front on the caller's), and a windowed fill hands them
+            // back with `releaseRows(above:)`, so it holds just its window (fresh pages read 0).
             let mapped = mmap(nil, max(total, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
             guard let mapped, mapped != MAP_FAILED else {
                 throw GraphError.invalidSize("cannot reserve \(total) bytes of address space for a \(width)x\(height) buffer")
