@@ -31,5 +31,6 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CResampleColumns.h"
 #include "CPixelRows.h"
 #include "CTransferSpan.h"
+#include "CVariableBlend.h"
 
 #endif

@@ -71,6 +71,8 @@ struct StagePlanner {
     private var programStageIndex: [ObjectIdentifier: Int] = [:]
     private var materialStageIndex: [ObjectIdentifier: Int] = [:]
     private let consumers: [ObjectIdentifier: Int]
+    /// How many area passes load each node (through clamps and crops).
+    private let areaReaders: [ObjectIdentifier: Int]
     /// Area passes and program stages known grey or not (``Greyness``).
     private var greyness: [ObjectIdentifier: Bool] = [:]
     /// Program stages whose stored alpha is the constant 1.
@@ -96,11 +98,20 @@ struct StagePlanner {
             encodesSRGBInStore = true
         }
         let order = RegionOfInterest.topologicalOrder(root)
-        var counts: [ObjectIdentifier: Int] = [:]
+        var counts: [ObjectIdentifier: Int] = [:], passes: [ObjectIdentifier: Int] = [:]
         for node in order {
             for input in node.inputs { counts[ObjectIdentifier(input), default: 0] += 1 }
+            guard case .area = node.kind else { continue }
+            for input in node.inputs {
+                // What the pass loads: through a clamp and a whole-pixel crop.
+                var source = input
+                if case .clamp = source.kind { source = source.inputs[0] }
+                if AreaInputWindow.of(source) != nil { source = source.inputs[0] }
+                passes[ObjectIdentifier(source), default: 0] += 1
+            }
         }
         consumers = counts
+        areaReaders = passes
         regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
         renderRect = rect
         try planStages(root: root)
@@ -218,7 +229,7 @@ struct StagePlanner {
                 // An 8-bit photo under its conversion to the linear working space is read from its
                 // bytes, decoded by a table (and its primaries converted) while loading.
                 var conversion: ColorConversion?
-                if !materializeEverything, case .colorConversion(let c) = source.kind, c.to.transfer == .linear,
+                if !isMaterialized(source), case .colorConversion(let c) = source.kind, c.to.transfer == .linear,
                    StageLowering.decodesWhileLoading(c, source.inputs[0]) {
                     conversion = c
                     source = source.inputs[0]
@@ -270,6 +281,11 @@ struct StagePlanner {
         }
     }
 
+    /// Area passes reading one decoded photo from which it is stored once (decoded, converted and
+    /// stored as half floats) rather than decoded by each (measured on the depth examples: two or
+    /// three readers decode faster, the six of a masked variable blur load faster).
+    static let passesSharingADecode = 4
+
     /// True when `node` is read from a materialised intermediate rather than recomputed inline.
     func isMaterialized(_ node: Node) -> Bool {
         if materializeEverything { return true }
@@ -277,9 +293,10 @@ struct StagePlanner {
         case .buffer, .area, .processor: return true
         case .color where node.inputs.isEmpty: return false
         case .colorConversion(let conversion) where StageLowering.decodesWhileLoading(conversion, node.inputs[0]):
-            // A photo decoded by a table while it loads: cheaper to decode again in each consumer
-            // than to store and load an intermediate.
-            return false
+            // A photo decoded by a table while it loads: cheaper to decode again in each reader
+            // than to store and load an intermediate, unless many area passes read it (blur levels),
+            // each over its own halo: a half-float load costs a fraction of a decode.
+            return (areaReaders[ObjectIdentifier(node)] ?? 0) >= StagePlanner.passesSharingADecode
         default: return (consumers[ObjectIdentifier(node)] ?? 0) > 1
         }
     }
