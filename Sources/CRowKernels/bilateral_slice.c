@@ -1,32 +1,213 @@
-// The per-pixel slice of the joint bilateral upsample's grid: two luma levels, two grid columns,
-// every plane, then N/D. The grid rows are interleaved by plane, so each pixel reads two runs of
-// 2·planes contiguous floats (no gathers), and the plane loop vectorises.
+// The per-pixel loops of the joint bilateral upsample (see CBilateralSlice.h): the guide luma, the
+// grid's splat and its trilinear slice. Each pixel of the slice reads its eight grid cells directly:
+// the two columns of a cell pair are 2·planes contiguous floats, so it is four short contiguous
+// runs, blended with the plane count known at compile time (the loops unroll and vectorise).
 #include "CBilateralSlice.h"
+
+#include <math.h>
 
 #pragma clang fp contract(off)
 
-void graph_bilateral_slice_row(const float *rows, int planeWidth, int planes, int levels, const float *luma,
-                               const int32_t *columns, const float *fractions, int count, float *out, int outStride,
-                               float *weights) {
+static inline float lerp(float a, float b, float t) { return a + t * (b - a); }
+
+/// Pixels per chunk: each pixel's level is found for a chunk first (a loop the compiler
+/// vectorises), then its cells are read, then N/D for the chunk (vectorised too).
+enum { CHUNK = 64 };
+
+/// Pixel x's lower luma level and its fraction towards the next.
+static inline void locate(const float *luma, int first, int n, int levels, int32_t *level, float *fk) {
     const float top = (float)(levels - 1);
-    const ptrdiff_t levelStride = (ptrdiff_t)planeWidth * planes;
-    for (int x = 0; x < count; x++) {
-        float l = luma[x];
-        l = l > 0 ? l : 0;   // NaN reads as 0
+    for (int j = 0; j < n; j++) {
+        float l = luma[first + j];
+        l = l > 0 ? l : 0;  // NaN reads as 0
         l = l < 1 ? l : 1;
         l = l * top;
         int k = (int)l;
-        if (k > levels - 2) k = levels - 2;
-        const float fk = l - (float)k, fx = fractions[x];
-        const float *a = rows + k * levelStride + (ptrdiff_t)columns[x] * planes, *b = a + levelStride;
-        float v[8];
-        for (int p = 0; p < planes; p++) {
-            const float lo = a[p] + fx * (a[planes + p] - a[p]);
-            const float hi = b[p] + fx * (b[planes + p] - b[p]);
-            v[p] = lo + fk * (hi - lo);
-        }
-        const float d = v[planes - 1], inverse = 1.0f / d;
-        weights[x] = d;
-        for (int p = 0; p < planes - 1; p++) out[(ptrdiff_t)p * outStride + x] = v[p] * inverse;
+        k = k < levels - 2 ? k : levels - 2;
+        fk[j] = l - (float)k;
+        level[j] = k;
     }
+}
+
+/// `out` (planes − 1 rows) divided by the weights: out · (1 / D).
+static inline void divide(float *out, ptrdiff_t outStride, const float *weights, int first, int n, int planes) {
+    for (int p = 0; p < planes - 1; p++) {
+        float *o = out + (ptrdiff_t)p * outStride + first;
+        for (int j = 0; j < n; j++) o[j] = o[j] * (1.0f / weights[first + j]);
+    }
+}
+
+/// One pixel, plane by plane (`P` planes, a constant after inlining): rows, then levels, then columns.
+static inline __attribute__((always_inline)) void slice_pixel(const float *cell, ptrdiff_t levelStride,
+                                                               ptrdiff_t rowStride, float fy, float fk, float fx,
+                                                               int P, float *v) {
+    const float *lower = cell, *upper = cell + levelStride;
+    float b[16];
+    for (int q = 0; q < 2 * P; q++) {
+        const float a0 = lerp(lower[q], lower[rowStride + q], fy);
+        const float a1 = lerp(upper[q], upper[rowStride + q], fy);
+        b[q] = lerp(a0, a1, fk);
+    }
+    for (int p = 0; p < P; p++) v[p] = lerp(b[p], b[P + p], fx);
+}
+
+static inline __attribute__((always_inline)) void slice_row(const float *grid, ptrdiff_t levelStride,
+                                                             ptrdiff_t rowStride, int P, int levels, float fy,
+                                                             const float *luma, const int32_t *columns,
+                                                             const float *fractions, int count, float *out,
+                                                             ptrdiff_t outStride, float *weights) {
+    int32_t level[CHUNK];
+    float fk[CHUNK];
+    for (int first = 0; first < count; first += CHUNK) {
+        const int n = count - first < CHUNK ? count - first : CHUNK;
+        locate(luma, first, n, levels, level, fk);
+        for (int j = 0; j < n; j++) {
+            float v[8];
+            const float *cell = grid + level[j] * levelStride + (ptrdiff_t)columns[first + j] * P;
+            slice_pixel(cell, levelStride, rowStride, fy, fk[j], fractions[first + j], P, v);
+            for (int p = 0; p < P - 1; p++) out[(ptrdiff_t)p * outStride + first + j] = v[p];
+            weights[first + j] = v[P - 1];
+        }
+        divide(out, outStride, weights, first, n, P);
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+/// slice_row for two planes (a grey grid) with 128-bit vectors: a pixel's cell pair (N, D of two
+/// columns) is one load per level and row; the same operations as slice_pixel, lane by lane.
+static void slice_row_grey_sse(const float *grid, ptrdiff_t levelStride, ptrdiff_t rowStride, int levels, float fy,
+                               const float *luma, const int32_t *columns, const float *fractions, int count, float *out,
+                               float *weights) {
+    int32_t level[CHUNK];
+    float fk[CHUNK];
+    const __m128 y = _mm_set1_ps(fy);
+    for (int first = 0; first < count; first += CHUNK) {
+        const int n = count - first < CHUNK ? count - first : CHUNK;
+        locate(luma, first, n, levels, level, fk);
+        for (int j = 0; j < n; j++) {
+            const float *cell = grid + level[j] * levelStride + (ptrdiff_t)columns[first + j] * 2;
+            const __m128 l0 = _mm_loadu_ps(cell), l1 = _mm_loadu_ps(cell + rowStride);
+            const __m128 u0 = _mm_loadu_ps(cell + levelStride), u1 = _mm_loadu_ps(cell + levelStride + rowStride);
+            const __m128 a0 = _mm_add_ps(l0, _mm_mul_ps(y, _mm_sub_ps(l1, l0)));
+            const __m128 a1 = _mm_add_ps(u0, _mm_mul_ps(y, _mm_sub_ps(u1, u0)));
+            const __m128 b = _mm_add_ps(a0, _mm_mul_ps(_mm_set1_ps(fk[j]), _mm_sub_ps(a1, a0)));
+            const __m128 right = _mm_movehl_ps(b, b);
+            const __m128 v = _mm_add_ps(b, _mm_mul_ps(_mm_set1_ps(fractions[first + j]), _mm_sub_ps(right, b)));
+            _mm_store_ss(out + first + j, v);
+            _mm_store_ss(weights + first + j, _mm_shuffle_ps(v, v, _MM_SHUFFLE(1, 1, 1, 1)));
+        }
+        divide(out, 0, weights, first, n, 2);
+    }
+}
+#endif
+
+void graph_bilateral_slice_row(const float *grid, ptrdiff_t levelStride, ptrdiff_t rowStride, int planes, int levels,
+                               float fy, const float *luma, const int32_t *columns, const float *fractions, int count,
+                               float *out, ptrdiff_t outStride, float *weights) {
+    switch (planes) {
+    case 2:
+#if defined(__x86_64__) || defined(__i386__)
+        slice_row_grey_sse(grid, levelStride, rowStride, levels, fy, luma, columns, fractions, count, out, weights);
+#else
+        slice_row(grid, levelStride, rowStride, 2, levels, fy, luma, columns, fractions, count, out, outStride, weights);
+#endif
+        break;
+    case 3: slice_row(grid, levelStride, rowStride, 3, levels, fy, luma, columns, fractions, count, out, outStride, weights); break;
+    case 4: slice_row(grid, levelStride, rowStride, 4, levels, fy, luma, columns, fractions, count, out, outStride, weights); break;
+    default: slice_row(grid, levelStride, rowStride, 5, levels, fy, luma, columns, fractions, count, out, outStride, weights); break;
+    }
+}
+
+void graph_bilateral_slice_row_portable(const float *grid, ptrdiff_t levelStride, ptrdiff_t rowStride, int planes,
+                                        int levels, float fy, const float *luma, const int32_t *columns,
+                                        const float *fractions, int count, float *out, ptrdiff_t outStride,
+                                        float *weights) {
+    switch (planes) {
+    case 2: slice_row(grid, levelStride, rowStride, 2, levels, fy, luma, columns, fractions, count, out, outStride, weights); break;
+    case 3: slice_row(grid, levelStride, rowStride, 3, levels, fy, luma, columns, fractions, count, out, outStride, weights); break;
+    case 4: slice_row(grid, levelStride, rowStride, 4, levels, fy, luma, columns, fractions, count, out, outStride, weights); break;
+    default: slice_row(grid, levelStride, rowStride, 5, levels, fy, luma, columns, fractions, count, out, outStride, weights); break;
+    }
+}
+
+void graph_bilateral_splat_row(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int count,
+                               float level, float rangeScale, float *cells) {
+    const int channels = planes - 1;
+    for (int i = 0; i < count; i++) {
+        const float d = level - guide[i];
+        const float w = expf(-d * d * rangeScale);
+        for (int c = 0; c < channels; c++) cells[i * planes + c] = w * values[c * valueStride + i];
+        cells[i * planes + channels] = w;
+    }
+}
+
+/// One pixel of graph_guide_luma_row.
+static inline float guide_luma(float r, float g, float b, const float *a, int i, const float *encodeTable, int resolution) {
+    float y = 0.2125f * r + 0.7154f * g + 0.0721f * b;
+    if (a && a[i] > 0) y = y / a[i];
+    const float magnitude = fabsf(y);
+    float encoded;
+    if (magnitude <= 1) {
+        const float f = magnitude * (float)resolution;
+        int index = (int)f;
+        if (index > resolution - 1) index = resolution - 1;
+        const float t = f - (float)index;
+        encoded = encodeTable[index] + (encodeTable[index + 1] - encodeTable[index]) * t;
+    } else {
+        encoded = 1.055f * powf(magnitude, 1.0f / 2.4f) - 0.055f;
+    }
+    return y < 0 ? -encoded : encoded;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#include "cpu_features.h"
+
+/// Eight pixels at a time, the table read by gathers: the same operations as guide_luma; a block
+/// with a value outside [−1, 1] (or NaN) goes through guide_luma. Returns the pixels done.
+__attribute__((target("avx2"))) static int guide_luma_avx2(const float *r, const float *g, const float *b, const float *a,
+                                                          int count, const float *encodeTable, int resolution, float *out) {
+    const __m256 w0 = _mm256_set1_ps(0.2125f), w1 = _mm256_set1_ps(0.7154f), w2 = _mm256_set1_ps(0.0721f);
+    const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
+    const __m256 scale = _mm256_set1_ps((float)resolution);
+    const __m256i last = _mm256_set1_epi32(resolution - 1);
+    int x = 0;
+    for (; x + 8 <= count; x += 8) {
+        __m256 y = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(w0, _mm256_loadu_ps(r + x)), _mm256_mul_ps(w1, _mm256_loadu_ps(g + x))),
+                                 _mm256_mul_ps(w2, _mm256_loadu_ps(b + x)));
+        if (a) {
+            const __m256 alpha = _mm256_loadu_ps(a + x);
+            y = _mm256_blendv_ps(y, _mm256_div_ps(y, alpha), _mm256_cmp_ps(alpha, zero, _CMP_GT_OQ));
+        }
+        const __m256 magnitude = _mm256_andnot_ps(sign, y);
+        if (_mm256_movemask_ps(_mm256_cmp_ps(magnitude, one, _CMP_LE_OQ)) != 0xff) {
+            for (int i = x; i < x + 8; i++) out[i] = guide_luma(r[i], g[i], b[i], a, i, encodeTable, resolution);
+            continue;
+        }
+        const __m256 f = _mm256_mul_ps(magnitude, scale);
+        const __m256i index = _mm256_min_epi32(_mm256_cvttps_epi32(f), last);
+        const __m256 t = _mm256_sub_ps(f, _mm256_cvtepi32_ps(index));
+        const __m256 lower = _mm256_i32gather_ps(encodeTable, index, 4), upper = _mm256_i32gather_ps(encodeTable + 1, index, 4);
+        const __m256 encoded = _mm256_add_ps(lower, _mm256_mul_ps(_mm256_sub_ps(upper, lower), t));
+        const __m256 negative = _mm256_cmp_ps(y, zero, _CMP_LT_OQ);
+        _mm256_storeu_ps(out + x, _mm256_blendv_ps(encoded, _mm256_xor_ps(encoded, sign), negative));
+    }
+    return x;
+}
+#endif
+
+void graph_guide_luma_row(const float *r, const float *g, const float *b, const float *a, int count,
+                          const float *encodeTable, int resolution, float *out) {
+    int x = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (graph_cpu_has_avx2()) x = guide_luma_avx2(r, g, b, a, count, encodeTable, resolution, out);
+#endif
+    for (; x < count; x++) out[x] = guide_luma(r[x], g[x], b[x], a, x, encodeTable, resolution);
+}
+
+void graph_guide_luma_row_portable(const float *r, const float *g, const float *b, const float *a, int count,
+                                   const float *encodeTable, int resolution, float *out) {
+    for (int x = 0; x < count; x++) out[x] = guide_luma(r[x], g[x], b[x], a, x, encodeTable, resolution);
 }

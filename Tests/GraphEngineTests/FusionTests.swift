@@ -67,6 +67,37 @@ final class FusionTests: XCTestCase {
         XCTAssertEqual(second.hits, first.hits + 1)
     }
 
+    /// A stage whose program stores alpha as the constant 1 (a mask put back in the photo's extent
+    /// by CISourceInCompositing, read by two matrices) is opaque to its readers: they unpremultiply
+    /// nothing, and a pass reading a grey one reads its red channel only. The photo under the
+    /// clamped kernel is decoded in the mask's program, not stored first.
+    func testStagesStoringAlphaOneAreOpaqueToTheirReaders() throws {
+        let photo = Image(buffer: try makeTestBuffer(width: 64, height: 48, seed: 4))
+        let grey = try Kernel(source: "kernel vec4 grey(__sample s) { float v = s.g; return vec4(v, v, v, 1.0); }")
+        let mask = try Image.applying(grey, arguments: [.image(photo.clampedToExtent())])
+            .applyingFilter("CISourceInCompositing", parameters: ["inputBackgroundImage": .image(photo)])
+        func ramp(_ slope: Double) throws -> Image {
+            try mask.applyingFilter("CIColorMatrix", parameters: [
+                "inputRVector": .vector([slope, 0, 0, 0]), "inputGVector": .vector([slope, 0, 0, 0]),
+                "inputBVector": .vector([slope, 0, 0, 0]), "inputBiasVector": .vector([0.1, 0.1, 0.1, 0])])
+        }
+        let image = try ramp(2).applyingFilter("CIAdditionCompositing", parameters: ["inputBackgroundImage": .image(try ramp(-1))])
+        let dump = try Context().dump(image)
+        XCTAssertEqual(dump.programs.count, 2, dump.text())
+        let root = try XCTUnwrap(dump.programs.last)
+        XCTAssertFalse(root.instructions.contains { $0.contains("greaterThan") }, dump.text())
+        let blurred = try mask.clampedToExtent().applyingFilter("CIBoxBlur", parameters: ["inputRadius": .number(3)])
+            .cropped(to: photo.extent)
+        let blurDump = try Context().dump(blurred)
+        XCTAssertTrue(blurDump.programs.contains { $0.instructions.contains { $0.hasPrefix("grey: red only") } }, blurDump.text())
+        var options = ContextOptions()
+        options.workingFormat = .rgbaf
+        for picture in [image, blurred] {
+            let fast = bottomUpPixels(try Context(options: options).render(picture, rect: photo.extent, format: .rgbaf))
+            assertClose(fast, try ReferenceEvaluator().render(picture, rect: photo.extent, options: options), tolerance: 5e-5)
+        }
+    }
+
     func testSharedSubgraphsAreComputedOnce() throws {
         let source = Image(buffer: try makeTestBuffer(width: 32, height: 32, seed: 4))
         // Two separately built but identical blurs feeding one blend.

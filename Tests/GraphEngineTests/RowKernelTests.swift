@@ -173,4 +173,64 @@ final class RowKernelTests: XCTestCase {
             }
         }
     }
+
+    /// The IR's sRGB curves through their tables: the AVX2 path (gathers) gives the portable bits for
+    /// every remainder, for values inside and outside [−1, 1], NaN and −0, both directions.
+    func testTransferSpanMatchesPortable() {
+        let resolution = 4096
+        var rng = SeededGenerator(seed: 43)
+        var x: [Float] = [0, -0.0, 1, -1, 1.5, -2, .nan, .infinity, 0.002, 0.04]
+        for _ in 0..<700 { x.append(Float.random(in: -1.2...1.2, using: &rng)) }
+        for decode in [Int32(0), 1] {
+            let table = (0...resolution).map { Float($0) / Float(resolution) * (decode == 1 ? 0.9 : 1.1) + 0.001 }
+            for count in [1, 7, 8, 9, 16, 17, x.count] {
+                var wide = [Float](repeating: 0, count: count), portable = wide
+                graph_transfer_span(table, Int32(resolution), decode, x, &wide, Int32(count))
+                graph_transfer_span_portable(table, Int32(resolution), decode, x, &portable, Int32(count))
+                XCTAssertEqual(wide.map(\.bitPattern), portable.map(\.bitPattern), "count \(count), decode \(decode)")
+            }
+        }
+    }
+
+    /// The guide luma of the joint bilateral upsample: the AVX2 path (gathers) gives the portable
+    /// bits for every remainder, with and without alpha, including negative values, values outside
+    /// [−1, 1], NaN, −0 and alpha 0; both are within 1.7e-5 of the exact sRGB-encoded luma on [−1, 1].
+    func testGuideLumaMatchesPortableAndTheExactEncode() {
+        let resolution = 4096
+        func encode(_ x: Double) -> Double { x <= 0.0031308 ? 12.92 * x : 1.055 * Foundation.pow(x, 1 / 2.4) - 0.055 }
+        let table = (0...resolution).map { k -> Float in
+            let x = Float(Double(k) / Double(resolution))
+            return x <= 0.0031308 ? x * 12.92 : 1.055 * Foundation.pow(x, 1 / 2.4) - 0.055
+        }
+        var rng = SeededGenerator(seed: 41)
+        var r: [Float] = [0, -0.0, 1, 2, -0.5, .nan, 0.002, 0.5], g: [Float] = [0, -0.0, 1, 0.5, -0.5, 0.3, 0.004, 0.5]
+        var b: [Float] = [0, -0.0, 1, 0.2, -0.5, 0.3, 0.001, 0.5], a: [Float] = [1, 1, 1, 1, 1, 1, 0, 0.5]
+        for _ in 0..<600 {
+            r.append(Float.random(in: -0.3...1, using: &rng)); g.append(Float.random(in: -0.3...1, using: &rng))
+            b.append(Float.random(in: -0.3...1, using: &rng)); a.append(Float.random(in: 0.5...1, using: &rng))
+        }
+        for count in [1, 7, 8, 9, 15, 16, 17, r.count] {
+            for alpha in [true, false] {
+                var wide = [Float](repeating: 0, count: count), portable = wide
+                a.withUnsafeBufferPointer { alphas in
+                    let pointer = alpha ? alphas.baseAddress : nil
+                    graph_guide_luma_row(r, g, b, pointer, Int32(count), table, Int32(resolution), &wide)
+                    graph_guide_luma_row_portable(r, g, b, pointer, Int32(count), table, Int32(resolution), &portable)
+                }
+                XCTAssertEqual(wide.map(\.bitPattern), portable.map(\.bitPattern), "count \(count), alpha \(alpha)")
+            }
+        }
+        var result = [Float](repeating: 0, count: r.count)
+        graph_guide_luma_row(r, g, b, nil, Int32(r.count), table, Int32(resolution), &result)
+        var worst = 0.0
+        for i in 8..<r.count {
+            let y = 0.2125 * Double(r[i]) + 0.7154 * Double(g[i]) + 0.0721 * Double(b[i])
+            worst = max(worst, abs(Double(result[i]) - (y < 0 ? -encode(-y) : encode(y))))
+        }
+        XCTAssertLessThan(worst, 1.7e-5)
+        XCTAssertEqual(result[1].bitPattern, Float(0).bitPattern, "−0 encodes as +0")
+        XCTAssertTrue(result[5].isNaN)
+        XCTAssertEqual(Double(result[3]), encode(0.2125 * 2 + 0.7154 * 0.5 + 0.0721 * 0.2), accuracy: 1e-6)
+        XCTAssertEqual(Double(result[4]), -encode(0.5), accuracy: 2e-5)
+    }
 }

@@ -50,11 +50,32 @@ final class GuidedFilterTests: XCTestCase {
     func encode(_ v: Double) -> Double { v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055 }
 
     func testEdgePreserveUpsampleIsTheBilateralGridOfItsFormula() throws {
-        let guide = try TestImage(width: 30, height: 24, seed: 33)
         let small = try TestImage(width: 10, height: 8, seed: 34)
+        try assertEdgePreserveUpsampleFormula(small: small.image, value: small.clamped)
+    }
+
+    /// A grey small image (a depth map in a one-channel Float32 buffer) takes the engine's
+    /// one-channel path: the same formula, with R = G = B.
+    func testEdgePreserveUpsampleOfAGreyMapIsTheSameFormula() throws {
+        let small = try TestImage(width: 10, height: 8, seed: 34)
+        var floats: [Float] = []
+        for row in (0..<8).reversed() { for x in 0..<10 { floats.append(Float(small.at(x, row)[0])) } }
+        let grey = Image(buffer: try ImageBuffer(width: 10, height: 8, format: .grayf, colorSpace: nil,
+                                                 bytes: floats.withUnsafeBytes { Array($0) }))
+        try assertEdgePreserveUpsampleFormula(small: grey) { x, y in
+            let v = Double(Float(small.clamped(x, y)[0]))
+            return SIMD4(v, v, v, 1)
+        }
+    }
+
+    /// The upsample of `small` (10×8, `value` its clamped pixels) guided by a 30×24 image, against
+    /// the float64 formula.
+    func assertEdgePreserveUpsampleFormula(small: Image, value: (Int, Int) -> SIMD4<Double>,
+                                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let guide = try TestImage(width: 30, height: 24, seed: 33)
         let (spatial, lumaSigma) = (1.2, 0.2)
         let image = try guide.image.applyingFilter("CIEdgePreserveUpsampleFilter", parameters: [
-            "inputSmallImage": .image(small.image), "inputSpatialSigma": .number(spatial), "inputLumaSigma": .number(lumaSigma)])
+            "inputSmallImage": .image(small), "inputSpatialSigma": .number(spatial), "inputLumaSigma": .number(lumaSigma)])
         XCTAssertEqual(image.extent, guide.image.extent)
         let scale = 3.0  // 30/10 and 24/8
         // Guide luma G, sRGB-encoded; g: G clamped, Gaussian σ = 0.4·scale (pixel-integrated),
@@ -89,14 +110,14 @@ final class GuidedFilterTests: XCTestCase {
                 for a in -2...2 {
                     let diff = Double(k) / Double(levels - 1) - g(i + a, j + b)
                     let w = spatialWeights[a + 2] * spatialWeights[b + 2] * exp(-diff * diff / (2 * lumaSigma * lumaSigma))
-                    n += w * small.clamped(i + a, j + b)
+                    n += w * value(i + a, j + b)
                     d += w
                 }
             }
             cells[SIMD3(k, i, j)] = (n, d)
             return (n, d)
         }
-        try assertMatches(image, Rect(x: 2, y: 2, width: 26, height: 20), tolerance: 2e-5) { x, y in
+        try assertMatches(image, Rect(x: 2, y: 2, width: 26, height: 20), tolerance: 2e-5, file: file, line: line) { x, y in
             let gx = (Double(x) + 0.5) / scale - 0.5, gy = (Double(y) + 0.5) / scale - 0.5
             let i = Int(gx.rounded(.down)), j = Int(gy.rounded(.down)), fx = gx - Double(i), fy = gy - Double(j)
             let position = min(max(G(x, y), 0), 1) * Double(levels - 1)

@@ -4,18 +4,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// One output row of a bilateral-grid slice (the joint bilateral upsample). `rows` holds, for each
-/// luma level k < levels, a grid row of `planeWidth` samples with `planes` values each, interleaved:
-/// sample i of level k, plane p at ((k·planeWidth + i)·planes + p) (already blended between the two
-/// grid rows around the output row; the last plane is the weight D, the others the weighted values
-/// N). For x < count:
+/// One output row of a bilateral-grid slice (the joint bilateral upsample), reading the grid cells
+/// directly. The grid holds `planes` values per cell, interleaved: level k, grid row j, grid column i,
+/// plane p at grid[k·levelStride + j·rowStride + i·planes + p], the last plane the weight D, the
+/// others the weighted values N; `grid` points at the output row's lower grid row j, and `fy` is the
+/// row's fraction towards j + 1. For x < count:
 ///   l = clamp(luma[x], 0, 1)·(levels − 1) (NaN reads as 0), k = min(⌊l⌋, levels − 2), fk = l − k,
-///   i = columns[x], fx = fractions[x],
-///   v_p = lerp(lerp(k, i, p), lerp(k + 1, i, p), fk) with lerp(k, i, p) = lerp(row(k)[i][p], row(k)[i+1][p], fx),
+///   i = columns[x], fx = fractions[x];
+///   rows first: a(k', i') = lerp(c(k', j, i'), c(k', j + 1, i'), fy), then levels:
+///   b(i') = lerp(a(k, i'), a(k + 1, i'), fk), then columns: v_p = lerp(b(i), b(i + 1), fx);
 ///   weights[x] = v_D and out[p·outStride + x] = v_p · (1 / v_D) for p < planes − 1,
-/// with lerp(a, b, t) = a + t·(b − a) and no fused multiply-adds. `planes` ≤ 8.
-void graph_bilateral_slice_row(const float *rows, int planeWidth, int planes, int levels, const float *luma,
-                               const int32_t *columns, const float *fractions, int count, float *out, int outStride,
-                               float *weights);
+/// with lerp(a, b, t) = a + t·(b − a) and no fused multiply-adds, so every plane count gives the
+/// same bits for the same plane values (a grey grid of 2 planes equals the red plane of 5).
+/// `planes` is 2 to 5.
+void graph_bilateral_slice_row(const float *grid, ptrdiff_t levelStride, ptrdiff_t rowStride, int planes, int levels,
+                               float fy, const float *luma, const int32_t *columns, const float *fractions, int count,
+                               float *out, ptrdiff_t outStride, float *weights);
+
+/// One grid row of one luma level before the spatial blur: for each of `count` small-image samples
+/// i, the range weight w = exp(−(level − guide[i])²·rangeScale) (expf), then
+/// cell[i·planes + p] = w·values[p·valueStride + i] for p < planes − 1 and cell[i·planes + planes − 1] = w.
+void graph_bilateral_splat_row(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int count,
+                               float level, float rangeScale, float *cells);
+
+/// The guide luma of the joint bilateral upsample for `count` premultiplied pixels:
+/// y = 0.2125·r + 0.7154·g + 0.0721·b (left to right, no fused multiply-adds), divided by a where
+/// a > 0 (`a` NULL: opaque), then sRGB-encoded, sign-preserving: |y| ≤ 1 through `encodeTable`
+/// (the encode at k/resolution, k = 0…resolution) with linear interpolation, the exact formula
+/// 1.055·|y|^(1/2.4) − 0.055 otherwise (NaN stays NaN). Eight pixels at a time with AVX2 gathers
+/// when the CPU has them (run-time check); the same bits either way.
+void graph_guide_luma_row(const float *r, const float *g, const float *b, const float *a, int count,
+                          const float *encodeTable, int resolution, float *out);
+
+/// The portable path of graph_guide_luma_row alone (tests compare the two bit for bit).
+void graph_guide_luma_row_portable(const float *r, const float *g, const float *b, const float *a, int count,
+                                   const float *encodeTable, int resolution, float *out);
 
 #endif

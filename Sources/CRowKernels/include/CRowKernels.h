@@ -29,5 +29,8 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CLookup3D.h"
 #include "CBilateralSlice.h"
 #include "CResampleColumns.h"
+#include "CPixelRows.h"
+#include "CTransferSpan.h"
+#include "CVariableBlend.h"
 
 #endif

@@ -51,6 +51,8 @@ package struct BoxMean: AreaOperation {
     }
 
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
+    package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output

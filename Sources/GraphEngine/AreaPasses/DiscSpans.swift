@@ -46,6 +46,9 @@ package struct DiscSpans: AreaOperation {
     }
 
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { grey || inputs[0].isOpaqueEverywhere }
+    /// Each channel is filtered alone: a grey input gives a grey result (one channel computed); a
+    /// grey pass is grey whatever its input.
+    package func isGrey(inputs: [AreaInputDescription]) -> Bool { grey || inputs[0].isGrey }
 
     package func inputChannels(_ index: Int) -> Int { grey ? 1 : 4 }
 

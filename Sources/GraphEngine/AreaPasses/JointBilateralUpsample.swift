@@ -5,15 +5,19 @@ import Foundation
 /// (CIEdgePreserveUpsampleFilter), as a bilateral grid: O(1) per output pixel instead of a window of
 /// small-image taps per pixel.
 ///
-/// Inputs: 0 the guide's luma `G` at full resolution (red), 1 the small image `v` (clamped),
-/// 2 the guide's luma at the small image's resolution `g` (red, clamped). For K luma levels
-/// `ℓ_k = k/(K−1)` the small grid holds `N_k = S * (r_k·v)` and `D_k = S * r_k`, with range weights
-/// `r_k(q) = exp(−(ℓ_k − g(q))²/(2σ_l²))` and `S` the 5×5 spatial weights `exp(−(a² + b²)/(2σ_s²))`,
-/// |a|, |b| ≤ 2, in small-image pixels. An output pixel p, at small-image position q(p), reads both
-/// trilinearly, bilinear between the four grid samples around q(p) and linear between the two
-/// levels around `clamp(G(p), 0, 1)`, and is `N/D` (the small image's bilinear value where D
-/// underflows). The grid is built per tile from the small inputs only: the output pixels never
-/// gather small-image windows.
+/// Inputs: 0 the guide (the photo), loaded as its luma `G` (``GuideLuma``, sRGB-encoded, computed
+/// span by span as it loads), 1 the small image `v` (clamped), 2 the guide's luma at the small image's resolution
+/// `g` (red, clamped; ``GuideLumaResample``). For K luma levels `ℓ_k = k/(K−1)` the small grid holds
+/// `N_k = S * (r_k·v)` and `D_k = S * r_k`, with range weights `r_k(q) = exp(−(ℓ_k − g(q))²/(2σ_l²))`
+/// and `S` the 5×5 spatial weights `exp(−(a² + b²)/(2σ_s²))`, |a|, |b| ≤ 2, in small-image pixels.
+/// An output pixel p, at small-image position q(p), reads both trilinearly, bilinear between the
+/// four grid samples around q(p) and linear between the two levels around `clamp(G(p), 0, 1)`, and
+/// is `N/D` (the small image's bilinear value where D underflows).
+///
+/// The grid is built per tile from the small inputs only, over the cells the tile's pixels read
+/// (the region of interest), and each output pixel reads its eight cells directly
+/// (`graph_bilateral_slice_row`). A grey small image (a depth map, a mask: R = G = B) gives a grey
+/// result from a grid of two planes (N, D) instead of five.
 package struct JointBilateralUpsample: AreaOperation {
     package let guideExtent: Rect
     package let smallExtent: Rect
@@ -64,10 +68,20 @@ package struct JointBilateralUpsample: AreaOperation {
         return Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
     }
 
-    package func inputChannels(_ index: Int) -> Int { index == 1 ? 4 : 1 }
+    /// The small image's RGBA, the low guide's red (the guide loads as its luma: ``reduction(input:)``).
+    package func inputChannels(_ index: Int) -> Int { index == 2 ? 1 : 4 }
+
+    /// The guide loads as its luma G alone.
+    package func reduction(input index: Int) -> AreaInputReduction? {
+        guard index == 0 else { return nil }
+        return GuideLuma.row
+    }
 
     /// Opaque when the small image is opaque wherever it is read (it is clamped).
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[1].isOpaqueEverywhere }
+
+    /// Grey when the small image is grey (a depth map, a mask): the grid then has two planes.
+    package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[1].isGrey }
 
     /// exp(−d²/(2σ_s²)) for d = −2…2.
     var spatialWeights: [Float] {
@@ -81,29 +95,25 @@ package struct JointBilateralUpsample: AreaOperation {
         let levels = levelCount, channels = tile.channels, planes = channels + 1
         let gw = small.width, gh = small.height, cells = gw * gh
         let rangeScale = Float(1 / (2 * lumaSigma * lumaSigma))
-        let s = spatialWeights
         // grid[k·levelSize + cell·planes + c]: N_k for c < channels, D_k for c = channels (the planes
         // of a sample side by side, as the slice reads them).
         let rowLength = gw * planes, levelSize = cells * planes
         let grid = tile.scratch.floats(0, count: levels * levelSize)
         let blurred = tile.scratch.floats(1, count: levelSize)
-        let g = lowGuide.row(0, 0)
+        let weights = spatialWeights
+        let (s0, s1, s2, s3, s4) = (weights[0], weights[1], weights[2], weights[3], weights[4])
         for k in 0..<levels {
-            let level = Float(k) / Float(levels - 1)
             let target = grid + k * levelSize
-            for i in 0..<cells {
-                let d = level - g[i]
-                let weight = expf(-d * d * rangeScale)
-                for c in 0..<channels { target[i * planes + c] = weight * small.row(c, 0)[i] }
-                target[i * planes + channels] = weight
-            }
-            // The 5×5 spatial weights, separably: along rows, then across them (valid 2 samples in from each edge).
+            graph_bilateral_splat_row(lowGuide.row(0, 0), small.row(0, 0), small.planeStride, Int32(planes), Int32(cells),
+                                      Float(k) / Float(levels - 1), rangeScale, target)
+            // The 5×5 spatial weights, separably: along rows, then across them (valid 2 samples in
+            // from each edge: the cells the tile's pixels read).
+            let p = planes
             if gw > 4 {
                 for y in 0..<gh {
                     let row = target + y * rowLength, out = blurred + y * rowLength
-                    let p = planes
                     for i in (2 * p)..<(rowLength - 2 * p) {
-                        out[i] = s[0] * row[i - 2 * p] + s[1] * row[i - p] + s[2] * row[i] + s[3] * row[i + p] + s[4] * row[i + 2 * p]
+                        out[i] = s0 * row[i - 2 * p] + s1 * row[i - p] + s2 * row[i] + s3 * row[i + p] + s4 * row[i + 2 * p]
                     }
                 }
             }
@@ -111,8 +121,8 @@ package struct JointBilateralUpsample: AreaOperation {
                 for y in 2..<(gh - 2) {
                     let out = target + y * rowLength
                     let r0 = blurred + (y - 2) * rowLength, r1 = r0 + rowLength, r2 = r1 + rowLength, r3 = r2 + rowLength, r4 = r3 + rowLength
-                    for i in (2 * planes)..<(rowLength - 2 * planes) {
-                        out[i] = s[0] * r0[i] + s[1] * r1[i] + s[2] * r2[i] + s[3] * r3[i] + s[4] * r4[i]
+                    for i in (2 * p)..<(rowLength - 2 * p) {
+                        out[i] = s0 * r0[i] + s1 * r1[i] + s2 * r2[i] + s3 * r3[i] + s4 * r4[i]
                     }
                 }
             }
@@ -125,19 +135,13 @@ package struct JointBilateralUpsample: AreaOperation {
             columns[x] = Int32(Int(i) - small.x)
             columnWeights[x] = Float(gx - i)
         }
-        let rowBlend = tile.scratch.floats(3, count: levels * rowLength)
         let results = tile.scratch.floats(4, count: channels * output.width)
         let denominators = tile.scratch.floats(5, count: output.width)
         for y in 0..<output.height {
             let gy = gridY(output.y + y), j = gy.rounded(.down)
             let row = Int(j) - small.y, fy = Float(gy - j)
-            // The two grid rows around the output row, blended, for every level.
-            for k in 0..<levels {
-                let lower = grid + k * levelSize + row * rowLength, upper = lower + rowLength, target = rowBlend + k * rowLength
-                for i in 0..<rowLength { target[i] = lower[i] + fy * (upper[i] - lower[i]) }
-            }
-            graph_bilateral_slice_row(rowBlend, Int32(gw), Int32(planes), Int32(levels), guide.row(0, y), columns, columnWeights,
-                                      Int32(output.width), results, Int32(output.width), denominators)
+            graph_bilateral_slice_row(grid + row * rowLength, levelSize, rowLength, Int32(planes), Int32(levels), fy, guide.row(0, y),
+                                      columns, columnWeights, Int32(output.width), results, output.width, denominators)
             for x in 0..<output.width where !(denominators[x] > 1e-30) {
                 // No weight left (a luma far from every neighbour's, tiny σ_l): the bilinear value.
                 let i = Int(columns[x]), fx = columnWeights[x]
@@ -157,7 +161,7 @@ package struct JointBilateralUpsample: AreaOperation {
         let gx = gridX(x), gy = gridY(y)
         let i = Int(gx.rounded(.down)), j = Int(gy.rounded(.down))
         let fx = gx - Double(i), fy = gy - Double(j)
-        let luma = Double(try input(0, x, y)[0])
+        let luma = GuideLuma.value(try input(0, x, y))
         let position = (luma > 0 ? min(luma, 1) : 0) * Double(levels - 1)
         let k = min(Int(position), levels - 2), fk = position - Double(k)
         // N (xyz) and D (w) of level `level` at grid sample (a, b).

@@ -169,6 +169,8 @@ package struct Resample: AreaOperation {
 
     /// Opaque when the input is opaque wherever the taps reach (a clamped image).
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
+    package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
     // MARK: Run
 

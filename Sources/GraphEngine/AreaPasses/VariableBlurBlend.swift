@@ -1,3 +1,5 @@
+import CRowKernels
+
 /// The last step of a variable blur (CIMaskedVariableBlur): each pixel blends the two blur levels
 /// that bracket its own blur size. Input 0 is the sharp image (σ = 0), input 1 the mask, inputs
 /// 2… the levels in ascending σ, each a Gaussian of σ_j sampled every `d_j` pixels (level pixel i is
@@ -62,6 +64,14 @@ package struct VariableBlurBlend: AreaOperation {
 
     package func inputChannels(_ index: Int) -> Int { index == 1 ? 3 : 4 }
 
+    /// The mask loads as its luma `L` alone.
+    package func reduction(input index: Int) -> AreaInputReduction? {
+        guard index == 1 else { return nil }
+        return { r, g, b, _, count, out in
+            for x in 0..<count { out[x] = 0.2125 * r[x] + 0.7154 * g[x] + 0.0721 * b[x] }
+        }
+    }
+
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs.indices.allSatisfy { $0 == 1 || inputs[$0].isOpaqueEverywhere } }
 
     /// The level index j and blend t for blur size σ (levels: σ_0 = 0, then ``levels``).
@@ -79,8 +89,9 @@ package struct VariableBlurBlend: AreaOperation {
         let sigmas = tile.scratch.floats(0, count: levelCount)
         sigmas[0] = 0
         for (j, level) in levels.enumerated() { sigmas[j + 1] = Float(level.sigma) }
-        // Every level's two grid rows around the output row, blended vertically, one after another
-        // (level l, channel c at offset starts[l] + c·widths[l]).
+        // Every decimated level's two grid rows around the output row, blended vertically, one after
+        // another (level l, channel c at offset starts[l] + c·widths[l]); a full-resolution level
+        // (d = 1) is read where it is.
         let starts = tile.scratch.integers(0, count: levels.count), widths = tile.scratch.integers(1, count: levels.count)
         var total = 0
         for j in levels.indices {
@@ -89,51 +100,54 @@ package struct VariableBlurBlend: AreaOperation {
             total += 4 * widths[j]
         }
         let gridRows = tile.scratch.floats(1, count: max(total, 1))
-        // Per level and output column: where its left sample sits in gridRows (channel 0) and the weight.
+        // Per level and output column: its left sample relative to the level's row start, and the weight.
         let columns = tile.scratch.integers(2, count: levels.count * width)
         let fractions = tile.scratch.floats(2, count: levels.count * width)
         for (j, level) in levels.enumerated() {
             let d = level.decimation, gridX = tile.inputs[2 + j].x
             for x in 0..<width {
                 let px = output.x + x, i = floorDivide(px, d)
-                columns[j * width + x] = starts[j] + i - gridX
+                columns[j * width + x] = i - gridX
                 fractions[j * width + x] = Float(px - i * d) / Float(d)
             }
         }
         let chosen = tile.scratch.integers(3, count: width)
         let blend = tile.scratch.floats(3, count: width)
         let result = tile.scratch.floats(4, count: width)
-        let scale = Float(radius)
-        for y in 0..<output.height {
-            let py = output.y + y
-            let mr = mask.row(0, y), mg = mask.row(1, y), mb = mask.row(2, y)
-            for x in 0..<width {
-                let m = 0.2125 * mr[x] + 0.7154 * mg[x] + 0.0721 * mb[x]
-                (chosen[x], blend[x]) = VariableBlurBlend.bracket(scale * min(max(m, 0), 1), sigmas, levelCount)
-            }
-            for (j, level) in levels.enumerated() {
-                let grid = tile.inputs[2 + j], d = level.decimation
-                let row = floorDivide(py, d), fy = Float(py - row * d) / Float(d)
-                for c in 0..<tile.channels {
-                    let lower = grid.row(c, row - grid.y), upper = grid.row(c, row + 1 - grid.y)
-                    let target = gridRows + starts[j] + c * widths[j]
-                    for i in 0..<grid.width { target[i] = lower[i] + fy * (upper[i] - lower[i]) }
-                }
-            }
-            for c in 0..<tile.channels {
-                let sharp = image.row(c, y)
-                // Level l ≥ 1 at column x, read bilinearly.
-                @inline(__always) func level(_ l: Int, _ x: Int) -> Float {
-                    let k = (l - 1) * width + x
-                    let p = gridRows + columns[k] + c * widths[l - 1]
-                    return p[0] + fractions[k] * (p[1] - p[0])
-                }
+        // Level j's row of channel c for the current output row: rows[j·4 + c] (on the stack).
+        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: 4 * max(levels.count, 1)) { rowPointers in
+            guard let rows = rowPointers.baseAddress else { return }
+            let scale = Float(radius)
+            for y in 0..<output.height {
+                let py = output.y + y
+                let m = mask.row(0, y)
                 for x in 0..<width {
-                    let j = chosen[x]
-                    let a = j == 0 ? sharp[x] : level(j, x), b = level(j + 1, x)
-                    result[x] = a + blend[x] * (b - a)
+                    (chosen[x], blend[x]) = VariableBlurBlend.bracket(scale * min(max(m[x], 0), 1), sigmas, levelCount)
                 }
-                output.store(channel: c, row: y, from: result)
+                for (j, level) in levels.enumerated() {
+                    let grid = tile.inputs[2 + j], d = level.decimation
+                    let row = floorDivide(py, d), fy = Float(py - row * d) / Float(d)
+                    for c in 0..<tile.channels {
+                        let lower = grid.row(c, row - grid.y), upper = grid.row(c, row + 1 - grid.y)
+                        if d == 1 {
+                            rows[j * 4 + c] = UnsafePointer(lower)
+                            continue
+                        }
+                        let target = gridRows + starts[j] + c * widths[j]
+                        for i in 0..<grid.width { target[i] = lower[i] + fy * (upper[i] - lower[i]) }
+                        rows[j * 4 + c] = UnsafePointer(target)
+                    }
+                }
+                for c in 0..<tile.channels {
+                    // Level l ≥ 1 at column x read bilinearly, mixed with the one below.
+                    chosen.withMemoryRebound(to: Int64.self, capacity: width) { chosen in
+                        columns.withMemoryRebound(to: Int64.self, capacity: levels.count * width) { columns in
+                            graph_variable_blend_row(image.row(c, y), UnsafePointer(rows + c), 4, columns, fractions, chosen, blend,
+                                                     Int32(width), result)
+                        }
+                    }
+                    output.store(channel: c, row: y, from: result)
+                }
             }
         }
     }

@@ -20,5 +20,6 @@ extension InputView {
         edge = view.edge
         filter = view.filter
         decodeTable = view.decodeTable
+        primaries = view.primaries
     }
 }

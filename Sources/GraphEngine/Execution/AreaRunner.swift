@@ -1,6 +1,16 @@
+/// How an area stage runs: which channels its pass computes and which inputs load one channel.
+struct AreaLayout: Hashable {
+    /// 4; 3 when the output is opaque (alpha is written as 1); 1 when it is also grey (red is copied
+    /// to green and blue).
+    let channels: Int
+    /// Per input: grey, loaded as one channel (only when `channels` is 1).
+    let greyInputs: [Bool]
+}
+
 /// Runs one area pass over one output rectangle: loads each input over the rectangle the pass asks
 /// for into Float32 planes (once, through the input's view: edge mode, 8-bit decode, half floats),
-/// calls the pass, and writes alpha 1 when the output is known to be opaque.
+/// calls the pass, and writes alpha 1 when the output is known to be opaque (and green and blue
+/// from red when it is grey).
 ///
 /// One per worker; its buffers grow and are reused from tile to tile.
 final class AreaRunner {
@@ -8,6 +18,8 @@ final class AreaRunner {
     private var inputCapacities: [Int] = []
     /// Where loads of channels a pass does not read go (one span).
     private let discard = UnsafeMutablePointer<Float>.allocate(capacity: SpanInterpreter.spanWidth)
+    /// One span of RGBA, for inputs a pass reduces to one value per pixel as they load.
+    private let span = UnsafeMutablePointer<Float>.allocate(capacity: 4 * SpanInterpreter.spanWidth)
     /// A row of ones (the alpha of opaque outputs).
     private var ones = UnsafeMutablePointer<Float>.allocate(capacity: 1)
     private var onesCapacity = 0
@@ -16,6 +28,7 @@ final class AreaRunner {
     deinit {
         for buffer in inputBuffers { buffer.deallocate() }
         discard.deallocate()
+        span.deallocate()
         ones.deallocate()
     }
 
@@ -33,24 +46,34 @@ final class AreaRunner {
     }
 
     /// Computes `area` (default: all of `output.rect`) of `operation` applied to `inputs`.
-    func run(_ operation: any AreaOperation, inputs: [InputView], output: PlaneSet, area: PixelRect? = nil, opaque: Bool) {
+    func run(_ operation: any AreaOperation, inputs: [InputView], output: PlaneSet, area: PixelRect? = nil, layout: AreaLayout) {
         let rect = area ?? output.rect
         guard !rect.isEmpty else { return }
         var planes: [AreaPlanes] = []
         planes.reserveCapacity(inputs.count)
         for (index, view) in inputs.enumerated() {
             let wanted = PixelRect(operation.regionOfInterest(input: index, for: rect.rect))
-            let channels = min(max(operation.inputChannels(index), 1), 4)
+            let reduction = operation.reduction(input: index)
+            let channels = layout.greyInputs[index] || reduction != nil ? 1 : min(max(operation.inputChannels(index), 1), 4)
+            // A primaries change needs red, green and blue to compute any of them.
+            let loaded = view.primaries == nil ? channels : max(channels, 3)
             let count = wanted.pixelCount
-            let base = inputBuffer(index, count: max(count * channels, 1))
+            let base = inputBuffer(index, count: max(count * loaded, 1))
+            let width = SpanInterpreter.spanWidth
             for row in 0..<wanted.height {
                 var x = 0
                 while x < wanted.width {
-                    let n = min(SpanInterpreter.spanWidth, wanted.width - x)
-                    func target(_ channel: Int) -> UnsafeMutablePointer<Float> {
-                        channel < channels ? base + channel * count + row * wanted.width + x : discard
+                    let n = min(width, wanted.width - x)
+                    if let reduction {
+                        // RGBA into one span, then one value per pixel into the plane.
+                        view.load(x0: wanted.x + x, y: wanted.y + row, count: n, into: (span, span + width, span + 2 * width, span + 3 * width))
+                        reduction(span, span + width, span + 2 * width, span + 3 * width, n, base + row * wanted.width + x)
+                    } else {
+                        func target(_ channel: Int) -> UnsafeMutablePointer<Float> {
+                            channel < loaded ? base + channel * count + row * wanted.width + x : discard
+                        }
+                        view.load(x0: wanted.x + x, y: wanted.y + row, count: n, into: (target(0), target(1), target(2), target(3)))
                     }
-                    view.load(x0: wanted.x + x, y: wanted.y + row, count: n, into: (target(0), target(1), target(2), target(3)))
                     x += n
                 }
             }
@@ -59,11 +82,18 @@ final class AreaRunner {
         }
         let tile = AreaTile(inputs: planes,
                             output: AreaOutput(x: rect.x, y: rect.y, width: rect.width, height: rect.height, planes: output),
-                            channels: opaque ? 3 : 4, scratch: scratch)
+                            channels: layout.channels, scratch: scratch)
         operation.run(tile)
-        if opaque {
+        if layout.channels < 4 {
             let row = alphaRow(rect.width)
             for y in 0..<rect.height { tile.output.store(channel: 3, row: y, from: row) }
+        }
+        if layout.channels == 1 {
+            for y in 0..<rect.height {
+                let row = y + rect.y - output.rect.y, column = rect.x - output.rect.x
+                output.copy(channel: 0, to: 1, row: row, column: column, count: rect.width)
+                output.copy(channel: 0, to: 2, row: row, column: column, count: rect.width)
+            }
         }
     }
 

@@ -165,9 +165,9 @@ struct Executor {
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
                     SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
                                         registers: scratch.registers, sink: sink)
-                case .area(let op, let inputs, let opaque):
+                case .area(let op, let inputs, let layout):
                     scratch.areaRunner.run(op, inputs: inputs.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.planes[$0] } },
-                                           output: planes, area: strip, opaque: opaque)
+                                           output: planes, area: strip, layout: layout)
                 case .processor:
                     break
                 }
@@ -198,9 +198,9 @@ struct Executor {
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
                 SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink)
-            case .area(let op, let inputs, let opaque):
+            case .area(let op, let inputs, let layout):
                 scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes[$0] } },
-                                       output: planes, opaque: opaque)
+                                       output: planes, layout: layout)
             case .processor:
                 break
             }
@@ -217,8 +217,10 @@ struct Executor {
         }
         switch slot.source {
         case .buffer(let buffer):
-            return InputView(buffer: buffer, edge: slot.edge, filter: slot.filter,
-                             decodeTable: slot.decode.flatMap(TransferTables.byteDecode(for:)))
+            var view = InputView(buffer: buffer, edge: slot.edge, filter: slot.filter,
+                                 decodeTable: slot.decode.flatMap(TransferTables.byteDecode(for:)))
+            view.primaries = slot.primaries
+            return view
         case .yuv(let frame):
             return InputView(yuv: frame, scratch: scratch.yuvScratch)
         case .stage(let index):

@@ -1,3 +1,6 @@
+import CHalf
+import CRowKernels
+
 /// How a program reads one of its inputs: a materialised intermediate or a source buffer, with the
 /// edge mode and sampling filter of the slot.
 struct InputView {
@@ -16,6 +19,9 @@ struct InputView {
     /// The linear value of each 8-bit code, decoding a transfer function while reading (8-bit
     /// buffers only; see ``StagePlanner/Slot``), or nil.
     let decodeTable: [Float]?
+    /// A 3×3 matrix (row-major) that ``load(x0:y:count:into:)`` applies to the colour it reads (the
+    /// primaries change of a photo an area pass reads from its bytes), or nil.
+    var primaries: [Float]?
 
     init(planes: PlaneSet, edge: EdgeMode, filter: SamplingFilter) {
         decodeTable = nil
@@ -49,6 +55,20 @@ struct InputView {
 
     /// Reads pixels `x0 ..< x0 + count` of row `y`.
     func load(x0: Int, y: Int, count: Int, into out: Channels) {
+        loadStored(x0: x0, y: y, count: count, into: out)
+        if let m = primaries, m.count == 9 {
+            let (r, g, b, _) = out
+            let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+            for i in 0..<count {
+                let (x, y, z) = (r[i], g[i], b[i])
+                r[i] = m0 * x + m1 * y + m2 * z
+                g[i] = m3 * x + m4 * y + m5 * z
+                b[i] = m6 * x + m7 * y + m8 * z
+            }
+        }
+    }
+
+    private func loadStored(x0: Int, y: Int, count: Int, into out: Channels) {
         guard !valid.isEmpty else { return zero(out, 0, count) }
         var row = y
         if edge == .clamp {
@@ -244,6 +264,16 @@ enum BufferDeinterleave {
             g.update(from: r, count: count)
             b.update(from: r, count: count)
             a.update(repeating: 1, count: count)
+        case .grayh, .grayf:
+            // Grey maps (depth, masks, shared intermediates): a row conversion, then copies.
+            if format == .grayh {
+                graph_half_to_float(row.assumingMemoryBound(to: UInt16.self) + column, r, count)
+            } else {
+                r.update(from: row.assumingMemoryBound(to: Float.self) + column, count: count)
+            }
+            g.update(from: r, count: count)
+            b.update(from: r, count: count)
+            a.update(repeating: 1, count: count)
         default:
             let bytesPerPixel = format.bytesPerPixel
             for i in 0..<count {
@@ -268,31 +298,10 @@ enum BufferDeinterleave {
                                       into out: InputView.Channels) {
         let (r, g, b, a) = out
         let channels = format.channels
-        let p = row.assumingMemoryBound(to: UInt8.self) + column * channels
-        switch channels {
-        case 4:
-            let (red, blue) = format.redAndBlueIndices
-            for i in 0..<count {
-                r[i] = table[Int(p[4 * i + red])]; g[i] = table[Int(p[4 * i + 1])]; b[i] = table[Int(p[4 * i + blue])]
-                a[i] = Float(p[4 * i + 3]) * (1 / 255)
-            }
-        case 3:
-            for i in 0..<count {
-                r[i] = table[Int(p[3 * i])]; g[i] = table[Int(p[3 * i + 1])]; b[i] = table[Int(p[3 * i + 2])]
-            }
-            a.update(repeating: 1, count: count)
-        case 2:
-            for i in 0..<count {
-                r[i] = table[Int(p[2 * i])]
-                a[i] = Float(p[2 * i + 1]) * (1 / 255)
-            }
-            g.update(from: r, count: count)
-            b.update(from: r, count: count)
-        default:
-            for i in 0..<count { r[i] = table[Int(p[i])] }
-            g.update(from: r, count: count)
-            b.update(from: r, count: count)
-            a.update(repeating: 1, count: count)
+        let (red, blue) = channels >= 3 ? format.redAndBlueIndices : (0, 0)
+        if let table = table.baseAddress {
+            graph_decode8_row(row.assumingMemoryBound(to: UInt8.self) + column * channels, Int32(channels), Int32(red), Int32(blue),
+                              table, Int32(count), r, g, b, a)
         }
         if alpha == .straight && format.hasAlpha {
             for i in 0..<count {

@@ -1,4 +1,5 @@
 import CHalf
+import CRowKernels
 
 /// Stores spans into a materialised intermediate.
 struct PlaneSink: OutputSink {
@@ -113,32 +114,10 @@ struct BufferSink: OutputSink, @unchecked Sendable {
     /// unpremultiplied, encoded exactly and premultiplied again.
     private func storeEncoding(_ p: UnsafeMutableRawPointer, count: Int, _ c: InputView.Channels,
                                table: UnsafeBufferPointer<UInt8>) {
-        let (r, g, b, a) = c
-        let bytes = p.assumingMemoryBound(to: UInt8.self)
-        let channels = format.channels
-        let (red, blue) = format.redAndBlueIndices
-        @inline(__always) func code(_ value: Float, _ alpha: Float) -> UInt8 {
-            if alpha == 1 {
-                let clamped: Float = value > 0 ? (value < 1 ? value : 1) : 0
-                return table[Int(clamped * 65535 + 0.5)]
-            }
-            guard alpha > 0 else { return PixelIO.unorm8(value) }
-            return PixelIO.unorm8(ScalarMath.linearToSRGB(value / alpha) * alpha)
-        }
-        for i in 0..<count {
-            let alpha = a[i]
-            switch channels {
-            case 4:
-                bytes[4 * i + red] = code(r[i], alpha); bytes[4 * i + 1] = code(g[i], alpha)
-                bytes[4 * i + blue] = code(b[i], alpha); bytes[4 * i + 3] = PixelIO.unorm8(alpha)
-            case 3:
-                bytes[3 * i] = code(r[i], alpha); bytes[3 * i + 1] = code(g[i], alpha); bytes[3 * i + 2] = code(b[i], alpha)
-            case 2:
-                bytes[2 * i] = code(r[i], alpha); bytes[2 * i + 1] = PixelIO.unorm8(alpha)
-            default:
-                bytes[i] = code(r[i], alpha)
-            }
-        }
+        guard let table = table.baseAddress else { return }
+        let (red, blue) = format.channels >= 3 ? format.redAndBlueIndices : (0, 0)
+        graph_encode8_row(c.0, c.1, c.2, c.3, Int32(count), Int32(format.channels), Int32(red), Int32(blue), table,
+                          p.assumingMemoryBound(to: UInt8.self))
     }
 
     @inline(__always)

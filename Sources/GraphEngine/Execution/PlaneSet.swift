@@ -74,6 +74,14 @@ final class PlaneSet: @unchecked Sendable {
         }
     }
 
+    /// Copies `count` stored samples of a row from one channel to another (a grey result's green and blue).
+    @inline(__always)
+    func copy(channel source: Int, to destination: Int, row: Int, column: Int, count: Int) {
+        let offset = column * format.bytesPerSample
+        (rowPointer(channel: destination, row: row) + offset)
+            .copyMemory(from: rowPointer(channel: source, row: row) + offset, byteCount: count * format.bytesPerSample)
+    }
+
     /// One sample as Float32 (used by bilinear sampling).
     @inline(__always)
     func value(channel: Int, row: Int, column: Int) -> Float {

@@ -33,6 +33,20 @@ enum ColorManagement {
         return Node(.colorConversion(ColorConversion(from: working, to: output)), inputs: [converted], extent: converted.extent)
     }
 
+    /// Whether `node` carries colour (a tagged source or a match into the working space under it):
+    /// what makes a render of it get an output conversion.
+    static func carriesColor(_ node: Node) -> Bool {
+        RegionOfInterest.topologicalOrder(node).contains { node in
+            switch node.kind {
+            case .color(let match as WorkingSpaceMatch): return match.toWorkingSpace
+            case .buffer(let buffer): return buffer.colorSpace != nil
+            case .yuv(let frame): return frame.colorSpace != nil
+            case .file(let source): return source.colorSpace != nil
+            default: return false
+            }
+        }
+    }
+
     /// Without colour management a working-space match is the identity: it is dropped.
     private static func removingWorkingSpaceMatches(_ root: Node) -> Node {
         var rewriter = GraphRewriter()

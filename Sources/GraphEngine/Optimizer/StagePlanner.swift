@@ -39,18 +39,24 @@ struct StagePlanner {
         var decode: ColorSpace.Transfer?
         /// Only these pixels of the source are read (a crop an area pass sees through), or nil.
         var window: PixelRect?
+        /// A 3×3 matrix (row-major) applied to the decoded colour while loading (an area pass reading
+        /// a photo whose conversion changes primaries), or nil.
+        var primaries: [Float]?
         static func == (l: Slot, r: Slot) -> Bool {
             l.source == r.source && l.edge == r.edge && l.filter == r.filter && l.decode == r.decode && l.window == r.window
+                && l.primaries == r.primaries
         }
         func hash(into hasher: inout Hasher) {
             hasher.combine(source); hasher.combine(edge); hasher.combine(filter); hasher.combine(decode); hasher.combine(window)
+            hasher.combine(primaries)
         }
     }
 
     enum Work {
         case program(Program, uniforms: [Float], origins: [String], slots: [Slot], name: String)
-        /// `opaque`: the output's alpha is 1 (see ``Opacity``), so only the colour channels are computed.
-        case area(any AreaOperation, inputs: [Slot], opaque: Bool)
+        /// `layout`: the channels computed (alpha 1, see ``Opacity``; grey, see ``Greyness``) and the
+        /// inputs read as one channel.
+        case area(any AreaOperation, inputs: [Slot], layout: AreaLayout)
         case processor(any ImageProcessor, inputs: [Node])
     }
 
@@ -65,6 +71,12 @@ struct StagePlanner {
     private var programStageIndex: [ObjectIdentifier: Int] = [:]
     private var materialStageIndex: [ObjectIdentifier: Int] = [:]
     private let consumers: [ObjectIdentifier: Int]
+    /// How many area passes load each node (through clamps and crops).
+    private let areaReaders: [ObjectIdentifier: Int]
+    /// Area passes and program stages known grey or not (``Greyness``).
+    private var greyness: [ObjectIdentifier: Bool] = [:]
+    /// Program stages whose stored alpha is the constant 1.
+    private var storedOpaque: Set<ObjectIdentifier> = []
     /// The region each node is computed over by the render's work units (decides extent masks).
     /// Image processors' inputs are not among them: a render of their own computes those.
     private let regions: [ObjectIdentifier: PixelRect]
@@ -87,11 +99,20 @@ struct StagePlanner {
             encodesSRGBInStore = true
         }
         let order = RegionOfInterest.topologicalOrder(root)
-        var counts: [ObjectIdentifier: Int] = [:]
+        var counts: [ObjectIdentifier: Int] = [:], passes: [ObjectIdentifier: Int] = [:]
         for node in order {
             for input in node.inputs { counts[ObjectIdentifier(input), default: 0] += 1 }
+            guard case .area = node.kind else { continue }
+            for input in node.inputs {
+                // What the pass loads: through a clamp and a whole-pixel crop.
+                var source = input
+                if case .clamp = source.kind { source = source.inputs[0] }
+                if AreaInputWindow.of(source) != nil { source = source.inputs[0] }
+                passes[ObjectIdentifier(source), default: 0] += 1
+            }
         }
         consumers = counts
+        areaReaders = passes
         regions = RegionOfInterest.propagate(root: root, rect: rect, order: order,
                                              precomputed: RegionOfInterest.computedBeforeWorkUnits)
         renderRect = rect
@@ -104,7 +125,12 @@ struct StagePlanner {
     /// from it are not the image's.
     func checkStreamingSources() throws {
         for stage in stages {
-            guard case .program(_, _, _, let slots, _) = stage.work else { continue }
+            let slots: [Slot]
+            switch stage.work {
+            case .program(_, _, _, let programSlots, _): slots = programSlots
+            case .area(_, let areaSlots, _): slots = areaSlots
+            case .processor: continue
+            }
             for slot in slots {
                 if case .buffer(let buffer) = slot.source, let message = buffer.rowProgress?.failureMessage {
                     throw GraphError.renderFailed("the source image could not be decoded: \(message)")
@@ -152,7 +178,7 @@ struct StagePlanner {
     /// not planned yet.
     private mutating func planProgramStage(for node: Node) throws {
         if programStageIndex[ObjectIdentifier(node)] != nil { return }
-        let outcome: Result<(builder: (Program, [Float], [String]), slots: [Slot], nodes: [Node], name: String), Error>
+        let outcome: Result<(builder: (Program, [Float], [String]), slots: [Slot], nodes: [Node], name: String, stored: OperandQuad), Error>
         do {
             var lowering = StageLowering(root: node, planner: self)
             // The lowering holds the only reference to the stages meanwhile, so adding to them
@@ -169,7 +195,16 @@ struct StagePlanner {
                                                      slots: result.slots, name: result.name),
                             nodes: result.nodes))
         programStageIndex[ObjectIdentifier(node)] = stages.count - 1
+        // What the program stores, as its readers see it: alpha the constant 1 (a blend whose
+        // alpha folded away) makes it opaque, one value in red, green and blue makes it grey.
+        let stored = result.stored
+        if stored.a == .constant(1) { storedOpaque.insert(ObjectIdentifier(node)) }
+        if stored.r == stored.g && stored.r == stored.b { greyness[ObjectIdentifier(node)] = true }
     }
+
+    /// Whether `node` has alpha 1 inside its extent: known from its kind (``Opacity``) or from the
+    /// program that stores it.
+    func isOpaque(_ node: Node) -> Bool { Opacity.isOpaque(node, storedOpaque: storedOpaque) }
 
     /// The slot for reading `node` from another program.
     mutating func slot(for node: Node, edge: EdgeMode, filter: SamplingFilter) throws -> Slot {
@@ -184,7 +219,7 @@ struct StagePlanner {
             // mode and window) a clamped or cropped one; anything else is computed by a program first.
             // Inputs that are stages of their own are planned first (from the planner's stack, not
             // by recursion here: chains of passes may be long).
-            var sources: [(node: Node, edge: EdgeMode, window: PixelRect?)] = []
+            var sources: [(node: Node, edge: EdgeMode, window: PixelRect?, conversion: ColorConversion?)] = []
             for input in node.inputs {
                 var source = input, inputEdge = EdgeMode.zero
                 if case .clamp = source.kind {
@@ -193,19 +228,28 @@ struct StagePlanner {
                 }
                 let window = AreaInputWindow.of(source)
                 if window != nil { source = source.inputs[0] }
+                // An 8-bit photo under its conversion to the linear working space is read from its
+                // bytes, decoded by a table (and its primaries converted) while loading.
+                var conversion: ColorConversion?
+                if !isMaterialized(source), case .colorConversion(let c) = source.kind, c.to.transfer == .linear,
+                   StageLowering.decodesWhileLoading(c, source.inputs[0]) {
+                    conversion = c
+                    source = source.inputs[0]
+                }
                 if StagePlanner.isMaterialStage(source), materialStageIndex[ObjectIdentifier(source)] == nil {
                     throw UnplannedStage(node: source)
                 }
-                sources.append((source, inputEdge, window))
+                sources.append((source, inputEdge, window, conversion))
             }
             var inputs: [Slot] = []
-            for (source, inputEdge, window) in sources {
+            for (source, inputEdge, window, conversion) in sources {
                 var slot = try slot(for: source, edge: inputEdge, filter: .linear)
                 slot.window = window
+                slot.decode = conversion?.from.transfer
+                slot.primaries = conversion?.primariesMatrix?.map { Float($0) }
                 inputs.append(slot)
             }
-            stages.append(Stage(node: node, work: .area(op, inputs: inputs, opaque: Opacity.isOpaque(node)),
-                                nodes: [node]))
+            stages.append(Stage(node: node, work: .area(op, inputs: inputs, layout: areaLayout(node, op)), nodes: [node]))
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
         case .processor(let processor):
@@ -221,6 +265,16 @@ struct StagePlanner {
         }
     }
 
+    /// The channels an area stage computes: 1 when its output is grey and opaque (its grey inputs
+    /// then load one channel), 3 when opaque, else 4.
+    private mutating func areaLayout(_ node: Node, _ op: any AreaOperation) -> AreaLayout {
+        guard isOpaque(node) else { return AreaLayout(channels: 4, greyInputs: node.inputs.map { _ in false }) }
+        guard Greyness.isGrey(node, known: &greyness, storedOpaque: storedOpaque) else {
+            return AreaLayout(channels: 3, greyInputs: node.inputs.map { _ in false })
+        }
+        return AreaLayout(channels: 1, greyInputs: node.inputs.map { Greyness.isGrey($0, known: &greyness, storedOpaque: storedOpaque) })
+    }
+
     /// An area pass or an image processor: a stage of its own, not a program.
     static func isMaterialStage(_ node: Node) -> Bool {
         switch node.kind {
@@ -229,12 +283,22 @@ struct StagePlanner {
         }
     }
 
+    /// Area passes reading one decoded photo from which it is stored once (decoded, converted and
+    /// stored as half floats) rather than decoded by each (measured on the depth examples: two or
+    /// three readers decode faster, the six of a masked variable blur load faster).
+    static let passesSharingADecode = 4
+
     /// True when `node` is read from a materialised intermediate rather than recomputed inline.
     func isMaterialized(_ node: Node) -> Bool {
         if materializeEverything { return true }
         switch node.kind {
         case .buffer, .area, .processor: return true
         case .color where node.inputs.isEmpty: return false
+        case .colorConversion(let conversion) where StageLowering.decodesWhileLoading(conversion, node.inputs[0]):
+            // A photo decoded by a table while it loads: cheaper to decode again in each reader
+            // than to store and load an intermediate, unless many area passes read it (blur levels),
+            // each over its own halo: a half-float load costs a fraction of a decode.
+            return (areaReaders[ObjectIdentifier(node)] ?? 0) >= StagePlanner.passesSharingADecode
         default: return (consumers[ObjectIdentifier(node)] ?? 0) > 1
         }
     }
@@ -255,6 +319,8 @@ struct StageLowering {
     var nodes: [Node] = []
     private var memo: [ObjectIdentifier: OperandQuad] = [:]
     private var names: [ObjectIdentifier: String] = [:]
+    /// What each slot's `load` produced.
+    private var loadedSlots: [Int: OperandQuad] = [:]
     /// The region the whole program is computed over (extent masks are emitted only if it exceeds
     /// a node's extent).
     private let region: PixelRect
@@ -266,7 +332,7 @@ struct StageLowering {
     }
 
     mutating func lowerRoot() throws
-        -> (builder: (Program, [Float], [String]), slots: [StagePlanner.Slot], nodes: [Node], name: String)
+        -> (builder: (Program, [Float], [String]), slots: [StagePlanner.Slot], nodes: [Node], name: String, stored: OperandQuad)
     {
         let value: OperandQuad
         if planner.isMaterialized(root), case .buffer = root.kind {
@@ -283,7 +349,7 @@ struct StageLowering {
         builder.currentOrigin = root === planner.root && planner.encodesSRGBInStore ? "store, encoding sRGB into 8 bits" : "store"
         let finished = builder.finish(storing: value)
         let name = names[ObjectIdentifier(root)] ?? root.shortName
-        return ((finished.program, finished.uniforms, finished.origins), slots, nodes, name)
+        return ((finished.program, finished.uniforms, finished.origins), slots, nodes, name, value)
     }
 
     private mutating func slotIndex(_ slot: StagePlanner.Slot) -> Int {
@@ -298,7 +364,16 @@ struct StageLowering {
         builder.currentOrigin = "#\(node.serial) \(node.shortName)"
         let index = slotIndex(slot)
         names[ObjectIdentifier(node)] = "in\(index)"
-        return builder.load(input: index)
+        // One load per slot: a photo under two conversions (to linear and to sRGB) is read once.
+        let value = loadedSlots[index] ?? builder.load(input: index)
+        loadedSlots[index] = value
+        // An opaque input read only where it has pixels has alpha 1: a constant, so the
+        // unpremultiply and premultiply steps after it fold away.
+        let extent = node.extent.integral
+        if planner.isOpaque(node), !extent.isEmpty, edge == .clamp || extent.contains(region.rect) {
+            return OperandQuad(value.r, value.g, value.b, .constant(1))
+        }
+        return value
     }
 
     /// Lowers every node of this program after the inputs it lowers inline, from an explicit stack,
@@ -335,7 +410,7 @@ struct StageLowering {
 
     /// Whether a conversion decodes its input's transfer while loading it (an 8-bit buffer with
     /// opaque or straight alpha, decoded by a table) instead of lowering the input and decoding after.
-    private static func decodesWhileLoading(_ conversion: ColorConversion, _ input: Node) -> Bool {
+    static func decodesWhileLoading(_ conversion: ColorConversion, _ input: Node) -> Bool {
         guard conversion.from.transfer != .linear, case .buffer(let buffer) = input.kind else { return false }
         return buffer.format.component == .uint8 && buffer.alphaMode != .premultiplied
     }
@@ -371,7 +446,7 @@ struct StageLowering {
             let input = try lower(node.inputs[0])
             inputNames = [names[ObjectIdentifier(node.inputs[0])] ?? ""]
             builder.currentOrigin = "#\(node.serial) matrix(\(matrix.sourceNames.joined(separator: ",")))"
-            if Opacity.isOpaque(node.inputs[0]) && matrix.preservesAlpha {
+            if planner.isOpaque(node.inputs[0]) && matrix.preservesAlpha {
                 // Alpha is 1: unpremultiply and premultiply are identities.
                 value = builder.colorMatrix(matrix.uniformValues, input)
             } else {
@@ -387,7 +462,13 @@ struct StageLowering {
             _ = rect  // the extent mask below does the cropping
         case .clamp:
             let input = node.inputs[0]
-            value = try load(input, edge: .clamp)
+            if case .colorConversion(let conversion) = input.kind, StageLowering.decodesWhileLoading(conversion, input.inputs[0]),
+               !planner.isMaterialized(input) {
+                // A photo decoded while it loads is read clamped and converted here (no intermediate).
+                value = try lowerConversion(conversion, node: input, edge: .clamp)
+            } else {
+                value = try load(input, edge: .clamp)
+            }
             inputNames = [names[ObjectIdentifier(input)] ?? ""]
         case .affine(let transform, let filter):
             guard let inverse = transform.inverted else {
@@ -430,18 +511,18 @@ struct StageLowering {
 
     /// Decode `from`'s transfer, change primaries, encode `to`'s transfer, on unpremultiplied colour.
     /// An 8-bit buffer with opaque or straight alpha is decoded by a table while it loads.
-    private mutating func lowerConversion(_ conversion: ColorConversion, node: Node) throws -> OperandQuad {
+    private mutating func lowerConversion(_ conversion: ColorConversion, node: Node, edge: EdgeMode = .zero) throws -> OperandQuad {
         let input = node.inputs[0]
         var decoded = false
         var value: OperandQuad
         if StageLowering.decodesWhileLoading(conversion, input) {
-            value = try load(input, edge: .zero, decode: conversion.from.transfer)
+            value = try load(input, edge: edge, decode: conversion.from.transfer)
             decoded = true
         } else {
             value = try lower(input)
         }
         builder.currentOrigin = "#\(node.serial) \(conversion.shortName)"
-        let opaque = Opacity.isOpaque(input)
+        let opaque = planner.isOpaque(input)
         var c = opaque ? value : builder.unpremultiply(value)
         if !decoded {
             switch conversion.from.transfer {
@@ -544,10 +625,12 @@ struct StageLowering {
 
 /// Which nodes are known to have alpha 1 everywhere inside their extent.
 enum Opacity {
-    /// Follows the chain of alpha-preserving nodes down to a source (a loop: chains may be long).
-    static func isOpaque(_ node: Node) -> Bool {
+    /// Follows the chain of alpha-preserving nodes down to a source (a loop: chains may be long);
+    /// `storedOpaque`: nodes whose stored alpha is known to be 1 (program stages that compute it).
+    static func isOpaque(_ node: Node, storedOpaque: Set<ObjectIdentifier> = []) -> Bool {
         var node = node
         while true {
+            if storedOpaque.contains(ObjectIdentifier(node)) { return true }
             switch node.kind {
             case .buffer(let buffer): return buffer.alphaMode == .opaque
             case .yuv, .file: return true
@@ -556,7 +639,9 @@ enum Opacity {
                 node = node.inputs[0]
             case .crop, .colorConversion, .clamp: node = node.inputs[0]
             case .area(let op):
-                return op.isOpaque(inputs: node.inputs.map { AreaInputDescription(isOpaque: isOpaque($0), extent: $0.extent) })
+                return op.isOpaque(inputs: node.inputs.map {
+                    AreaInputDescription(isOpaque: isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent)
+                })
             default: return false
             }
         }

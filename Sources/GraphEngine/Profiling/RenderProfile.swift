@@ -77,13 +77,20 @@ extension Context {
                                          source: describe(slot.source) + (slot.decode == nil ? "" : " transfer decoded by table"),
                                          edge: slot.edge.rawValue, filter: slot.filter.rawValue)
                 }
-            case .area(let op, let inputs, _):
+            case .area(let op, let inputs, let layout):
                 entry.kind = "area"
                 entry.name = "\(op.name)(" + inputs.indices.map { "in\($0)" }.joined(separator: ", ") + ")"
                 entry.instructions = [op.summary]
+                if layout.channels == 1 {
+                    let grey = layout.greyInputs.indices.filter { layout.greyInputs[$0] }.map { "in\($0)" }
+                    entry.instructions.append("grey: red only, copied to green and blue"
+                                              + (grey.isEmpty ? "" : "; red only read from " + grey.joined(separator: ", ")))
+                }
                 entry.inputs = inputs.enumerated().map { slotIndex, input in
-                    GraphDump.InputEntry(slot: slotIndex, source: describe(input.source), edge: input.edge.rawValue,
-                                         filter: input.filter.rawValue)
+                    GraphDump.InputEntry(slot: slotIndex,
+                                         source: describe(input.source) + (input.decode == nil ? "" : " transfer decoded by table")
+                                             + (input.primaries == nil ? "" : " primaries converted"),
+                                         edge: input.edge.rawValue, filter: input.filter.rawValue)
                 }
             case .processor(let processor, let inputs):
                 entry.kind = "processor"

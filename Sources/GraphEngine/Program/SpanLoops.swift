@@ -35,13 +35,11 @@ enum SpanLoops {
         case .sqrt: map1(d, a, n) { $0.squareRoot() }
         case .inverseSqrt: map1(d, a, n) { 1 / $0.squareRoot() }
         case .logicalNot: map1(d, a, n) { $0 == 0 ? 1 : 0 }
-        case .srgbToLinear:
-            TransferTables.decode.withUnsafeBufferPointer { table in
-                if let base = table.baseAddress { TransferTables.apply(base, exact: ScalarMath.srgbToLinear, d, a, n) }
-            }
-        case .linearToSRGB:
-            TransferTables.encode.withUnsafeBufferPointer { table in
-                if let base = table.baseAddress { TransferTables.apply(base, exact: ScalarMath.linearToSRGB, d, a, n) }
+        case .srgbToLinear, .linearToSRGB:
+            // CRowKernels: interpolated in the tables for |x| ≤ 1, eight values at a time; exact beyond.
+            let decode = op == .srgbToLinear
+            (decode ? TransferTables.decode : TransferTables.encode).withUnsafeBufferPointer { table in
+                if let base = table.baseAddress { graph_transfer_span(base, Int32(TransferTables.resolution), decode ? 1 : 0, a, d, Int32(n)) }
             }
         case .exp, .exp2, .log, .log2, .sin, .cos, .tan, .asin, .acos, .atan:
             for i in 0..<n { d[i] = ScalarMath.unary(op, a[i]) }

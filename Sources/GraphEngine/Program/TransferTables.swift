@@ -33,26 +33,6 @@ enum TransferTables {
         case .linear: return nil
         }
     }
-
-    /// Applies `table` (one of the above) to `n` values, sign-preserving.
-    @inline(__always)
-    static func apply(_ table: UnsafePointer<Float>, exact: (Float) -> Float,
-                      _ d: UnsafeMutablePointer<Float>, _ a: UnsafeMutablePointer<Float>, _ n: Int) {
-        let scale = Float(resolution)
-        for i in 0..<n {
-            let x = a[i]
-            let magnitude = Swift.abs(x)
-            if magnitude <= 1 {
-                let f = magnitude * scale
-                let index = min(Int(f), resolution - 1)
-                let t = f - Float(index)
-                let y = table[index] + (table[index + 1] - table[index]) * t
-                d[i] = x < 0 ? -y : y
-            } else {
-                d[i] = exact(x)
-            }
-        }
-    }
 }
 
 import Foundation

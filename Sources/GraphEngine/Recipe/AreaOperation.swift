@@ -24,10 +24,19 @@ package protocol AreaOperation: Hashable, Sendable {
     func regionOfInterest(input index: Int, for rect: Rect) -> Rect
     /// How many channels of input `index` the pass reads (1: red only, 3: RGB, 4: RGBA).
     func inputChannels(_ index: Int) -> Int
+    /// For an input the pass reads as one value per pixel computed from its RGBA (a guide's luma):
+    /// the computation, applied span by span as the input loads, so only its result is stored
+    /// (one channel); nil for inputs read as they are.
+    func reduction(input index: Int) -> AreaInputReduction?
     /// Whether the output is opaque inside its extent, given each input's opacity and extent.
     func isOpaque(inputs: [AreaInputDescription]) -> Bool
+    /// Whether the output is grey (R = G = B, bit for bit) given what is known of the inputs: a pass
+    /// that returns true computes its red channel from the red channel of its grey inputs alone.
+    func isGrey(inputs: [AreaInputDescription]) -> Bool
     /// Computes `tile.output`. When `tile.channels` is 3, alpha is known to be 1: write channels
-    /// 0–2 only; the executor writes alpha.
+    /// 0–2 only; the executor writes alpha. When it is 1, the output is grey and opaque
+    /// (``isGrey(inputs:)`` and ``isOpaque(inputs:)``): write channel 0 only, from one-channel
+    /// loads of the grey inputs (`channelCount` 1); the executor copies it to green and blue.
     func run(_ tile: AreaTile)
     /// The output pixel (`x`, `y`) computed plainly (for ``ReferenceEvaluator``): `input(i, x, y)`
     /// is input `i`'s premultiplied RGBA at pixel (x, y), 0 outside its extent.
@@ -41,15 +50,24 @@ package protocol AreaOperation: Hashable, Sendable {
 
 extension AreaOperation {
     package func inputChannels(_ index: Int) -> Int { 4 }
+    package func reduction(input index: Int) -> AreaInputReduction? { nil }
     package func geometry(input index: Int) -> AffineTransform? { .identity }
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
+    package func isGrey(inputs: [AreaInputDescription]) -> Bool { false }
 }
 
-/// What an area pass may know about an input when deciding whether its output is opaque.
+/// One value per pixel from `count` premultiplied RGBA pixels (planes r, g, b, a), written to the
+/// last pointer (see ``AreaOperation/reduction(input:)``).
+package typealias AreaInputReduction = (_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                                        _ a: UnsafePointer<Float>, _ count: Int, _ out: UnsafeMutablePointer<Float>) -> Void
+
+/// What an area pass may know about an input when deciding whether its output is opaque or grey.
 package struct AreaInputDescription: Sendable {
     /// Alpha is 1 everywhere inside the input's extent.
     package let isOpaque: Bool
     package let extent: Rect
+    /// R = G = B everywhere, bit for bit (a depth map, a mask; see ``Greyness``).
+    package var isGrey = false
     /// Alpha is 1 wherever the input can be read (opaque with an infinite extent, as a clamped image).
     package var isOpaqueEverywhere: Bool { isOpaque && extent.isInfinite }
 }

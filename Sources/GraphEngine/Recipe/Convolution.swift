@@ -38,6 +38,8 @@ package struct Convolution: AreaOperation {
 
     /// Opaque when the input is opaque wherever the taps reach (a clamped image, or such a pass).
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
+    /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
+    package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output

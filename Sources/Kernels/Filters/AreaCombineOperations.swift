@@ -30,8 +30,6 @@ struct AreaCombineOperation: ColorOperation {
         case guidedOffset
         /// inputs (mean A, mean B, guide): `mean A·L(guide) + mean B`.
         case guidedResult
-        /// input (guide): `encode_sRGB(L(unpremultiply(guide)))` in R, G, B, alpha 1: the guide luma.
-        case guideLuma
     }
 
     let kind: Kind
@@ -105,12 +103,6 @@ struct AreaCombineOperation: ColorOperation {
         case .guidedResult:
             let i = Self.luma(inputs[2], &b)
             return OperandQuad(zip(s.operands, inputs[1].operands).map { a, o in b.ternary(.multiplyAdd, a, i, o) })
-        case .guideLuma:
-            // L(rgb / a) = L(rgb) / a: one division instead of three.
-            let premultiplied = Self.luma(s, &b)
-            let straight = b.ternary(.select, b.binary(.greaterThan, s.a, .constant(0)), b.binary(.divide, premultiplied, s.a), premultiplied)
-            let y = b.unary(.linearToSRGB, straight)
-            return OperandQuad(y, y, y, .constant(1))
         }
     }
 }

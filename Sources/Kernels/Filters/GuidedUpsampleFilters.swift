@@ -11,8 +11,9 @@ enum GuidedUpsampleFilters {
     /// pixels (5×5 samples), g the guide's luma at the small image's resolution (a Gaussian of
     /// σ = 0.4·scale, as Apple blurs it). Computed as a bilateral grid: the small samples are splatted
     /// into luma levels once, and each output pixel interpolates trilinearly (see
-    /// ``GraphEngine/JointBilateralUpsample``). The step from Apple's parameters to the weights is
-    /// not public; this is ours.
+    /// ``GraphEngine/JointBilateralUpsample``); both passes compute G from the guide's rows
+    /// (``GraphEngine/GuideLumaResample``), and a grey small image (a depth map) is upsampled as one
+    /// channel. The step from Apple's parameters to the weights is not public; this is ours.
     static let edgePreserveUpsample = FilterDescriptor(
         name: "CIEdgePreserveUpsampleFilter", categories: ["CICategoryGeometryAdjustment", "CICategoryStillImage", "CICategoryVideo"],
         summary: "Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid).",
@@ -29,15 +30,14 @@ enum GuidedUpsampleFilters {
                                               reason: "the image must have a finite, non-empty extent")
         }
         let g = guide.extent, s = small.extent
-        let luma = guide.applying(AreaCombineOperation(.guideLuma), extent: g)
         let stepX = g.width / s.width, stepY = g.height / s.height
-        let lowLuma = luma.clampedToExtent().applying(Resample(
+        let lowLuma = guide.clampedToExtent().applying(GuideLumaResample(Resample(
             kernel: .gaussian(sigma: 0.4 * (stepX + stepY) / 2),
             x: .init(step: stepX, offset: g.minX - s.minX * stepX), y: .init(step: stepY, offset: g.minY - s.minY * stepY),
-            filterName: "CIEdgePreserveUpsampleFilter_guide"))
+            filterName: "CIEdgePreserveUpsampleFilter_guide")))
         let upsample = JointBilateralUpsample(guideExtent: g, smallExtent: s, spatialSigma: try args.number("inputSpatialSigma"),
                                               lumaSigma: try args.number("inputLumaSigma"), filterName: "CIEdgePreserveUpsampleFilter")
-        return luma.applying(upsample, with: [small.clampedToExtent(), lowLuma])
+        return guide.applying(upsample, with: [small.clampedToExtent(), lowLuma])
     }
 
     /// The guided filter (He et al. 2010) with the guide's luma `I` (0.2125 r + 0.7154 g + 0.0721 b)

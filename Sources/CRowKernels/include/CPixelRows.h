@@ -1,0 +1,23 @@
+#ifndef GRAPH_CPIXELROWS_H
+#define GRAPH_CPIXELROWS_H
+
+#include <stdint.h>
+
+/// Reads `count` 8-bit pixels of `channels` samples (1 to 4; red and blue at `redIndex` and
+/// `blueIndex` for 3 or 4) into planes, colour through `table` (256 floats, a transfer decode):
+///   4: r, g, b = table[byte], a = byte · (1/255);  3: r, g, b = table[byte], a = 1;
+///   2: r = g = b = table[byte], a = byte · (1/255);  1: r = g = b = table[byte], a = 1.
+/// Premultiplying straight alpha is the caller's.
+void graph_decode8_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, const float *table, int count,
+                       float *r, float *g, float *b, float *a);
+
+/// Writes `count` premultiplied linear pixels as 8-bit sRGB codes of `channels` samples (1 to 4; red
+/// and blue at `redIndex` and `blueIndex`; 2 and 4 carry alpha). A colour value v with alpha 1 is
+/// table[(int)(clamp(v, 0, 1)·65535 + 0.5)] (`table`: 65536 codes; NaN reads as 0); with alpha
+/// a in (0, 1) or above 1 it is unorm8(encode_sRGB(v / a) · a) with encode_sRGB sign-preserving
+/// (12.92·x up to 0.0031308, else 1.055·powf(x, 1/2.4) − 0.055); with alpha ≤ 0 or NaN, unorm8(v).
+/// unorm8(x) rounds clamp(x · 255, 0, 255) to the nearest code, ties to even. Alpha is unorm8(a).
+void graph_encode8_row(const float *r, const float *g, const float *b, const float *a, int count, int channels,
+                       int redIndex, int blueIndex, const uint8_t *table, uint8_t *out);
+
+#endif
