@@ -132,14 +132,99 @@ void graph_bilateral_slice_row_portable(const float *grid, ptrdiff_t levelStride
     }
 }
 
-void graph_bilateral_splat_row(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int count,
-                               float level, float rangeScale, float *cells) {
-    const int channels = planes - 1;
-    for (int i = 0; i < count; i++) {
-        const float d = level - guide[i];
-        const float w = expf(-d * d * rangeScale);
-        for (int c = 0; c < channels; c++) cells[i * planes + c] = w * values[c * valueStride + i];
-        cells[i * planes + channels] = w;
+/// The range weights of one small-image sample for every level: w_k = exp(−(t_k − g)²·s), t_k = k·h.
+/// From the level k0 nearest g outwards by the ratio of neighbours, itself a geometric sequence:
+/// w_{k+1} = w_k·q_k with q_k = exp(−s(h² + 2h(t_k − g))) and q_{k+1} = q_k·F, going down
+/// w_{k−1} = w_k·p_k with p_k = exp(−s(h² − 2h(t_k − g))) and p_{k−1} = p_k·F, F = exp(−2sh²). Every
+/// factor is at most 1 (no overflow; tiny weights underflow to 0 as expf's would). Three expf
+/// instead of one per level.
+static inline void range_weights(float g, int levels, float h, float s, float F, float *w, ptrdiff_t stride) {
+    if (g != g) {
+        for (int k = 0; k < levels; k++) w[k * stride] = g;
+        return;
+    }
+    float position = g / h + 0.5f;
+    int k0 = position <= 0 ? 0 : (position >= (float)(levels - 1) ? levels - 1 : (int)position);
+    const float d = (float)k0 * h - g;
+    const float w0 = expf(-d * d * s);
+    w[k0 * stride] = w0;
+    float wk = w0, q = expf(-s * (h * h + 2 * h * d));
+    for (int k = k0 + 1; k < levels; k++) {
+        wk = wk * q;
+        q = q * F;
+        w[k * stride] = wk;
+    }
+    wk = w0;
+    float p = expf(-s * (h * h - 2 * h * d));
+    for (int k = k0 - 1; k >= 0; k--) {
+        wk = wk * p;
+        p = p * F;
+        w[k * stride] = wk;
+    }
+}
+
+/// One row of the splat: (w·v_0, …, w·v_{P−2}, w) per sample.
+static inline __attribute__((always_inline)) void splat_planes(const float *restrict w, const float *restrict values,
+                                                                ptrdiff_t valueStride, int P, int width,
+                                                                float *restrict target) {
+    for (int x = 0; x < width; x++) {
+        for (int c = 0; c < P - 1; c++) target[x * P + c] = w[x] * values[c * valueStride + x];
+        target[x * P + P - 1] = w[x];
+    }
+}
+
+static void splat_row(const float *w, const float *values, ptrdiff_t valueStride, int planes, int width, float *target) {
+    switch (planes) {
+    case 2: splat_planes(w, values, valueStride, 2, width, target); break;
+    case 4: splat_planes(w, values, valueStride, 4, width, target); break;
+    default: splat_planes(w, values, valueStride, 5, width, target); break;
+    }
+}
+
+/// s0·r[i − 2P] + s1·r[i − P] + s2·r[i] + s3·r[i + P] + s4·r[i + 2P] for i in [2P, length − 2P).
+static inline void blur_row(const float *restrict r, int P, int length, const float *restrict s, float *restrict out) {
+    const float s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4];
+    for (int i = 2 * P; i < length - 2 * P; i++)
+        out[i] = s0 * r[i - 2 * P] + s1 * r[i - P] + s2 * r[i] + s3 * r[i + P] + s4 * r[i + 2 * P];
+}
+
+/// The same taps across five rows.
+static inline void blur_column(const float *restrict r0, const float *restrict r1, const float *restrict r2,
+                               const float *restrict r3, const float *restrict r4, int P, int length,
+                               const float *restrict s, float *restrict out) {
+    const float s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4];
+    for (int i = 2 * P; i < length - 2 * P; i++)
+        out[i] = s0 * r0[i] + s1 * r1[i] + s2 * r2[i] + s3 * r3[i] + s4 * r4[i];
+}
+
+void graph_bilateral_grid(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int width,
+                          int height, int levels, float rangeScale, const float *spatial, float *grid,
+                          float *scratch) {
+    const int rowLength = width * planes;
+    const ptrdiff_t levelSize = (ptrdiff_t)rowLength * height;
+    const float h = 1.0f / (float)(levels - 1), F = expf(-2 * rangeScale * h * h);
+    const int blurs = width >= 5 && height >= 5;
+    float *weights = scratch;                              // levels × width
+    float *splat = weights + (ptrdiff_t)levels * width;    // one row
+    float *ring = splat + rowLength;                       // levels × 5 rows, horizontally blurred
+    for (int y = 0; y < height; y++) {
+        const float *g = guide + (ptrdiff_t)y * width;
+        for (int x = 0; x < width; x++) range_weights(g[x], levels, h, rangeScale, F, weights + x, width);
+        for (int k = 0; k < levels; k++) {
+            const float *w = weights + (ptrdiff_t)k * width;
+            float *target = blurs ? splat : grid + k * levelSize + (ptrdiff_t)y * rowLength;
+            splat_row(w, values + (ptrdiff_t)y * width, valueStride, planes, width, target);
+            if (!blurs) continue;
+            float *rows = ring + (ptrdiff_t)k * 5 * rowLength;
+            blur_row(splat, planes, rowLength, spatial, rows + (ptrdiff_t)(y % 5) * rowLength);
+            if (y >= 4) {
+                const int center = y - 2;
+                blur_column(rows + (ptrdiff_t)((center + 3) % 5) * rowLength, rows + (ptrdiff_t)((center + 4) % 5) * rowLength,
+                            rows + (ptrdiff_t)(center % 5) * rowLength, rows + (ptrdiff_t)((center + 1) % 5) * rowLength,
+                            rows + (ptrdiff_t)((center + 2) % 5) * rowLength, planes, rowLength, spatial,
+                            grid + k * levelSize + (ptrdiff_t)center * rowLength);
+            }
+        }
     }
 }
 

@@ -15,7 +15,9 @@ import Foundation
 /// is `N/D` (the small image's bilinear value where D underflows).
 ///
 /// The grid is built per tile from the small inputs only, over the cells the tile's pixels read
-/// (the region of interest), and each output pixel reads its eight cells directly
+/// (the region of interest), in one pass over its rows (`graph_bilateral_grid`: a sample's K range
+/// weights from three exponentials, the spatial blur through a ring of five rows per level), and
+/// each output pixel reads its eight cells directly
 /// (`graph_bilateral_slice_row`). A grey small image (a depth map, a mask: R = G = B) gives a grey
 /// result from a grid of two planes (N, D) instead of five.
 package struct JointBilateralUpsample: AreaOperation {
@@ -96,36 +98,14 @@ package struct JointBilateralUpsample: AreaOperation {
         let gw = small.width, gh = small.height, cells = gw * gh
         let rangeScale = Float(1 / (2 * lumaSigma * lumaSigma))
         // grid[k·levelSize + cell·planes + c]: N_k for c < channels, D_k for c = channels (the planes
-        // of a sample side by side, as the slice reads them).
+        // of a sample side by side, as the slice reads them), valid 2 samples in from each edge: the
+        // cells the tile's pixels read.
         let rowLength = gw * planes, levelSize = cells * planes
         let grid = tile.scratch.floats(0, count: levels * levelSize)
-        let blurred = tile.scratch.floats(1, count: levelSize)
-        let weights = spatialWeights
-        let (s0, s1, s2, s3, s4) = (weights[0], weights[1], weights[2], weights[3], weights[4])
-        for k in 0..<levels {
-            let target = grid + k * levelSize
-            graph_bilateral_splat_row(lowGuide.row(0, 0), small.row(0, 0), small.planeStride, Int32(planes), Int32(cells),
-                                      Float(k) / Float(levels - 1), rangeScale, target)
-            // The 5×5 spatial weights, separably: along rows, then across them (valid 2 samples in
-            // from each edge: the cells the tile's pixels read).
-            let p = planes
-            if gw > 4 {
-                for y in 0..<gh {
-                    let row = target + y * rowLength, out = blurred + y * rowLength
-                    for i in (2 * p)..<(rowLength - 2 * p) {
-                        out[i] = s0 * row[i - 2 * p] + s1 * row[i - p] + s2 * row[i] + s3 * row[i + p] + s4 * row[i + 2 * p]
-                    }
-                }
-            }
-            if gh > 4 {
-                for y in 2..<(gh - 2) {
-                    let out = target + y * rowLength
-                    let r0 = blurred + (y - 2) * rowLength, r1 = r0 + rowLength, r2 = r1 + rowLength, r3 = r2 + rowLength, r4 = r3 + rowLength
-                    for i in (2 * p)..<(rowLength - 2 * p) {
-                        out[i] = s0 * r0[i] + s1 * r1[i] + s2 * r2[i] + s3 * r3[i] + s4 * r4[i]
-                    }
-                }
-            }
+        let scratch = tile.scratch.floats(1, count: levels * gw + (5 * levels + 1) * rowLength)
+        spatialWeights.withUnsafeBufferPointer { spatial in
+            graph_bilateral_grid(lowGuide.row(0, 0), small.row(0, 0), small.planeStride, Int32(planes), Int32(gw), Int32(gh),
+                                 Int32(levels), rangeScale, spatial.baseAddress, grid, scratch)
         }
         // Per output column: the grid sample to its left (relative to the tile's grid) and the weight.
         let columns = tile.scratch.int32s(0, count: output.width)
