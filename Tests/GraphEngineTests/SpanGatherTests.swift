@@ -50,12 +50,13 @@ final class SpanGatherTests: XCTestCase {
         return try ImageBuffer(width: width, height: height, format: format, alphaMode: alpha, colorSpace: colorSpace, bytes: bytes)
     }
 
-    /// Sources covering every gather: 8-bit buffers of 1–4 channels in each alpha mode, BGRA, and
-    /// the per-pixel fallback (16-bit, half and float buffers).
+    /// Sources covering every gather: 8-bit buffers of 1–4 channels in each alpha mode, BGRA, grey
+    /// and RGBA half and float buffers in each alpha mode, and the per-pixel fallback (16-bit).
     static let layouts: [(PixelFormat, AlphaMode)] = [
         (.gray8, .opaque), (.grayAlpha8, .straight), (.grayAlpha8, .premultiplied), (.rgb8, .opaque),
         (.rgba8, .straight), (.rgba8, .premultiplied), (.rgba8, .opaque), (.bgra8, .straight),
-        (.rgba16, .straight), (.rgbah, .premultiplied), (.grayf, .opaque),
+        (.rgba16, .straight), (.rgbah, .premultiplied), (.rgbah, .straight), (.rgbah, .opaque),
+        (.rgbaf, .premultiplied), (.rgbaf, .straight), (.rgbaf, .opaque), (.grayf, .opaque), (.grayh, .opaque),
     ]
 
     /// A rotation with scale and a fractional offset: every tap weight and edge case occurs.
@@ -112,6 +113,25 @@ final class SpanGatherTests: XCTestCase {
                 XCTAssertEqual(fast.count, reference.count)
             }
         }
+    }
+
+    /// A clamped single pixel (a reduction's result spread over the plane) samples as that pixel
+    /// at every finite point, far-away ones included (a NaN point reads 0, as in every gather).
+    func testClampedSinglePixelSamplesAsItsValueEverywhere() throws {
+        let pixel = try ImageBuffer(width: 1, height: 1, format: .rgbaf, alphaMode: .premultiplied, colorSpace: nil,
+                                    bytes: [0.25, -0.5, 3, 0.75].flatMap { (v: Float) in withUnsafeBytes(of: v.bitPattern.littleEndian) { Array($0) } })
+        let kernel = try Kernel(source: "kernel vec4 far(sampler s) { vec2 p = destCoord(); return sample(s, vec2(p.x * 1e7, p.y / 0.0 - p.y / 0.0)) + sample(s, p * 0.37); }")
+        let image = try Image.applying(kernel, arguments: [.image(Image(buffer: pixel).clampedToExtent())],
+                                       extent: Rect(x: -5, y: -3, width: 40, height: 7))
+        var options = ContextOptions()
+        options.workingFormat = .rgbaf
+        options.workingColorSpace = nil
+        let fast = bottomUpPixels(try Context(options: options).render(image, rect: image.extent, format: .rgbaf))
+        let reference = try ReferenceEvaluator().render(image, rect: image.extent, options: options)
+        XCTAssertEqual(fast.count, 280)
+        // The reference blends four equal taps (a rounding apart); a NaN point reads 0.
+        XCTAssertLessThan(largestDifference(fast, reference), 1e-6)
+        XCTAssertEqual(fast.first, SIMD4<Float>(0.25, -0.5, 3, 0.75))
     }
 
     func testSameBytesForEveryTileSizeAndThreadCount() throws {

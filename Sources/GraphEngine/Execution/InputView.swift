@@ -162,6 +162,15 @@ struct InputView {
     func sample(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, count: Int, into out: Channels,
                 scratch: UnsafeMutableRawPointer) {
         guard !valid.isEmpty, count > 0 else { return zero(out, 0, count) }
+        if edge == .clamp, valid.width == 1, valid.height == 1 {
+            // A clamped single pixel (a reduction's result spread over the plane) reads the same at
+            // every finite point; non-finite points read 0, as in every gather.
+            fillWithPixel(row: valid.y, column: valid.x, out, 0, count)
+            for i in 0..<count where !(xs[i].isFinite && ys[i].isFinite) {
+                (out.0[i], out.1[i], out.2[i], out.3[i]) = (0, 0, 0, 0)
+            }
+            return
+        }
         func gather<Source: GatherSource>(_ source: Source) {
             SpanGather.run(source, valid: valid, edge: edge, filter: filter, xs: xs, ys: ys, count: count, into: out)
         }
@@ -182,14 +191,23 @@ struct InputView {
             }
         case .buffer(let buffer):
             guard waitForRows(of: buffer, ys: ys, count: count) else { return zero(out, 0, count) }
-            guard buffer.format.component == .uint8 else {
-                return gather(FetchGather(view: self))
+            let storage = UnsafeRawPointer(buffer.storage)
+            switch buffer.format {
+            case .grayf: return gather(GrayFloatGather(storage: storage, rowBytes: buffer.rowBytes, height: buffer.height))
+            case .grayh: return gather(GrayHalfGather(storage: storage, rowBytes: buffer.rowBytes, height: buffer.height))
+            case .rgbaf:
+                return gather(RGBAFloatGather<Float32Samples>(storage: storage, rowBytes: buffer.rowBytes, height: buffer.height,
+                                                              straight: buffer.alphaMode == .straight, opaque: buffer.alphaMode == .opaque))
+            case .rgbah:
+                return gather(RGBAFloatGather<HalfSamples>(storage: storage, rowBytes: buffer.rowBytes, height: buffer.height,
+                                                           straight: buffer.alphaMode == .straight, opaque: buffer.alphaMode == .opaque))
+            default: guard buffer.format.component == .uint8 else { return gather(FetchGather(view: self)) }
             }
             let table = decodeTable.flatMap { $0.count == 256 ? $0 : nil } ?? SpanGather.unitBytes
             table.withUnsafeBufferPointer { colour in
                 SpanGather.unitBytes.withUnsafeBufferPointer { unit in
                     guard let colour = colour.baseAddress, let unit = unit.baseAddress else { return }
-                    let rows = ByteRows(storage: UnsafeRawPointer(buffer.storage), rowBytes: buffer.rowBytes,
+                    let rows = ByteRows(storage: storage, rowBytes: buffer.rowBytes,
                                         height: buffer.height, colour: colour, unit: unit,
                                         straight: buffer.alphaMode == .straight, opaque: buffer.alphaMode == .opaque)
                     switch buffer.format.channels {

@@ -289,7 +289,65 @@ struct RGBA8Gather: GatherSource {
     }
 }
 
-/// Any other storage (16-bit and float buffers, camera frames): one pixel fetch per tap.
+// MARK: Float buffers
+
+/// ``PixelFormat/grayf`` (depth maps, shared grey passes): the value in R, G and B, alpha 1.
+struct GrayFloatGather: GatherSource {
+    let storage: UnsafeRawPointer, rowBytes: Int, height: Int
+    @inline(__always) func row(_ y: Int) -> UnsafePointer<Float> {
+        (storage + (height - 1 - y) * rowBytes).assumingMemoryBound(to: Float.self)
+    }
+    @inline(__always) func pixel(_ row: UnsafePointer<Float>, _ x: Int) -> SIMD4<Float> {
+        let v = row[x]
+        return SIMD4(v, v, v, 1)
+    }
+}
+
+/// ``PixelFormat/grayh``, converted exactly as IEEE binary16 → binary32.
+struct GrayHalfGather: GatherSource {
+    let storage: UnsafeRawPointer, rowBytes: Int, height: Int
+    @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt16> {
+        (storage + (height - 1 - y) * rowBytes).assumingMemoryBound(to: UInt16.self)
+    }
+    @inline(__always) func pixel(_ row: UnsafePointer<UInt16>, _ x: Int) -> SIMD4<Float> {
+        let v = HalfFloat.float(row[x])
+        return SIMD4(v, v, v, 1)
+    }
+}
+
+/// How the samples of a float buffer become Float32.
+protocol FloatSamples {
+    associatedtype Sample
+    static func float(_ sample: Sample) -> Float
+}
+
+enum Float32Samples: FloatSamples {
+    @inline(__always) static func float(_ sample: Float) -> Float { sample }
+}
+
+/// IEEE binary16 bit patterns.
+enum HalfSamples: FloatSamples {
+    @inline(__always) static func float(_ sample: UInt16) -> Float { HalfFloat.float(sample) }
+}
+
+/// ``PixelFormat/rgbaf`` and ``PixelFormat/rgbah`` buffers (shared intermediates, float images):
+/// alpha stored premultiplied, straight (colour multiplied by it here) or ignored (opaque).
+struct RGBAFloatGather<Samples: FloatSamples>: GatherSource {
+    let storage: UnsafeRawPointer, rowBytes: Int, height: Int
+    let straight: Bool, opaque: Bool
+    @inline(__always) func row(_ y: Int) -> UnsafePointer<Samples.Sample> {
+        (storage + (height - 1 - y) * rowBytes).assumingMemoryBound(to: Samples.Sample.self)
+    }
+    @inline(__always) func pixel(_ row: UnsafePointer<Samples.Sample>, _ x: Int) -> SIMD4<Float> {
+        let p = row + 4 * x
+        let (r, g, b) = (Samples.float(p[0]), Samples.float(p[1]), Samples.float(p[2]))
+        if opaque { return SIMD4(r, g, b, 1) }
+        let a = Samples.float(p[3])
+        return straight ? SIMD4(r * a, g * a, b * a, a) : SIMD4(r, g, b, a)
+    }
+}
+
+/// Any other storage (16-bit integer buffers, camera frames): one pixel fetch per tap.
 struct FetchGather: GatherSource {
     let view: InputView
     @inline(__always) func row(_ y: Int) -> Int { y }
