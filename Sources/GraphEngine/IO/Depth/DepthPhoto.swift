@@ -243,9 +243,17 @@ struct StoredSamples {
 
     /// A data image of `table[sample]` per pixel (Float32 grey, no colour space); `table` covers 0...maximum.
     func image(_ table: [Float]) throws -> Image {
-        var floats = [Float](repeating: 0, count: values.count)
-        for i in values.indices { floats[i] = table[min(Int(values[i]), table.count - 1)] }
-        let bytes = floats.withUnsafeBytes { Array($0) }
-        return Image(buffer: try ImageBuffer(width: width, height: height, format: .grayf, colorSpace: nil, bytes: bytes))
+        let buffer = try ImageBuffer(width: width, height: height, format: .grayf, colorSpace: nil) { storage, rowBytes in
+            let last = table.count - 1
+            values.withUnsafeBufferPointer { samples in
+                table.withUnsafeBufferPointer { table in
+                    for y in 0..<height {
+                        let row = (storage + y * rowBytes).assumingMemoryBound(to: Float.self), first = y * width
+                        for x in 0..<width { row[x] = table[min(Int(samples[first + x]), last)] }
+                    }
+                }
+            }
+        }
+        return Image(buffer: buffer)
     }
 }
