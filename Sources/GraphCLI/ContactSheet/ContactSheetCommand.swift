@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import GraphCodecs
 import GraphEngine
 
 /// `graph contact-sheet PHOTO`: the photo and every depth effect it has the data for, labelled,
@@ -49,6 +50,8 @@ struct ContactSheetCommand: ParsableCommand {
                 options.threads = threads
             }
             let context = Context(options: options)
+            // An interrupted run removes its half-written sheet (the reduced copy stays in the temporary folder).
+            ImageFile.removeTemporaryFilesOnSignals()
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("graph-contact-sheet-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: work) }
