@@ -133,7 +133,7 @@ enum JPEGMarkers {
                 EXIF.apply(tiff: Array(p[EXIF.jpegPrefix.count...]), to: &metadata, warnings: &warnings)
             case 0xE1 where p.hasBytePrefix(XMP.jpegPrefix):
                 guard metadata.xmp == nil else { warnings.append("extra APP1 XMP segment ignored"); continue }
-                metadata.xmp = String(decoding: p[XMP.jpegPrefix.count...], as: UTF8.self)
+                metadata.xmp = XMP.packetText(Array(p[XMP.jpegPrefix.count...]))
             case 0xE1 where p.hasBytePrefix(XMP.extendedPrefix):
                 if let chunk = XMP.parseChunk(p) {
                     extendedChunks.append(chunk)

@@ -36,6 +36,20 @@ public enum XMP {
     /// packets, depth maps included, stay far below).
     static let maxExtendedPacketBytes = 64 << 20
 
+    /// The text of an XMP packet stored as bytes (a JPEG APP1 payload, a HEIF `mime` item): UTF-8 up to the end of its
+    /// `<?xpacket end="…"?>` trailer when it has one, and without trailing NUL bytes. What follows
+    /// the packet (Apple's HEIC writer ends every XMP item with a NUL) is not part of the XMP.
+    public static func packetText(_ bytes: [UInt8]) -> String {
+        var end = bytes.count
+        let trailer = Array("<?xpacket end=".utf8)
+        if let start = bytes.firstRange(of: trailer)?.lowerBound,
+           let close = bytes[start...].firstRange(of: Array("?>".utf8))?.upperBound {
+            end = close
+        }
+        while end > 0, bytes[end - 1] == 0 { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+
     /// The GUID named by `xmpNote:HasExtendedXMP` in a main packet (attribute or element form).
     public static func extendedGUID(inMainPacket xmp: String) -> String? {
         let text = Array(xmp.utf8)

@@ -57,6 +57,27 @@ final class MetadataCarryTests: XCTestCase {
         XCTAssertNil(bare.metadata.extendedXMP)
     }
 
+    /// An iPhone HEIC's XMP item ends with a NUL after its packet: the packet alone is read, so
+    /// a PNG output (iTXt cannot hold a NUL) carries it.
+    func testHEICMetadataIntoPNG() throws {
+        let heic = try BatchFixture.sharedTestData("depth/iphone13pro_pug_depth.heic")
+        let xmp = try XCTUnwrap(try ImageFile.info(try ImageFile.read(path: heic)).metadata.xmp)
+        XCTAssertFalse(xmp.utf8.contains(0))
+        XCTAssertTrue(xmp.hasPrefix("<?xpacket begin="), String(xmp.prefix(40)))
+        XCTAssertTrue(xmp.hasSuffix(#"<?xpacket end="w"?>"#), String(xmp.suffix(40)))
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try writeRecipe(#"""
+        {"version": 1, "images": {"photo": {"file": "\#(heic)"},
+          "small": {"filter": "CILanczosScaleTransform", "inputs": {"inputImage": {"image": "photo"}, "inputScale": 0.05}}},
+         "outputs": [{"image": "small", "file": "small.png", "metadataFrom": "photo"}]}
+        """#, in: folder)
+        let result = Graph.runInProcess(["run", path])
+        XCTAssertEqual(result.status, 0, result.err)
+        let written = try ImageFile.info(try ImageFile.read(path: folder.appendingPathComponent("small.png").path))
+        XCTAssertEqual(written.metadata.xmp, xmp)
+    }
+
     func testMetadataFromMustNameAFileImage() throws {
         let folder = try makeWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -212,7 +212,7 @@ public enum HEIFCodec {
                     metadata.exif = Array(data[(4 + skip)...])
                 } else if item.type == "mime", item.contentType == "application/rdf+xml" {
                     segmentName = "item \(item.id) XMP"
-                    metadata.xmp = String(decoding: try structure.data(of: item.id, in: bytes), as: UTF8.self)
+                    metadata.xmp = XMP.packetText(try structure.data(of: item.id, in: bytes))
                 } else {
                     continue
                 }
@@ -241,7 +241,7 @@ public enum HEIFCodec {
         for described in structure.items(referring: "cdsc", to: item.id)
         where described.type == "mime" && described.contentType == "application/rdf+xml" {
             do throws(CodecError) {
-                info.apple = AppleDepthXMP.parse(String(decoding: try structure.data(of: described.id, in: bytes), as: UTF8.self))
+                info.apple = AppleDepthXMP.parse(XMP.packetText(try structure.data(of: described.id, in: bytes)))
             } catch {
                 info.problems.append("item \(item.id)'s XMP (item \(described.id)): \(error.message)")
             }

@@ -59,3 +59,9 @@ package protocol ImageProcessor: Operation {
     func regionOfInterest(input index: Int, inputExtent: Rect, outputRect: Rect) -> Rect
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws
 }
+
+/// An image processor that moves its first input's pixels in a way a map lined up with that input
+/// (a depth map, a matte: any resolution) follows by the same processor run on the map with the
+/// same other inputs, so a depth photo's maps are carried through it (the dolly zoom; see
+/// `AuxiliaryGeometry`).
+package protocol MapFollowingProcessor: ImageProcessor {}

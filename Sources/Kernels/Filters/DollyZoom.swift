@@ -52,8 +52,10 @@ enum DollyZoomFilters {
 /// winner's square. Pixels no source covers are holes, filled from the background: filled pixels
 /// spread their colour and disparity to open 8-neighbours, the smallest disparity first (see
 /// ``ReprojectedPixels/fillHoles()``), so a disocclusion shows the surface behind, not the one in
-/// front. Output alpha is 1.
-struct DollyZoomReprojection: ImageProcessor {
+/// front. Output alpha is 1. A depth photo's maps follow it (``MapFollowingProcessor``): the
+/// disparity map run through it (with the same disparity input) is the reprojected disparity, at
+/// the map's resolution.
+struct DollyZoomReprojection: MapFollowingProcessor {
     let amount: Double
 
     var name: String { "GEDepthDollyZoom" }

@@ -4,16 +4,31 @@
 /// The recipe is walked from the edited image's root down to the source. Nodes that keep every
 /// pixel where it is pass the geometry through: colour kernels, matrices and conversions (per
 /// pixel), crops, clamps and convolutions (a neighbourhood around the same position). Affine
-/// transforms compose. Anything else on the way (warps, general kernels, image processors) may
-/// move pixels in ways a map cannot follow: the trace fails and says which node.
+/// transforms compose. An image processor that maps follow by running it on them
+/// (``MapFollowingProcessor``: the dolly zoom) is a step of its own when the source reaches it
+/// through its first input only. Anything else on the way (warps, general kernels, other image
+/// processors) may move pixels in ways a map cannot follow: the trace fails and says which node.
 enum AuxiliaryGeometry {
     enum Trace: Equatable {
         /// The source does not reach the edited image.
         case notReached
         /// Source working coordinates to edited working coordinates.
         case transform(AffineTransform)
+        /// `before` takes source coordinates to the first processor's input; each processor then
+        /// moves the pixels, and its `after` takes its output's coordinates to the next
+        /// processor's input (the last: to the edited image's).
+        case processed(before: AffineTransform, steps: [ProcessorStep])
         /// The source reaches it, but not through geometry a map can follow.
         case unfollowable(String)
+    }
+
+    /// A ``MapFollowingProcessor`` on the way from the source to the edited image.
+    struct ProcessorStep: Equatable {
+        /// The processor's node; its first input carries the source.
+        let node: Node
+        let after: AffineTransform
+
+        static func == (a: ProcessorStep, b: ProcessorStep) -> Bool { a.node === b.node && a.after == b.after }
     }
 
     /// Largest number of node visits before giving up (recipes with many shared branches).
@@ -40,32 +55,39 @@ enum AuxiliaryGeometry {
         func reachesSource(_ node: Node) -> Bool { reaches[ObjectIdentifier(node)] == true }
         guard reachesSource(edited.node) else { return .notReached }
 
-        var found: [AffineTransform] = []
+        var found: [(before: AffineTransform, steps: [ProcessorStep])] = []
         var problem: String?
         var visits = 0
-        // (node, transform from the node's coordinates to the edited image's)
-        var stack: [(Node, AffineTransform)] = [(edited.node, .identity)]
-        while let (node, toEdited) = stack.popLast(), problem == nil {
+        // (node, transform from the node's coordinates to the next processor's input or the edited
+        // image's, the processors above it, nearest first)
+        var stack: [(Node, AffineTransform, [ProcessorStep])] = [(edited.node, .identity, [])]
+        while let (node, toNext, above) = stack.popLast(), problem == nil {
             visits += 1
             if visits > maxVisits { return .unfollowable("the recipe has too many paths from the output to the photo to follow") }
             if node === target {
-                found.append(toEdited)
+                found.append((toNext, above))
                 continue
             }
             guard reachesSource(node) else { continue }
             switch node.kind {
             case .color, .matrix, .colorConversion, .crop, .clamp:
-                for input in node.inputs { stack.append((input, toEdited)) }
+                for input in node.inputs { stack.append((input, toNext, above)) }
             case .area(let operation):
                 for (index, input) in node.inputs.enumerated() {
                     guard let geometry = operation.geometry(input: index) else {
                         problem = "the photo passes through \(node.label), which moves pixels in a way no affine map describes"
                         break
                     }
-                    stack.append((input, geometry.concatenating(toEdited)))
+                    stack.append((input, geometry.concatenating(toNext), above))
                 }
             case .affine(let transform, _):
-                for input in node.inputs { stack.append((input, transform.concatenating(toEdited))) }
+                for input in node.inputs { stack.append((input, transform.concatenating(toNext), above)) }
+            case .processor(let processor as any MapFollowingProcessor):
+                if let other = node.inputs.indices.dropFirst().first(where: { reachesSource(node.inputs[$0]) }) {
+                    problem = "the photo reaches \(processor.name) through its input \(other), which maps cannot follow"
+                } else if let input = node.inputs.first {
+                    stack.append((input, .identity, [ProcessorStep(node: node, after: toNext)] + above))
+                }
             case .warp, .general, .processor:
                 problem = "the photo passes through \(node.label), which may move pixels"
             case .buffer, .yuv, .file:
@@ -74,10 +96,10 @@ enum AuxiliaryGeometry {
         }
         if let problem { return .unfollowable(problem) }
         guard let first = found.first else { return .notReached }
-        for other in found.dropFirst() where !nearlyEqual(other, first) {
-            return .unfollowable("the photo reaches the output twice, with different geometry (\(first) and \(other))")
+        for other in found.dropFirst() where !nearlyEqual(other.before, first.before) || other.steps != first.steps {
+            return .unfollowable("the photo reaches the output twice, with different geometry (\(first.before) and \(other.before))")
         }
-        return .transform(first)
+        return first.steps.isEmpty ? .transform(first.before) : .processed(before: first.before, steps: first.steps)
     }
 
     static func nearlyEqual(_ a: AffineTransform, _ b: AffineTransform, tolerance: Double = 1e-9) -> Bool {
@@ -102,6 +124,20 @@ enum AuxiliaryGeometry {
         if nearlyEqual(whole, .identity) && mapExtent == output { return map }
         return map.clampedToExtent().transformed(by: whole).cropped(to: output)
     }
+
+    /// `map` moved like the photo through `steps`: to each processor's input (``follow(_:photoExtent:transform:editedExtent:)``),
+    /// through the processor run on it with the processor's other inputs, and on to `editedExtent`.
+    static func follow(_ map: Image, photoExtent: Rect, before: AffineTransform, steps: [ProcessorStep], editedExtent: Rect) -> Image {
+        var moved = map, covered = photoExtent, transform = before
+        for step in steps {
+            guard case .processor(let processor) = step.node.kind, let input = step.node.inputs.first else { continue }
+            moved = follow(moved, photoExtent: covered, transform: transform, editedExtent: input.extent)
+            moved = moved.applying(processor, with: step.node.inputs.dropFirst().map { Image(node: $0) })
+            covered = step.node.extent
+            transform = step.after
+        }
+        return follow(moved, photoExtent: covered, transform: transform, editedExtent: editedExtent)
+    }
 }
 
 extension DepthPhoto {
@@ -115,19 +151,20 @@ extension DepthPhoto {
         -> (images: AuxiliaryImages, warnings: [String])
     {
         guard depthMapInfo != nil || portraitEffectsMatteInfo != nil else { return (AuxiliaryImages(), []) }
-        let transform: AffineTransform
+        let photoExtent = photo.extent, editedExtent = edited.extent.integral
+        let unchanged: Bool, follow: (Image) -> Image
         switch AuxiliaryGeometry.trace(edited, to: photo) {
         case .notReached: return (AuxiliaryImages(), [])
         case .unfollowable(let reason): return (AuxiliaryImages(), ["\(path): depth data not written: \(reason)"])
-        case .transform(let found): transform = found
+        case .transform(let transform):
+            unchanged = AuxiliaryGeometry.nearlyEqual(transform, .identity) && editedExtent == photoExtent
+            follow = { AuxiliaryGeometry.follow($0, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent) }
+        case .processed(let before, let steps):
+            unchanged = false
+            follow = { AuxiliaryGeometry.follow($0, photoExtent: photoExtent, before: before, steps: steps, editedExtent: editedExtent) }
         }
-        let photoExtent = photo.extent, editedExtent = edited.extent.integral
         guard !photoExtent.isInfinite, !photoExtent.isEmpty, !editedExtent.isInfinite, !editedExtent.isEmpty else {
             return (AuxiliaryImages(), [])
-        }
-        let unchanged = AuxiliaryGeometry.nearlyEqual(transform, .identity) && editedExtent == photoExtent
-        func follow(_ map: Image) -> Image {
-            AuxiliaryGeometry.follow(map, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent)
         }
         var images = AuxiliaryImages()
         var warnings: [String] = []
