@@ -115,7 +115,7 @@ struct PortraitBlur {
         let refined = try photo.applyingFilter("CIEdgePreserveUpsampleFilter", parameters: [
             "inputSmallImage": .image(disparity), "inputSpatialSigma": .number(1), "inputLumaSigma": .number(0.05)])
         let focus = disparity.applying(FocusDisparity(area: focusArea)).clampedToExtent()
-        let mask = matte.map { $0.transformed(by: Self.fit($0.extent, to: extent)).clampedToExtent() }
+        let mask = matte.map { $0.clampedToExtent().transformed(by: Self.fit($0.extent, to: extent)) }
             ?? Image(color: [0, 0, 0, 0])
         let raw = try Self.blurMapKernel.apply(
             [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
