@@ -102,21 +102,33 @@ enum AuxiliaryGeometry {
         return first.steps.isEmpty ? .transform(first.before) : .processed(before: first.before, steps: first.steps)
     }
 
+    /// libjpeg's DCT scaling (1, 2, 4 or 8) for a map moved by `transform`: the largest that still
+    /// decodes at least as many pixels as the moved map keeps (a quarter-size preview decodes its
+    /// matte at a quarter).
+    static func decodeShrink(for transform: AffineTransform) -> Int {
+        let c = transform.coefficients
+        let scale = max((c[0] * c[0] + c[1] * c[1]).squareRoot(), (c[2] * c[2] + c[3] * c[3]).squareRoot())
+        guard scale > 0 else { return 1 }
+        return [8, 4, 2].first { Double($0) * scale <= 1 + 1e-9 } ?? 1
+    }
+
     static func nearlyEqual(_ a: AffineTransform, _ b: AffineTransform, tolerance: Double = 1e-9) -> Bool {
         zip(a.coefficients, b.coefficients).allSatisfy { abs($0 - $1) <= tolerance * max(1, abs($0), abs($1)) }
     }
 
     /// `map` (covering `photoExtent` at its own resolution) moved like the photo by `transform`
     /// and cut to `editedExtent`, at the same resolution relative to the photo: the result's
-    /// extent is `[0 0 w h]` with `w ≈ editedExtent.width · map.width / photoExtent.width`.
+    /// extent is `[0 0 w h]` with `w ≈ editedExtent.width · resolution.width / photoExtent.width`,
+    /// `resolution` the map's stored size (its extent unless it was decoded smaller).
     /// Edge values extend past the map, so rotated corners get the nearest edge value.
-    static func follow(_ map: Image, photoExtent: Rect, transform: AffineTransform, editedExtent: Rect) -> Image {
-        let mapExtent = map.extent
+    static func follow(_ map: Image, photoExtent: Rect, transform: AffineTransform, editedExtent: Rect,
+                       resolution: Rect? = nil) -> Image {
+        let mapExtent = map.extent, stored = resolution ?? mapExtent
         let toPhoto = AffineTransform(translationX: -mapExtent.x, y: -mapExtent.y)
             .concatenating(AffineTransform(scaleX: photoExtent.width / mapExtent.width, y: photoExtent.height / mapExtent.height))
             .concatenating(AffineTransform(translationX: photoExtent.x, y: photoExtent.y))
-        let width = max(1, (editedExtent.width * mapExtent.width / photoExtent.width).rounded())
-        let height = max(1, (editedExtent.height * mapExtent.height / photoExtent.height).rounded())
+        let width = max(1, (editedExtent.width * stored.width / photoExtent.width).rounded())
+        let height = max(1, (editedExtent.height * stored.height / photoExtent.height).rounded())
         let toMap = AffineTransform(translationX: -editedExtent.x, y: -editedExtent.y)
             .concatenating(AffineTransform(scaleX: width / editedExtent.width, y: height / editedExtent.height))
         let whole = toPhoto.concatenating(transform).concatenating(toMap)
@@ -153,12 +165,17 @@ extension DepthPhoto {
         guard depthMapInfo != nil || portraitEffectsMatteInfo != nil else { return (AuxiliaryImages(), []) }
         let photoExtent = photo.extent, editedExtent = edited.extent.integral
         let unchanged: Bool, follow: (Image) -> Image
+        var shrink = 1, followShrunk: ((Image, Rect) -> Image)?
         switch AuxiliaryGeometry.trace(edited, to: photo) {
         case .notReached: return (AuxiliaryImages(), [])
         case .unfollowable(let reason): return (AuxiliaryImages(), ["\(path): depth data not written: \(reason)"])
         case .transform(let transform):
             unchanged = AuxiliaryGeometry.nearlyEqual(transform, .identity) && editedExtent == photoExtent
             follow = { AuxiliaryGeometry.follow($0, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent) }
+            shrink = AuxiliaryGeometry.decodeShrink(for: transform)
+            followShrunk = {
+                AuxiliaryGeometry.follow($0, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent, resolution: $1)
+            }
         case .processed(let before, let steps):
             unchanged = false
             follow = { AuxiliaryGeometry.follow($0, photoExtent: photoExtent, before: before, steps: steps, editedExtent: editedExtent) }
@@ -181,9 +198,18 @@ extension DepthPhoto {
                     }
                 }
             }
-            if portraitEffectsMatteInfo != nil {
-                let matte = try portraitEffectsMatte(orientation: orientation)
-                images.portraitEffectsMatte = unchanged ? matte : matte.replacingMap(follow(matte.map))
+            if let aux = portraitEffectsMatteInfo {
+                if !unchanged, shrink > 1, case .jpeg = aux.location, let followShrunk {
+                    // A shrinking edit: the matte decoded smaller, written at its usual resolution.
+                    let turned = orientation == .upright && aux.orientation >= 5
+                    let stored = Rect(x: 0, y: 0, width: Double(turned ? aux.height : aux.width),
+                                      height: Double(turned ? aux.width : aux.height))
+                    let matte = try portraitEffectsMatte(orientation: orientation, shrink: shrink)
+                    images.portraitEffectsMatte = matte.replacingMap(followShrunk(matte.map, stored))
+                } else {
+                    let matte = try portraitEffectsMatte(orientation: orientation)
+                    images.portraitEffectsMatte = unchanged ? matte : matte.replacingMap(follow(matte.map))
+                }
             }
         } catch {
             return (AuxiliaryImages(), ["depth data not written: \(error)"])

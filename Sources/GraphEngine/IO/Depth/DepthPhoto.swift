@@ -106,12 +106,18 @@ public struct DepthPhoto: Sendable {
 
     /// The portrait effects matte, 0 (background) to 1 (person).
     public func portraitEffectsMatte(orientation: AuxiliaryOrientation = .upright) throws -> PortraitEffectsMatte {
+        try portraitEffectsMatte(orientation: orientation, shrink: 1)
+    }
+
+    /// The matte decoded `shrink` (1, 2, 4 or 8) times smaller by libjpeg's DCT scaling when the file
+    /// stores it as a JPEG (full size otherwise): for an edit that shrinks the photo as much.
+    func portraitEffectsMatte(orientation: AuxiliaryOrientation, shrink: Int) throws -> PortraitEffectsMatte {
         guard let aux = portraitEffectsMatteInfo else { throw missing("portrait effects matte") }
         try checkUsable(aux)
-        let samples = try decodeSamples(aux, orientation: orientation)
+        let samples = try decodeSamples(aux, orientation: orientation, shrink: shrink)
         let map = try samples.image((0...Int(samples.maximum)).map { Float(Double($0) / samples.maximum) })
         var stored: StoredAuxiliary?
-        if case .jpeg(let stream) = aux.location, orientation == .stored || samples.orientationApplied == false {
+        if case .jpeg(let stream) = aux.location, orientation == .stored || samples.orientationApplied == false, shrink == 1 {
             stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: nil)
         }
         return PortraitEffectsMatte(map: map, version: aux.apple?.portraitEffectsMatteVersion, sourceFormat: sourceFormat(aux),
@@ -176,13 +182,14 @@ public struct DepthPhoto: Sendable {
     }
 
     /// One channel of the stored samples, oriented as asked.
-    func decodeSamples(_ aux: AuxiliaryImageInfo, orientation: AuxiliaryOrientation) throws -> StoredSamples {
+    func decodeSamples(_ aux: AuxiliaryImageInfo, orientation: AuxiliaryOrientation, shrink: Int = 1) throws -> StoredSamples {
         let decoded: DecodedImage
         var needsOrientation = orientation == .upright && aux.orientation != 1
         do {
             switch aux.location {
             case .jpeg(let stream):
-                decoded = try JPEGCodec.decode(Array(bytes[stream.range]), options: DecodeOptions(applyOrientation: false))
+                decoded = try JPEGCodec.decode(Array(bytes[stream.range]),
+                                               options: DecodeOptions(jpegScaleDenominator: shrink, applyOrientation: false))
             case .heifItem(let id):
                 // libheif applies the item's own transformations while decoding.
                 decoded = try HEIFCodec.decodeAuxiliary(bytes, itemID: id, applyTransformations: orientation == .upright)
