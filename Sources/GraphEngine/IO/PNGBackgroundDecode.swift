@@ -57,17 +57,11 @@ private final class PNGDecodeJob: @unchecked Sendable {
     }
 
     func run() {
-        let base = buffer.mutableStorageForFilling
         do {
             try PNGRowDecoder.reading(bytes, options: options) { decoder in
-                var row = 0
-                while row < decoder.height {
-                    let count = try decoder.readRows(into: base + row * buffer.rowBytes, rowBytes: buffer.rowBytes, maxRows: 16)
-                    if count == 0 { break }
-                    row += count
-                    progress.publish(row)
+                try progress.fill(buffer, rows: decoder.height, path: path) {
+                    try decoder.readRows(into: $0, rowBytes: $1, maxRows: $2)
                 }
-                if row < decoder.height { progress.fail("\(path): the decoder stopped at row \(row) of \(decoder.height)") }
             }
         } catch {
             progress.fail("\(path): \(error)")

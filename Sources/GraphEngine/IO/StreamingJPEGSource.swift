@@ -52,8 +52,6 @@ private final class DecodeJob: @unchecked Sendable {
     }
 
     func run() {
-        let base = buffer.mutableStorageForFilling
-        var row = 0
         do {
             try data.withDecoder(options: options) { decoder in
                 guard decoder.width == buffer.width, decoder.height == buffer.height,
@@ -61,14 +59,9 @@ private final class DecodeJob: @unchecked Sendable {
                     progress.fail("\(path): the decoder's size \(decoder.width)x\(decoder.height) is not the header's")
                     return
                 }
-                while row < decoder.height {
-                    guard progress.waitForDemand(row: row) else { return }
-                    let count = try decoder.readRows(into: base + row * buffer.rowBytes, rowBytes: buffer.rowBytes, maxRows: 16)
-                    if count == 0 { break }
-                    row += count
-                    progress.publish(row)
+                try progress.fill(buffer, rows: decoder.height, path: path) {
+                    try decoder.readRows(into: $0, rowBytes: $1, maxRows: $2)
                 }
-                if row < decoder.height { progress.fail("\(path): the decoder stopped at row \(row) of \(decoder.height)") }
             }
         } catch {
             progress.fail("\(path): \(error)")

@@ -117,3 +117,23 @@ package final class RowProgress: Sendable {
         if released.load(ordering: .relaxed) < count { released.store(count, ordering: .releasing) }
     }
 }
+
+extension RowProgress {
+    /// Filler: writes `rows` rows of `buffer` top-down, up to 16 per `readRows(destination,
+    /// rowBytes, maxRows)` call (which returns how many it wrote), publishing each batch; a windowed
+    /// fill waits for demand and ends early when the reader stops. Rows that end before `rows` fail
+    /// the progress (`path` names the file).
+    package func fill(_ buffer: ImageBuffer, rows: Int, path: String,
+                      readRows: (UnsafeMutableRawPointer, Int, Int) throws -> Int) rethrows {
+        let base = buffer.mutableStorageForFilling
+        var row = 0
+        while row < rows {
+            guard waitForDemand(row: row) else { return }
+            let count = try readRows(base + row * buffer.rowBytes, buffer.rowBytes, 16)
+            if count == 0 { break }
+            row += count
+            publish(row)
+        }
+        if row < rows { fail("\(path): the decoder stopped at row \(row) of \(rows)") }
+    }
+}
