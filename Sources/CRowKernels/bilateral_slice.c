@@ -3,6 +3,7 @@
 // the two columns of a cell pair are 2·planes contiguous floats, so it is four short contiguous
 // runs, blended with the plane count known at compile time (the loops unroll and vectorise).
 #include "CBilateralSlice.h"
+#include "table_lerp.h"
 
 #include <math.h>
 
@@ -232,17 +233,8 @@ void graph_bilateral_grid(const float *guide, const float *values, ptrdiff_t val
 static inline float guide_luma(float r, float g, float b, const float *a, int i, const float *encodeTable, int resolution) {
     float y = 0.2125f * r + 0.7154f * g + 0.0721f * b;
     if (a && a[i] > 0) y = y / a[i];
-    const float magnitude = fabsf(y);
-    float encoded;
-    if (magnitude <= 1) {
-        const float f = magnitude * (float)resolution;
-        int index = (int)f;
-        if (index > resolution - 1) index = resolution - 1;
-        const float t = f - (float)index;
-        encoded = encodeTable[index] + (encodeTable[index + 1] - encodeTable[index]) * t;
-    } else {
-        encoded = 1.055f * powf(magnitude, 1.0f / 2.4f) - 0.055f;
-    }
+    if (fabsf(y) <= 1) return table_lerp_signed(encodeTable, resolution, y);
+    const float encoded = 1.055f * powf(fabsf(y), 1.0f / 2.4f) - 0.055f;
     return y < 0 ? -encoded : encoded;
 }
 
@@ -256,8 +248,6 @@ __attribute__((target("avx2"))) static int guide_luma_avx2(const float *r, const
                                                           int count, const float *encodeTable, int resolution, float *out) {
     const __m256 w0 = _mm256_set1_ps(0.2125f), w1 = _mm256_set1_ps(0.7154f), w2 = _mm256_set1_ps(0.0721f);
     const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
-    const __m256 scale = _mm256_set1_ps((float)resolution);
-    const __m256i last = _mm256_set1_epi32(resolution - 1);
     int x = 0;
     for (; x + 8 <= count; x += 8) {
         __m256 y = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(w0, _mm256_loadu_ps(r + x)), _mm256_mul_ps(w1, _mm256_loadu_ps(g + x))),
@@ -266,18 +256,11 @@ __attribute__((target("avx2"))) static int guide_luma_avx2(const float *r, const
             const __m256 alpha = _mm256_loadu_ps(a + x);
             y = _mm256_blendv_ps(y, _mm256_div_ps(y, alpha), _mm256_cmp_ps(alpha, zero, _CMP_GT_OQ));
         }
-        const __m256 magnitude = _mm256_andnot_ps(sign, y);
-        if (_mm256_movemask_ps(_mm256_cmp_ps(magnitude, one, _CMP_LE_OQ)) != 0xff) {
+        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, y), one, _CMP_LE_OQ)) != 0xff) {
             for (int i = x; i < x + 8; i++) out[i] = guide_luma(r[i], g[i], b[i], a, i, encodeTable, resolution);
             continue;
         }
-        const __m256 f = _mm256_mul_ps(magnitude, scale);
-        const __m256i index = _mm256_min_epi32(_mm256_cvttps_epi32(f), last);
-        const __m256 t = _mm256_sub_ps(f, _mm256_cvtepi32_ps(index));
-        const __m256 lower = _mm256_i32gather_ps(encodeTable, index, 4), upper = _mm256_i32gather_ps(encodeTable + 1, index, 4);
-        const __m256 encoded = _mm256_add_ps(lower, _mm256_mul_ps(_mm256_sub_ps(upper, lower), t));
-        const __m256 negative = _mm256_cmp_ps(y, zero, _CMP_LT_OQ);
-        _mm256_storeu_ps(out + x, _mm256_blendv_ps(encoded, _mm256_xor_ps(encoded, sign), negative));
+        _mm256_storeu_ps(out + x, table_lerp_signed_avx2(encodeTable, resolution, y));
     }
     return x;
 }

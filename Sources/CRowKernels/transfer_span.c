@@ -3,6 +3,7 @@
 // CIPhotoEffectMono does) runs them per value.
 #include "CTransferSpan.h"
 #include "cpu_features.h"
+#include "table_lerp.h"
 
 #include <math.h>
 
@@ -20,14 +21,7 @@ static inline float exact(float x, int decode) {
 }
 
 static inline float one(const float *table, int resolution, int decode, float x) {
-    const float magnitude = fabsf(x);
-    if (!(magnitude <= 1)) return exact(x, decode);
-    const float f = magnitude * (float)resolution;
-    int index = (int)f;
-    if (index > resolution - 1) index = resolution - 1;
-    const float t = f - (float)index;
-    const float y = table[index] + (table[index + 1] - table[index]) * t;
-    return x < 0 ? -y : y;
+    return fabsf(x) <= 1 ? table_lerp_signed(table, resolution, x) : exact(x, decode);
 }
 
 void graph_transfer_span_portable(const float *table, int resolution, int decode, const float *x, float *out, int n) {
@@ -40,24 +34,15 @@ void graph_transfer_span_portable(const float *table, int resolution, int decode
 /// Eight at a time; a block with a value outside [−1, 1] (or NaN) goes through `one`.
 __attribute__((target("avx2"))) static int transfer_avx2(const float *table, int resolution, int decode, const float *x,
                                                         float *out, int n) {
-    const __m256 one_ = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
-    const __m256 scale = _mm256_set1_ps((float)resolution);
-    const __m256i last = _mm256_set1_epi32(resolution - 1);
+    const __m256 one_ = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256 v = _mm256_loadu_ps(x + i);
-        const __m256 magnitude = _mm256_andnot_ps(sign, v);
-        if (_mm256_movemask_ps(_mm256_cmp_ps(magnitude, one_, _CMP_LE_OQ)) != 0xff) {
+        if (_mm256_movemask_ps(_mm256_cmp_ps(_mm256_andnot_ps(sign, v), one_, _CMP_LE_OQ)) != 0xff) {
             for (int j = i; j < i + 8; j++) out[j] = one(table, resolution, decode, x[j]);
             continue;
         }
-        const __m256 f = _mm256_mul_ps(magnitude, scale);
-        const __m256i index = _mm256_min_epi32(_mm256_cvttps_epi32(f), last);
-        const __m256 t = _mm256_sub_ps(f, _mm256_cvtepi32_ps(index));
-        const __m256 lower = _mm256_i32gather_ps(table, index, 4), upper = _mm256_i32gather_ps(table + 1, index, 4);
-        const __m256 y = _mm256_add_ps(lower, _mm256_mul_ps(_mm256_sub_ps(upper, lower), t));
-        const __m256 negative = _mm256_cmp_ps(v, zero, _CMP_LT_OQ);
-        _mm256_storeu_ps(out + i, _mm256_blendv_ps(y, _mm256_xor_ps(y, sign), negative));
+        _mm256_storeu_ps(out + i, table_lerp_signed_avx2(table, resolution, v));
     }
     return i;
 }
