@@ -162,15 +162,6 @@ struct InputView {
     func sample(xs: UnsafeMutablePointer<Float>, ys: UnsafeMutablePointer<Float>, count: Int, into out: Channels,
                 scratch: UnsafeMutableRawPointer) {
         guard !valid.isEmpty, count > 0 else { return zero(out, 0, count) }
-        if edge == .clamp, valid.width == 1, valid.height == 1 {
-            // A clamped single pixel (a reduction's result spread over the plane) reads the same at
-            // every finite point; non-finite points read 0, as in every gather.
-            fillWithPixel(row: valid.y, column: valid.x, out, 0, count)
-            for i in 0..<count where !(xs[i].isFinite && ys[i].isFinite) {
-                (out.0[i], out.1[i], out.2[i], out.3[i]) = (0, 0, 0, 0)
-            }
-            return
-        }
         func gather<Source: GatherSource>(_ source: Source) {
             SpanGather.run(source, valid: valid, edge: edge, filter: filter, xs: xs, ys: ys, count: count, into: out)
         }

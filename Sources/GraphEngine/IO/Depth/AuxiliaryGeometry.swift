@@ -137,7 +137,7 @@ enum AuxiliaryGeometry {
         return map.clampedToExtent().transformed(by: whole).cropped(to: output)
     }
 
-    /// `map` moved like the photo through `steps`: to each processor's input (``follow(_:photoExtent:transform:editedExtent:)``),
+    /// `map` moved like the photo through `steps`: to each processor's input (``follow(_:photoExtent:transform:editedExtent:resolution:)``),
     /// through the processor run on it with the processor's other inputs, and on to `editedExtent`.
     static func follow(_ map: Image, photoExtent: Rect, before: AffineTransform, steps: [ProcessorStep], editedExtent: Rect) -> Image {
         var moved = map, covered = photoExtent, transform = before
@@ -164,21 +164,24 @@ extension DepthPhoto {
     {
         guard depthMapInfo != nil || portraitEffectsMatteInfo != nil else { return (AuxiliaryImages(), []) }
         let photoExtent = photo.extent, editedExtent = edited.extent.integral
-        let unchanged: Bool, follow: (Image) -> Image
-        var shrink = 1, followShrunk: ((Image, Rect) -> Image)?
+        // `follow(map, resolution)`: the map moved like the photo; `resolution` is its stored size
+        // when it was decoded `shrink` times smaller (an affine edit only).
+        let unchanged: Bool, shrink: Int, follow: (Image, Rect?) -> Image
         switch AuxiliaryGeometry.trace(edited, to: photo) {
         case .notReached: return (AuxiliaryImages(), [])
         case .unfollowable(let reason): return (AuxiliaryImages(), ["\(path): depth data not written: \(reason)"])
         case .transform(let transform):
             unchanged = AuxiliaryGeometry.nearlyEqual(transform, .identity) && editedExtent == photoExtent
-            follow = { AuxiliaryGeometry.follow($0, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent) }
             shrink = AuxiliaryGeometry.decodeShrink(for: transform)
-            followShrunk = {
+            follow = {
                 AuxiliaryGeometry.follow($0, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent, resolution: $1)
             }
         case .processed(let before, let steps):
             unchanged = false
-            follow = { AuxiliaryGeometry.follow($0, photoExtent: photoExtent, before: before, steps: steps, editedExtent: editedExtent) }
+            shrink = 1
+            follow = { map, _ in
+                AuxiliaryGeometry.follow(map, photoExtent: photoExtent, before: before, steps: steps, editedExtent: editedExtent)
+            }
         }
         guard !photoExtent.isInfinite, !photoExtent.isEmpty, !editedExtent.isInfinite, !editedExtent.isEmpty else {
             return (AuxiliaryImages(), [])
@@ -188,27 +191,27 @@ extension DepthPhoto {
         do {
             if depthMapInfo != nil {
                 let depth = try depthData(orientation: orientation)
-                images.depthData = unchanged ? depth : depth.replacingMap(follow(depth.map), calibration: nil)
+                images.depthData = unchanged ? depth : depth.replacingMap(follow(depth.map, nil), calibration: nil)
                 if let original = try originalImage() {
                     if orientation == .upright && info.metadata.exifOrientation != 1 {
                         // GImage is stored like the primary's pixels; it is not rotated here.
                         warnings.append("\(path): GImage:Data (the original image) not written: the photo is rotated by its EXIF orientation")
                     } else {
-                        images.originalImage = unchanged ? original : follow(original)
+                        images.originalImage = unchanged ? original : follow(original, nil)
                     }
                 }
             }
             if let aux = portraitEffectsMatteInfo {
-                if !unchanged, shrink > 1, case .jpeg = aux.location, let followShrunk {
+                if !unchanged, shrink > 1, case .jpeg = aux.location {
                     // A shrinking edit: the matte decoded smaller, written at its usual resolution.
                     let turned = orientation == .upright && aux.orientation >= 5
                     let stored = Rect(x: 0, y: 0, width: Double(turned ? aux.height : aux.width),
                                       height: Double(turned ? aux.width : aux.height))
                     let matte = try portraitEffectsMatte(orientation: orientation, shrink: shrink)
-                    images.portraitEffectsMatte = matte.replacingMap(followShrunk(matte.map, stored))
+                    images.portraitEffectsMatte = matte.replacingMap(follow(matte.map, stored))
                 } else {
                     let matte = try portraitEffectsMatte(orientation: orientation)
-                    images.portraitEffectsMatte = unchanged ? matte : matte.replacingMap(follow(matte.map))
+                    images.portraitEffectsMatte = unchanged ? matte : matte.replacingMap(follow(matte.map, nil))
                 }
             }
         } catch {
