@@ -25,7 +25,10 @@ let package = Package(
             name: "CLibJPEG", path: "Sources/CLibJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CCodecShims", dependencies: ["CLibPNG", "CLibJPEG", "CZlib"], path: "Sources/CCodecShims"),
+        .systemLibrary(
+            name: "CLibDeflate", path: "Sources/CLibDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
+        .target(name: "CCodecShims", dependencies: ["CLibPNG", "CLibJPEG", "CZlib", "CLibDeflate"], path: "Sources/CCodecShims"),
         .systemLibrary(
             name: "CLibHeif", path: "Sources/CLibHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
@@ -46,7 +49,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs", "CZlib"], exclude: ["Fixtures"]),
+        .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs", "CZlib", "CLibDeflate"], exclude: ["Fixtures"]),
         .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "GraphCodecs", "Kernels", "CHalf", "CRowKernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphEngine", "Kernels"]),

@@ -1,10 +1,12 @@
 /* A PNG's image data compressed in independent bands, pigz's way: rows are filtered with
- * libpng's adaptive filter choice, each band of filtered rows is deflated on its own (raw
- * deflate primed with the 32 KiB before it, ended with a sync flush so the pieces concatenate),
- * and the pieces joined give one zlib stream whose Adler-32 is combined from the bands'. */
+ * libpng's adaptive filter choice, each band of filtered rows is deflated on its own by
+ * libdeflate, its final block made non-final and followed by an empty stored block (what zlib's
+ * sync flush writes) so the pieces concatenate, and the pieces joined give one zlib stream whose
+ * Adler-32 is combined from the bands'. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libdeflate.h>
 #include <zlib.h>
 #include "shims_internal.h"
 
@@ -149,8 +151,13 @@ void ccs_png_filter_rows(ccs_png_filter *f, const unsigned char *rows, size_t st
 
 /* ---- deflating a band ---- */
 
+/* Bytes of decompressed output the block walk throws away per inflate call. */
+#define CCS_WALK_SCRATCH (64u << 10)
+
 struct ccs_png_deflater {
-    z_stream stream;
+    struct libdeflate_compressor *compressor;
+    z_stream walker;         /* raw inflate, to find where a band's last block starts */
+    unsigned char *scratch;  /* CCS_WALK_SCRATCH bytes of the walk's output */
     int level;
 };
 
@@ -158,8 +165,11 @@ ccs_png_deflater *ccs_png_deflater_create(int level) {
     ccs_png_deflater *d = calloc(1, sizeof(ccs_png_deflater));
     if (d == NULL) return NULL;
     d->level = level;
-    /* libpng's settings for filtered image data: 32 KiB window, memLevel 8, Z_FILTERED. */
-    if (deflateInit2(&d->stream, level, Z_DEFLATED, -15, 8, Z_FILTERED) != Z_OK) {
+    d->compressor = libdeflate_alloc_compressor(level);
+    d->scratch = malloc(CCS_WALK_SCRATCH);
+    if (d->compressor == NULL || d->scratch == NULL || inflateInit2(&d->walker, -15) != Z_OK) {
+        libdeflate_free_compressor(d->compressor);
+        free(d->scratch);
         free(d);
         return NULL;
     }
@@ -168,12 +178,14 @@ ccs_png_deflater *ccs_png_deflater_create(int level) {
 
 void ccs_png_deflater_destroy(ccs_png_deflater *d) {
     if (d == NULL) return;
-    deflateEnd(&d->stream);
+    inflateEnd(&d->walker);
+    libdeflate_free_compressor(d->compressor);
+    free(d->scratch);
     free(d);
 }
 
-/* RFC 1950's two header bytes for a 32 KiB window at `level` (FLEVEL as zlib sets it for
- * Z_FILTERED), such that CMF * 256 + FLG is a multiple of 31. */
+/* RFC 1950's two header bytes for a 32 KiB window at `level` (FLEVEL as zlib and libdeflate set
+ * it), such that CMF * 256 + FLG is a multiple of 31. */
 static void ccs_zlib_header(int level, unsigned char header[2]) {
     unsigned int flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
     unsigned int value = 0x78u << 8 | flevel << 6;
@@ -182,17 +194,57 @@ static void ccs_zlib_header(int level, unsigned char header[2]) {
     header[1] = (unsigned char)value;
 }
 
-int ccs_png_deflate_band(ccs_png_deflater *d, ccs_png_band *band) {
-    z_stream *s = &d->stream;
-    int status = deflateReset(s);
-    if (status != Z_OK) return status;
-    if (band->dictionary_size > 0) {
-        status = deflateSetDictionary(s, band->dictionary, (uInt)band->dictionary_size);
-        if (status != Z_OK) return status;
+/* Makes the raw deflate stream at `stream` (`*size` bytes, ending with its final block) one that
+ * another stream can follow: the final block's BFINAL bit is cleared and an empty stored block is
+ * appended, byte aligned (5 bytes of room needed after `*size`). zlib's gzjoin method: inflate
+ * with Z_BLOCK stops at each block boundary and reports the unused bits of the last byte read,
+ * which locate the next block's header bit, and where the final block ends. Returns Z_OK, or
+ * Z_DATA_ERROR if the stream does not decode (libdeflate wrote something else than deflate). */
+static int ccs_continue_stream(ccs_png_deflater *d, unsigned char *stream, size_t *size) {
+    z_stream *z = &d->walker;
+    if (inflateReset(z) != Z_OK) return Z_STREAM_ERROR;
+    z->next_in = stream;
+    z->avail_in = (uInt)*size;
+    size_t header_byte = 0;         /* the byte holding the current block's BFINAL bit */
+    unsigned int header_mask = 1;   /* and that bit */
+    size_t end_byte = 0;            /* the bytes up to the final block's end (last one partly) */
+    int end_unused_bits = -1;       /* bits left unused in that last byte */
+    for (;;) {
+        z->next_out = d->scratch;
+        z->avail_out = CCS_WALK_SCRATCH;
+        int status = inflate(z, Z_BLOCK);
+        if (status == Z_STREAM_END) break;
+        if (status != Z_OK) return Z_DATA_ERROR;
+        if (!(z->data_type & 128)) continue;  /* stopped for output room, inside a block */
+        int unused = z->data_type & 7;
+        size_t used = (size_t)(z->next_in - stream);
+        if (z->data_type & 64) {
+            /* Just after the final block's end-of-block code. */
+            end_byte = used;
+            end_unused_bits = unused;
+        } else {
+            /* Between blocks: the next header starts at the first unused bit. */
+            header_byte = unused ? used - 1 : used;
+            header_mask = unused ? 0x100u >> unused : 1;
+        }
     }
+    if (end_unused_bits < 0 || header_byte >= *size) return Z_DATA_ERROR;
+    stream[header_byte] &= (unsigned char)~header_mask;
+    /* The stored block's 3 header bits (not final, type 0) are zeros: they fit in the final
+     * byte's zero padding when 3 bits are left, else take one more byte; then LEN 0, NLEN ~0. */
+    size_t at = end_byte;
+    if (end_unused_bits < 3) stream[at++] = 0;
+    stream[at++] = 0x00;
+    stream[at++] = 0x00;
+    stream[at++] = 0xFF;
+    stream[at++] = 0xFF;
+    *size = at;
+    return Z_OK;
+}
+
+int ccs_png_deflate_band(ccs_png_deflater *d, ccs_png_band *band) {
     size_t header = band->first ? 2 : 0, trailer = band->last ? 4 : 0;
-    /* deflateBound holds for Z_FINISH; a sync flush ends with at most an empty stored block more. */
-    size_t needed = header + deflateBound(s, (uLong)band->size) + 16 + trailer;
+    size_t needed = header + libdeflate_deflate_compress_bound(d->compressor, band->size) + 5 + trailer;
     if (band->output_capacity < needed) {
         unsigned char *grown = realloc(band->output, needed);
         if (grown == NULL) return Z_MEM_ERROR;
@@ -200,40 +252,14 @@ int ccs_png_deflate_band(ccs_png_deflater *d, ccs_png_band *band) {
         band->output_capacity = needed;
     }
     if (band->first) ccs_zlib_header(d->level, band->output);
-    s->next_in = (Bytef *)band->data;
-    s->next_out = band->output + header;
-    size_t left_in = band->size;
-    int flush = band->last ? Z_FINISH : Z_SYNC_FLUSH;
-    for (;;) {
-        /* zlib counts in 32 bits: feed at most 1 GiB at a time. */
-        uInt chunk = left_in < (1u << 30) ? (uInt)left_in : (1u << 30);
-        int last_chunk = chunk == left_in;
-        s->avail_in = chunk;
-        size_t room = band->output_capacity - trailer - (size_t)(s->next_out - band->output);
-        s->avail_out = room < (1u << 30) ? (uInt)room : (1u << 30);
-        status = deflate(s, last_chunk ? flush : Z_NO_FLUSH);
-        left_in -= chunk - s->avail_in;
-        if (status == Z_STREAM_END) break;
-        if (status != Z_OK && status != Z_BUF_ERROR) return status;
-        /* A flush is complete when deflate returns with output space left. */
-        if (last_chunk && flush != Z_FINISH && left_in == 0 && s->avail_out > 0) break;
-        if (s->avail_out == 0) {
-            /* Out of room (not within deflateBound; grown all the same). */
-            size_t used = (size_t)(s->next_out - band->output);
-            size_t capacity = band->output_capacity * 2;
-            unsigned char *grown = realloc(band->output, capacity);
-            if (grown == NULL) return Z_MEM_ERROR;
-            band->output = grown;
-            band->output_capacity = capacity;
-            s->next_out = grown + used;
-        }
+    size_t size = libdeflate_deflate_compress(d->compressor, band->data, band->size, band->output + header,
+                                              band->output_capacity - header - 5 - trailer);
+    if (size == 0) return Z_BUF_ERROR;  /* not within libdeflate's own bound: cannot happen */
+    if (!band->last) {
+        int status = ccs_continue_stream(d, band->output + header, &size);
+        if (status != Z_OK) return status;
     }
-    band->output_size = (size_t)(s->next_out - band->output);
-    band->adler = adler32(0, Z_NULL, 0);
-    for (size_t done = 0; done < band->size;) {
-        uInt chunk = band->size - done < (1u << 30) ? (uInt)(band->size - done) : (1u << 30);
-        band->adler = adler32(band->adler, band->data + done, chunk);
-        done += chunk;
-    }
+    band->output_size = header + size;
+    band->adler = libdeflate_adler32(1, band->data, band->size);
     return Z_OK;
 }

@@ -1,3 +1,4 @@
+import CLibDeflate
 import CZlib
 import XCTest
 
@@ -41,11 +42,12 @@ final class PNGBandCompressionTests: XCTestCase {
 
     /// Encodes with PNGRowEncoder, rows fed in `feed` batch sizes (repeated; the rest at the end).
     private func encode(_ bytes: [UInt8], width: Int, height: Int, channels: Int, bitDepth: Int, threads: Int,
-                        bandBytes: Int = PNGBandCompressor.defaultBandBytes, feed: [Int] = [5, 1, 9, 0, 8]) throws -> [UInt8] {
+                        bandBytes: Int = PNGBandCompressor.defaultBandBytes, feed: [Int] = [5, 1, 9, 0, 8],
+                        level: Int = 6) throws -> [UInt8] {
         let encoder = try PNGRowEncoder(width: width, height: height, channels: channels, bitDepth: bitDepth,
                                         iccProfile: channels >= 3 ? ICCProfile.sRGBBytes : nil, iccProfileName: "ICC profile",
                                         exif: EXIF.makeOrientationTIFF(1), xmp: #"<x:xmpmeta xmlns:x="adobe:ns:meta/"/>"#,
-                                        compressionLevel: 6, threads: threads, bandBytes: bandBytes, fileDescriptor: nil)
+                                        compressionLevel: level, threads: threads, bandBytes: bandBytes, fileDescriptor: nil)
         let rowBytes = encoder.rowBytes
         var row = 0, step = 0
         while row < height {
@@ -131,7 +133,7 @@ final class PNGBandCompressionTests: XCTestCase {
         XCTAssertEqual(decoded.warnings, [], what, file: file, line: line)
     }
 
-    /// Every layout, in many bands of 32 KiB (the smallest: one dictionary), a height that is not
+    /// Every layout, in many bands of 32 KiB, a height that is not
     /// a multiple of the band (the last band short), and one that is.
     func testImageDataIsLibpngsFilteredRowsInOneValidStream() throws {
         for (channels, bitDepth) in [(1, 8), (1, 16), (2, 8), (3, 8), (3, 16), (4, 8), (4, 16)] {
@@ -174,10 +176,28 @@ final class PNGBandCompressionTests: XCTestCase {
         }
     }
 
-    /// Each band is primed with the 32 KiB before it, so matches reach across the cut: rows that
-    /// repeat every two rows compress as well in 32 KiB bands as in one stream (without the
-    /// dictionary, each band would code two rows of noise afresh: 4 KB a band).
-    func testBandsArePrimedWithThePreviousBand() throws {
+    /// Every level, 0 (stored blocks only) to 9, joins its bands into one valid stream of the same
+    /// rows: the walk that makes each band's final block non-final finds stored, fixed and dynamic
+    /// blocks, and the final block's end at any bit offset (330 band ends).
+    func testEveryLevelJoinsItsBands() throws {
+        let (width, height) = (211, 420)
+        let bytes = samples(width: width, height: height, channels: 3, bitDepth: 8, seed: 5)
+        for level in 0...9 {
+            let banded = try encode(bytes, width: width, height: height, channels: 3, bitDepth: 8, threads: 3,
+                                    bandBytes: 8192, level: level)
+            XCTAssertEqual(chunks(banded).filter { $0.type == "IDAT" }.count, 33, "level \(level)")
+            let (rows, complete) = inflated(imageData(banded))
+            XCTAssertTrue(complete, "level \(level)")
+            XCTAssertEqual(rows.count, height * (width * 3 + 1), "level \(level)")
+            XCTAssertTrue(try ImageFile.decode(banded).bytes == bytes, "level \(level)")
+        }
+    }
+
+    /// One band is exactly libdeflate's zlib stream of libpng's filtered rows at the same level
+    /// (header and Adler-32 included); split in bands, the stream costs each band's lost window.
+    /// Rows that repeat every two rows show that cost at its worst: each 32 KiB band codes the
+    /// 4.2 KB of noise afresh.
+    func testOneBandIsLibdeflatesStream() throws {
         let (width, height) = (700, 300)
         var state: UInt64 = 9
         let noise = (0..<2 * width * 3).map { _ in
@@ -185,39 +205,32 @@ final class PNGBandCompressionTests: XCTestCase {
             return UInt8(truncatingIfNeeded: state >> 33)
         }
         let bytes = (0..<height / 2).flatMap { _ in noise }
-        let oneBand = try encode(bytes, width: width, height: height, channels: 3, bitDepth: 8, threads: 2,
-                                 bandBytes: Int.max / 2)
-        let banded = try encode(bytes, width: width, height: height, channels: 3, bitDepth: 8, threads: 2, bandBytes: 32768)
-        let bands = chunks(banded).filter { $0.type == "IDAT" }.count
-        XCTAssertEqual(bands, 19, "16 rows of 2101 bytes a band")
-        XCTAssertLessThan(imageData(banded).count, imageData(oneBand).count + bands * 64,
-                          "banded \(imageData(banded).count) bytes, one stream \(imageData(oneBand).count)")
-        XCTAssertTrue(inflated(imageData(banded)).complete)
-        XCTAssertTrue(try ImageFile.decode(banded).bytes == bytes)
-        // One band is zlib's own stream of the filtered rows at libpng's settings.
-        XCTAssertTrue(imageData(oneBand) == deflated(inflated(imageData(banded)).bytes))
+        for level in [1, 6, 9] {
+            let oneBand = try encode(bytes, width: width, height: height, channels: 3, bitDepth: 8, threads: 2,
+                                     bandBytes: Int.max / 2, level: level)
+            XCTAssertEqual(chunks(oneBand).filter { $0.type == "IDAT" }.count, 1)
+            XCTAssertTrue(imageData(oneBand) == libdeflateZlib(inflated(imageData(oneBand)).bytes, level: level),
+                          "level \(level)")
+            let banded = try encode(bytes, width: width, height: height, channels: 3, bitDepth: 8, threads: 2,
+                                    bandBytes: 32768, level: level)
+            let bands = chunks(banded).filter { $0.type == "IDAT" }.count
+            XCTAssertEqual(bands, 19, "16 rows of 2101 bytes a band")
+            XCTAssertTrue(inflated(imageData(banded)).bytes == inflated(imageData(oneBand)).bytes)
+            XCTAssertLessThan(imageData(banded).count, imageData(oneBand).count + bands * (noise.count + 64),
+                              "level \(level): banded \(imageData(banded).count) bytes, one stream \(imageData(oneBand).count)")
+        }
     }
 
-    /// zlib's one-call deflate with libpng's settings for image data (level 6, 32 KiB window,
-    /// memory level 8, Z_FILTERED).
-    private func deflated(_ bytes: [UInt8]) -> [UInt8] {
-        var z = z_stream()
-        guard deflateInit2_(&z, 6, Z_DEFLATED, 15, 8, Z_FILTERED, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            return []
-        }
-        defer { deflateEnd(&z) }
-        var input = bytes
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&z, UInt(bytes.count))))
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { out in
-                z.next_in = source.baseAddress
-                z.avail_in = UInt32(source.count)
-                z.next_out = out.baseAddress
-                z.avail_out = UInt32(out.count)
-                return deflate(&z, Z_FINISH)
+    /// libdeflate's one-call zlib stream of `bytes` at `level`.
+    private func libdeflateZlib(_ bytes: [UInt8], level: Int) -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(Int32(level)) else { return [] }
+        defer { libdeflate_free_compressor(compressor) }
+        var output = [UInt8](repeating: 0, count: libdeflate_zlib_compress_bound(compressor, bytes.count))
+        let size = bytes.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { out in
+                libdeflate_zlib_compress(compressor, source.baseAddress, source.count, out.baseAddress, out.count)
             }
         }
-        XCTAssertEqual(status, Z_STREAM_END)
-        return Array(output[0..<Int(z.total_out)])
+        return Array(output[0..<size])
     }
 }

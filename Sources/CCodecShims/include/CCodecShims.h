@@ -213,18 +213,16 @@ void ccs_png_filter_destroy(ccs_png_filter *filter);
 void ccs_png_filter_rows(ccs_png_filter *filter, const unsigned char *rows, size_t stride, unsigned int count,
                          unsigned char *out);
 
-/** A raw-deflate stream at one compression level, reused band after band (one thread at a time). */
+/** A raw-deflate compressor (libdeflate) at one compression level, reused band after band (one
+ *  thread at a time). */
 typedef struct ccs_png_deflater ccs_png_deflater;
 
-/** libpng's settings for image data (32 KiB window, memLevel 8, Z_FILTERED) at `level` 0...9.
- *  NULL when out of memory. */
+/** libdeflate at `level` 0...9 (zlib's scale). NULL when out of memory. */
 ccs_png_deflater *ccs_png_deflater_create(int level);
 void ccs_png_deflater_destroy(ccs_png_deflater *deflater);
 
 /** One band of filtered rows and its compressed form. */
 typedef struct ccs_png_band {
-    const unsigned char *dictionary; /* the (up to 32 KiB of) filtered bytes just before `data` */
-    size_t dictionary_size;
     const unsigned char *data;       /* the band's filtered rows */
     size_t size;
     int first, last;                 /* the image's first band (zlib header) / last (final block) */
@@ -234,10 +232,10 @@ typedef struct ccs_png_band {
     unsigned long adler;             /* Adler-32 of `data` alone */
 } ccs_png_band;
 
-/** Deflates `band->data` primed with its dictionary: the zlib header in front for the first band;
- *  a sync flush at the end (byte aligned, not final, so the next band's data follows) or, for the
- *  last band, the final block, with 4 bytes of capacity left after `output_size` for the stream's
- *  Adler-32. Returns Z_OK (0) or zlib's error (Z_MEM_ERROR). */
+/** Deflates `band->data` on its own: the zlib header in front for the first band; at the end an
+ *  empty stored block (byte aligned, not final, so the next band's data follows: what zlib's sync
+ *  flush writes) or, for the last band, the final block, with 4 bytes of capacity left after
+ *  `output_size` for the stream's Adler-32. Returns Z_OK (0) or a zlib error code (Z_MEM_ERROR). */
 int ccs_png_deflate_band(ccs_png_deflater *deflater, ccs_png_band *band);
 
 /* ---- Temporary files removed on SIGINT, SIGTERM and SIGHUP -------------------------------- */
