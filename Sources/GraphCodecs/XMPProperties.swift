@@ -234,7 +234,9 @@ private struct XMLScanner {
                   ["Seq", "Bag", "Alt"].contains(resolved.local) {
             element.role = .array
         } else if case .array = parentRole, resolved == XMPProperties.Name(Self.rdf, "li") {
-            element.role = .item
+            // An item that is a structure (MWG regions' `rdf:li rdf:parseType="Resource"`): its
+            // fields are properties, flattened like any structure's (the first item's win).
+            element.role = parseTypeResource ? .description : .item
         } else if case .description = parentRole, let resolved {
             element.role = parseTypeResource ? .description : .property(resolved)
         } else if case .property = parentRole, let resolved, resolved.namespace != Self.rdf {

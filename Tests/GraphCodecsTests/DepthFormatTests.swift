@@ -36,6 +36,35 @@ final class DepthFormatTests: XCTestCase {
         XCTAssertFalse(properties.values.keys.contains { $0.local == "Thing" }, "an undeclared prefix names no property")
     }
 
+    /// MWG regions are a list of structures (`rdf:li rdf:parseType="Resource"`), as iPhones write
+    /// the face and focus point: the first region's fields are read.
+    func testXMPRegionListItemsAreStructures() {
+        let packet = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/"
+                xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#">
+             <mwg-rs:Regions rdf:parseType="Resource"><mwg-rs:RegionList><rdf:Seq>
+              <rdf:li rdf:parseType="Resource">
+               <mwg-rs:Area rdf:parseType="Resource"><stArea:y>0.1465</stArea:y><stArea:w>0.119</stArea:w>
+                <stArea:x>0.5635</stArea:x><stArea:h>0.089</stArea:h><stArea:unit>normalized</stArea:unit></mwg-rs:Area>
+               <mwg-rs:Type>Face</mwg-rs:Type>
+              </rdf:li>
+              <rdf:li rdf:parseType="Resource">
+               <mwg-rs:Area rdf:parseType="Resource"><stArea:x>0.9</stArea:x></mwg-rs:Area><mwg-rs:Type>Focus</mwg-rs:Type>
+              </rdf:li>
+             </rdf:Seq></mwg-rs:RegionList></mwg-rs:Regions>
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let properties = XMPProperties.parse(packet)
+        let area = "http://ns.adobe.com/xmp/sType/Area#"
+        XCTAssertNil(properties.problem)
+        XCTAssertEqual(properties.number(area, "x"), 0.5635)
+        XCTAssertEqual(properties.number(area, "y"), 0.1465)
+        XCTAssertEqual(properties.number(area, "h"), 0.089)
+        XCTAssertEqual(properties.text(area, "unit"), "normalized")
+        XCTAssertEqual(properties.text("http://www.metadataworkinggroup.com/schemas/regions/", "Type"), "Face")
+    }
+
     func testMalformedXMPStopsWithAProblemAndKeepsWhatWasRead() {
         let ns = "http://ns.apple.com/pixeldatainfo/1.0/"
         let broken = XMPProperties.parse(

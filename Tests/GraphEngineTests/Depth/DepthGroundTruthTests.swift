@@ -76,6 +76,32 @@ final class DepthGroundTruthTests: XCTestCase {
 
     /// The iPhone 7 Plus map is stored sensor-landscape like its photo (EXIF orientation 6):
     /// upright, pixel (x, y) is stored pixel (y, H − 1 − x).
+    /// The subject region (the default focus of depth effects) from each photo's MWG XMP regions,
+    /// as exiftool lists them (centre x, y, size w, h, top-left origin, stored orientation): the
+    /// first region (the face where there is one), upright, lower-left origin. The 7 Plus is
+    /// stored rotated (EXIF 6: stored (u, v) is upright (1 − v, u)).
+    func testSubjectRegionsAreTheXMPRegionsUpright() throws {
+        func normal(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect {
+            Rect(x: x - w / 2, y: 1 - (y + h / 2), width: w, height: h)
+        }
+        let (x, y, w, h) = (0.5975, 0.659, 0.119, 0.158)
+        let expected: [(String, Rect?)] = [
+            ("iphoneX_depth_matte_shu223.jpg", normal(0.56349998712539673, 0.14650000631809237, 0.11900000274181366, 0.089000001549720764)),
+            ("iphoneX_depth_shu223.jpg", normal(0.66200000047683716, 0.43849998712539673, 0.15800000727176666, 0.11900000274181366)),
+            ("iphone7plus_rw_test00.jpg", Rect(x: 1 - (y + h / 2), y: 1 - (x + w / 2), width: h, height: w)),
+            ("iphone13pro_pug_depth.heic", nil),
+            ("gdepth_motorola_xt912_exifr.jpg", nil),
+        ]
+        for (file, rect) in expected {
+            let region = try DepthPhoto(contentsOf: try DepthTestData.path(file)).subjectRegion
+            XCTAssertEqual(region == nil, rect == nil, file)
+            guard let region, let rect else { continue }
+            for (a, b) in [(region.minX, rect.minX), (region.minY, rect.minY), (region.width, rect.width), (region.height, rect.height)] {
+                XCTAssertEqual(a, b, accuracy: 1e-12, "\(file): \(region) against \(rect)")
+            }
+        }
+    }
+
     func testIPhone7PlusMapIsRotatedLikeItsPhoto() throws {
         let path = try DepthTestData.path("iphone7plus_rw_test00.jpg")
         let photo = try Image(contentsOf: path)

@@ -4,8 +4,9 @@ extension DepthPhoto {
     /// The region the camera found the subject in, for effects that focus on it (CIDepthBlurEffect's
     /// `inputFocusRect`): the Metadata Working Group region of the photo's XMP (iPhones write the
     /// face and the focus point there), normalised to the upright photo with a lower-left origin.
-    /// When the XMP lists several regions this is the last one written (the flat XMP reader keeps
-    /// one value per property). Nil when the file has no region.
+    /// When the XMP lists several regions this is the first one written (the flat XMP reader keeps
+    /// one value per property; iPhones write the face before the focus point). Nil when the file
+    /// has no region.
     public var subjectRegion: Rect? {
         guard let packet = info.metadata.xmp else { return nil }
         let xmp = XMPProperties.parse(packet)
