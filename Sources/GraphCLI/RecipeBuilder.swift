@@ -17,6 +17,8 @@ struct RecipeBuilder {
     private var photos: [(name: String, path: String, image: Image)] = []
     /// Photos opened for their auxiliary images, by path.
     private var depthPhotos: [String: DepthPhoto] = [:]
+    /// The auxiliary images (depth, matte) read from `file` images, with the photo's path.
+    private var auxiliaries: [(path: String, image: Image)] = []
     private var visiting: [String] = []
 
     init(recipe: Recipe, registry: FilterRegistry = .standard) {
@@ -155,7 +157,9 @@ struct RecipeBuilder {
             do {
                 let photo = try depthPhoto(file)
                 fileMetadata[name] = photo.info.metadata
-                return try photo.image(auxiliary)
+                let image = try photo.image(auxiliary)
+                auxiliaries.append((file, image))
+                return image
             } catch {
                 throw RecipeError("\(spec.path).auxiliary", "\(error)")
             }
@@ -206,11 +210,14 @@ struct RecipeBuilder {
         }
     }
 
-    /// The subject region (face or focus point) of the photo file `value` is, when it is one
-    /// directly and its XMP has a region: the default focus of depth effects.
+    /// The subject region (face or focus point) of the photo file `value` is, or whose depth map or
+    /// matte it is, when it is one directly and the photo's XMP has a region: the default focus
+    /// rectangle of depth effects (any filter with an `inputFocusRect`).
     private mutating func subjectRegion(of value: FilterValue?) -> Rect? {
-        guard case .image(let image)? = value, let photo = photos.first(where: { $0.image == image }) else { return nil }
-        return (try? depthPhoto(photo.path))?.subjectRegion
+        guard case .image(let image)? = value else { return nil }
+        guard let path = photos.first(where: { $0.image == image })?.path ?? auxiliaries.first(where: { $0.image == image })?.path
+        else { return nil }
+        return (try? depthPhoto(path))?.subjectRegion
     }
 
     private mutating func depthPhoto(_ path: String) throws -> DepthPhoto {
@@ -289,7 +296,8 @@ struct RecipeBuilder {
             }
             parameters[key] = try value(json, for: input, path: inputPath)
         }
-        if name == "CIDepthBlurEffect", parameters["inputFocusRect"] == nil, let region = subjectRegion(of: parameters["inputImage"]) {
+        if descriptor.input("inputFocusRect") != nil, parameters["inputFocusRect"] == nil,
+           let region = subjectRegion(of: parameters["inputImage"]) ?? subjectRegion(of: parameters["inputDisparityImage"]) {
             parameters["inputFocusRect"] = .rect(region)
         }
         do {

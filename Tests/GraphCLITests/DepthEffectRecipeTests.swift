@@ -7,7 +7,7 @@ import XCTest
 
 /// Every recipe in Examples/depth on every real depth photo in ../shared/testdata/depth (and the
 /// shipped portrait) that has the data it needs, at reduced size: the recipes run, masks stay in
-/// [0, 1], JPEG outputs still carry the depth map, and the portrait blur is sharp on the subject
+/// [0, 1] and select the subject (the mask's median over the photo's face region at least 0.9), JPEG outputs still carry the depth map, and the portrait blur is sharp on the subject
 /// (PSNR ≥ 40 dB against the photo over the focus region) and blurred far away (high-frequency
 /// energy of the farthest fifth of the photo down ≥ 10×).
 final class DepthEffectRecipeTests: XCTestCase {
@@ -55,7 +55,7 @@ final class DepthEffectRecipeTests: XCTestCase {
         }
         let recipeNames = names.filter { $0.hasSuffix(".json") }
         XCTAssertGreaterThanOrEqual(recipeNames.count, 12)
-        var blurChecked = 0
+        var blurChecked = 0, subjectsChecked = 0
         for photo in try photos() {
             let copy = depth.appendingPathComponent("portrait.jpg").path
             try? FileManager.default.removeItem(atPath: copy)
@@ -85,6 +85,17 @@ final class DepthEffectRecipeTests: XCTestCase {
                     XCTAssertGreaterThanOrEqual(low, 0, "\(label): mask ≥ 0")
                     XCTAssertLessThanOrEqual(high, 1, "\(label): mask ≤ 1")
                     XCTAssertGreaterThan(high - low, 0.5, "\(label): the mask separates something")
+                    if decoded.images["focus"] != nil {
+                        // A depth mask centred on the subject's disparity selects most of the face
+                        // (a focus area or the centre, the fallbacks, may straddle depths).
+                        let regionType = opened.info.metadata.xmp.map { XMPProperties.parse($0) }?
+                            .text("http://www.metadataworkinggroup.com/schemas/regions/", "Type")
+                        if regionType == "Face", let region = opened.subjectRegion {
+                            let median = try quantileOver(region, of: mask, 0.5)
+                            XCTAssertGreaterThanOrEqual(median, 0.9, "\(label): the mask's median over the subject region \(region)")
+                            subjectsChecked += 1
+                        }
+                    }
                 }
                 if recipe == "portrait-blur.json" {
                     try checkPortraitBlur(decoded, photo: copy, label: label)
@@ -93,6 +104,7 @@ final class DepthEffectRecipeTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(blurChecked, 1)
+        XCTAssertGreaterThanOrEqual(subjectsChecked, 8, "the masks of the shipped portrait at least")
     }
 
     /// The smallest and largest value of any channel of a data render of `image`.
@@ -102,6 +114,29 @@ final class DepthEffectRecipeTests: XCTestCase {
         let buffer = try Context(options: options).render(image, format: .rgbaf, colorSpace: .data)
         let values = buffer.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         return (values.min() ?? 0, values.max() ?? 0)
+    }
+
+    /// The `q` quantile of the red channel over the pixels whose centres lie in `region`
+    /// (normalised, lower-left origin) of `image`'s extent.
+    func quantileOver(_ region: Rect, of image: Image, _ q: Double) throws -> Float {
+        var options = ContextOptions()
+        options.workingFormat = .rgbaf
+        let buffer = try Context(options: options).render(image, format: .rgbaf, colorSpace: .data)
+        let width = buffer.width, height = buffer.height
+        var values: [Float] = []
+        buffer.withUnsafeBytes { bytes in
+            let floats = bytes.bindMemory(to: Float.self)
+            for row in 0..<height {
+                let v = 1 - (Double(row) + 0.5) / Double(height)  // rows top first
+                guard v >= region.minY && v <= region.maxY else { continue }
+                for x in 0..<width {
+                    let u = (Double(x) + 0.5) / Double(width)
+                    if u >= region.minX && u <= region.maxX { values.append(floats[(row * width + x) * 4]) }
+                }
+            }
+        }
+        values.sort()
+        return values.isEmpty ? 0 : values[min(Int(q * Double(values.count)), values.count - 1)]
     }
 
     /// Renders the recipe's blur wide open (f/1.4) and compares it with the photo. Sharp where it

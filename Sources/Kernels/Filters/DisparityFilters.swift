@@ -4,7 +4,7 @@ import GraphEngine
 /// colour-matched). Depth is in metres, disparity in 1/metres (AVDepthData's units).
 enum DisparityFilters {
     static let categories = ["CICategoryColorAdjustment", "CICategoryVideo", "CICategoryStillImage"]
-    static let all: [FilterDescriptor] = [depthToDisparity, disparityToDepth]
+    static let all: [FilterDescriptor] = [depthToDisparity, disparityToDepth, focusDisparity]
 
     /// `v' = 1/v` per colour channel of unpremultiplied data, alpha kept, guarded: 0 gives 65504 (the
     /// largest half float, so half-float intermediates stay finite), larger magnitudes are clamped

@@ -1,5 +1,29 @@
 import GraphEngine
 
+extension DisparityFilters {
+    /// The disparity of the subject, as ``FocusDisparity`` computes it for CIDepthBlurEffect: the
+    /// interquartile mean of the map's red channel over the focus rectangle (NaN holes skipped), a
+    /// 1×1 image `(f, f, f, 1)` at the origin. Clamp it (`clampedToExtent`) to read it everywhere,
+    /// e.g. as a kernel argument that centres a depth mask on the subject. Recipes default the
+    /// rectangle to the photo's face or focus region when the map is a depth photo's.
+    static let focusDisparity = FilterDescriptor(
+        name: "GEFocusDisparity", categories: ["CICategoryReduction", "CICategoryStillImage"],
+        summary: "The subject's disparity f: the interquartile mean of the map over the focus rectangle, as a 1×1 image (f, f, f, 1).",
+        inputs: [
+            FilterInput("inputImage", .image, "The disparity (or depth) map (red channel)."),
+            FilterInput("inputFocusRect", .rect, default: nil,
+                        "The subject, normalised (0…1, lower-left origin); default the photo's face or focus region, else (0.45, 0.45, 0.1, 0.1)."),
+        ]
+    ) { args in
+        let map = try args.image("inputImage")
+        guard !map.extent.isInfinite, !map.extent.isEmpty else {
+            throw GraphError.invalidParameter(filter: "GEFocusDisparity", key: "inputImage", reason: "the map must have a finite, non-empty extent")
+        }
+        let rect = (try? args.rect("inputFocusRect")) ?? FocusDisparity.centre
+        return map.applying(FocusDisparity(normalized: rect, of: map.extent))
+    }
+}
+
 /// The disparity the portrait blur focuses on: a robust mean of the red channel over an integral
 /// area of a disparity map, written as a 1×1 image `(f, f, f, 1)` at the origin (so the blur map
 /// reads it through `clampedToExtent()` as a constant and new focus areas change no program).
@@ -12,7 +36,20 @@ struct FocusDisparity: ImageProcessor {
     /// Integral, in the disparity map's pixels.
     let area: Rect
 
-    var name: String { "CIDepthBlurEffect_focus" }
+    /// The subject's default rectangle, normalised: the centre tenth of each side.
+    static let centre = Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1)
+
+    init(area: Rect) {
+        self.area = area
+    }
+
+    /// Over `rect`, normalised (0…1, lower-left origin) to `extent` (the map's), rounded out.
+    init(normalized rect: Rect, of extent: Rect) {
+        area = Rect(x: extent.minX + rect.minX * extent.width, y: extent.minY + rect.minY * extent.height,
+                    width: rect.width * extent.width, height: rect.height * extent.height).integral
+    }
+
+    var name: String { "GEFocusDisparity" }
     var structureKey: String { "focus-disparity" }
     var uniformValues: [Float] { [] }
     var argumentSummary: String { "interquartile mean over \(area)" }
