@@ -118,8 +118,8 @@ public final class Context: @unchecked Sendable {
 
     /// Plans a render: the optimized graph and its stages. `managed`: the graph already has its
     /// colour conversions (an image processor's input inside a managed graph), so none are added.
-    /// `sequential`: the render runs in bands, top first (a streamed encode), so JPEG files decode
-    /// windowed for it alone (see ``SequentialSourceReads``).
+    /// `sequential`: the render runs in bands, top first (a streamed encode), so JPEG and PNG files
+    /// decode windowed for it alone (see ``SequentialSourceReads``).
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
               managed alreadyManaged: Bool = false, sequential: Bool = false) throws
         -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])

@@ -1,5 +1,5 @@
 /// How a render done in bands, top first (a streamed encode), reads its windowed sources (JPEG
-/// files decoding for this render alone, see ``RowProgress``): before each band, the rows that
+/// and PNG files decoding for this render alone, see ``RowProgress``): before each band, the rows that
 /// band and the next one need are demanded, so the decode runs a band ahead of the render, and the
 /// rows no later band needs are released, so memory holds a window of rows whatever the height.
 ///

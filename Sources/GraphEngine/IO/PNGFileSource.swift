@@ -1,21 +1,33 @@
 import Foundation
 import GraphCodecs
 
-extension Image {
-    /// A PNG whose pixels decode on a thread of their own, as a JPEG's do (``JPEGFileSource``): the
-    /// header and the chunks before the image data are read now (their errors throw here), and the
-    /// image's buffer fills top-down, so a render starts on the top rows while the rest decode
-    /// (T8: the decode overlaps the parallel PNG compression instead of preceding it), and an error
-    /// in the image data fails the render that reads it. nil for anything not a PNG, and for what
-    /// decodes whole now: an interlaced PNG, an EXIF orientation to apply, chunks after the image
-    /// data (their metadata comes with the whole decode).
-    static func decodingInBackground(png bytes: [UInt8], path: String, options: DecodeOptions, colorSpace: ColorSpace??)
-        throws -> (image: Image, metadata: ImageMetadata, warnings: [String])?
-    {
-        guard (try? ImageFile.format(of: bytes)) == .png else { return nil }
+/// A PNG file opened but not yet decoded (see ``FileSource``): the header and the chunks before
+/// the image data are read at open (their errors throw there); the pixels decode at full size on a
+/// thread of their own when a render needs them, reading the file as they go (an open file is
+/// never held whole), and an error in the image data fails the render that reads it.
+package final class PNGFileSource: FileSource {
+    package let path: String
+    package var format: ImageFormat { .png }
+    package let width: Int, height: Int
+    package let colorSpace: ColorSpace?
+    package var isOpaque: Bool { !pixelFormat.hasAlpha }
+    package let metadata: ImageMetadata
+    package let warnings: [String]
+    package let wholeDecodes = WholeDecodes()
+    /// What libpng decodes it to: 1 to 4 channels of 8 or 16 bits.
+    let pixelFormat: PixelFormat
+    let data: EncodedBytes
+    let options: DecodeOptions
+
+    /// Reads the header and the chunks before the image data; nil for anything not a PNG, and for
+    /// what decodes whole at open instead: an interlaced PNG (Adam7 passes cover the whole image),
+    /// an EXIF orientation to apply, chunks after the image data (their metadata comes with the
+    /// whole decode).
+    init?(path: String, data: EncodedBytes, options: DecodeOptions, colorSpace: ColorSpace??) throws {
+        guard (try? ImageFile.format(of: data.head)) == .png else { return nil }
         let header: (width: Int, height: Int, format: PixelFormat?, metadata: ImageMetadata, warnings: [String], whole: Bool)
         do {
-            header = try PNGRowDecoder.reading(bytes, options: options) { decoder in
+            header = try data.withPNGDecoder(options: options) { decoder in
                 (decoder.width, decoder.height, ImageBuffer.format(channels: decoder.channels, bitDepth: decoder.bitDepth),
                  decoder.metadata, decoder.warnings,
                  decoder.isInterlaced || decoder.hasChunksAfterImageData
@@ -27,44 +39,41 @@ extension Image {
         guard !header.whole, let format = header.format else { return nil }
         var (space, note): (ColorSpace?, String?) = ImageBuffer.colorSpace(of: header.metadata)
         if let override = colorSpace { (space, note) = (override, nil) }
-        let progress = RowProgress(rows: header.height)
-        let buffer = try ImageBuffer(width: header.width, height: header.height, format: format,
-                                     alphaMode: format.hasAlpha ? .straight : .opaque, colorSpace: space, rowProgress: progress)
-        let job = PNGDecodeJob(bytes: bytes, options: options, buffer: buffer, progress: progress, path: path)
-        // A detached thread of its own: a pool worker blocked in libpng could starve the executor.
-        let thread = Thread { job.run() }
-        thread.stackSize = 1 << 20
-        thread.start()
-        return (Image(buffer: buffer), header.metadata, header.warnings + (note.map { ["\(path): \($0)"] } ?? []))
-    }
-}
-
-/// The background decode of one PNG: writes rows into the buffer top-down, 16 at a time, and
-/// publishes each batch; an error fails the buffer's progress (and so the render reading it).
-private final class PNGDecodeJob: @unchecked Sendable {
-    let bytes: [UInt8]
-    let options: DecodeOptions
-    let buffer: ImageBuffer
-    let progress: RowProgress
-    let path: String
-
-    init(bytes: [UInt8], options: DecodeOptions, buffer: ImageBuffer, progress: RowProgress, path: String) {
-        self.bytes = bytes
-        self.options = options
-        self.buffer = buffer
-        self.progress = progress
         self.path = path
+        self.data = data
+        self.options = options
+        self.width = header.width
+        self.height = header.height
+        self.pixelFormat = format
+        self.colorSpace = space
+        self.metadata = header.metadata
+        self.warnings = header.warnings + (note.map { ["\(path): \($0)"] } ?? [])
     }
 
-    func run() {
-        do {
-            try PNGRowDecoder.reading(bytes, options: options) { decoder in
-                try progress.fill(buffer, rows: decoder.height, path: path) {
+    /// Starts decoding the file on a background thread of its own and returns the buffer its rows
+    /// fill, top first (straight alpha, if any). PNG has no reduced decodes: `scale` is 1.
+    package func startDecode(scale: Int, windowed: Bool) throws -> ImageBuffer {
+        guard scale == 1 else { throw GraphError.renderFailed("\(path): a PNG decodes at full size only, not at 1/\(scale)") }
+        let (data, options, path) = (self.data, self.options, self.path)
+        return try startBackgroundDecode(width: width, height: height, format: pixelFormat,
+                                         alphaMode: pixelFormat.hasAlpha ? .straight : .opaque, windowed: windowed) { buffer, progress in
+            try data.withPNGDecoder(options: options) { decoder in
+                try progress.fill(buffer, from: (decoder.width, decoder.height, decoder.rowBytes), path: path) {
                     try decoder.readRows(into: $0, rowBytes: $1, maxRows: $2)
                 }
             }
-        } catch {
-            progress.fail("\(path): \(error)")
+        }
+    }
+}
+
+extension EncodedBytes {
+    /// Runs `body` with a PNG decoder of the data: reading the bytes in place, or the file as it goes.
+    func withPNGDecoder<Result>(options: DecodeOptions, _ body: (PNGRowDecoder) throws -> Result) throws -> Result {
+        switch self {
+        case .bytes(let bytes):
+            return try PNGRowDecoder.reading(bytes, options: options, body)
+        case .file(let file, _):
+            return try body(PNGRowDecoder(fileDescriptor: file.descriptor, byteCount: file.byteCount, options: options))
         }
     }
 }
