@@ -206,6 +206,31 @@ final class PNGFileSourceTests: XCTestCase {
         }
     }
 
+    /// A streamed encode that fails before its first band (here: a memory limit it cannot fit)
+    /// stops the windowed decodes it started, of a PNG and of a JPEG: their threads end and close
+    /// the files instead of waiting for demand forever.
+    func testAFailedStreamedEncodeStopsItsDecodes() throws {
+        let pixels = samples(400 * 300 * 3)
+        let png = try write(try PNGCodec.encode(width: 400, height: 300, channels: 3, bitDepth: 8, bytes: pixels), "limited.png")
+        let jpeg = try write(try JPEGCodec.encode(width: 400, height: 300, channels: 3, bytes: pixels), "limited.jpg")
+        var options = ContextOptions()
+        options.memoryLimit = 64 << 10
+        let context = Context(options: options)
+        func openFiles() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        let before = openFiles()
+        for path in [png, jpeg, png, jpeg] {
+            for format in [OutputFileFormat.png, .jpeg] {
+                let cropped = try Image(contentsOf: path).cropped(to: Rect(x: 0, y: 0, width: 400, height: 299))  // rendered
+                XCTAssertThrowsError(try context.encodedData(cropped, format: format)) { error in
+                    XCTAssertTrue("\(error)".contains("above the context's memory limit"), "\(error)")
+                }
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while openFiles() > before && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(openFiles(), before, "decodes left waiting with their files open")
+    }
+
     /// A file rewritten in place after it was opened (now another size) fails the render, naming
     /// it, instead of decoding rows of another layout into the buffer.
     func testAFileChangedSinceItWasOpenedFailsTheRender() throws {

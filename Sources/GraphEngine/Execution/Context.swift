@@ -131,11 +131,16 @@ public final class Context: @unchecked Sendable {
                                                 output: outputTarget(colorSpace).convertTo)
         var optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
-        try checkProcessorNesting(optimized.0)
-        let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
-                                       destination: destination)
-        try checkRegions(planner, rect: rect)
-        return (optimized.0, planner, optimized.1)
+        do {
+            try checkProcessorNesting(optimized.0)
+            let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
+                                           destination: destination)
+            try checkRegions(planner, rect: rect)
+            return (optimized.0, planner, optimized.1)
+        } catch {
+            SequentialSourceReads.stopDecodes(of: resolved)  // no render will read them
+            throw error
+        }
     }
 
     /// Image processors nested in image processors, at most: each renders its inputs in a render of
