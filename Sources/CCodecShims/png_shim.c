@@ -1,5 +1,6 @@
 /* libpng wrappers: png_set_error_fn with longjmp to our own jump buffer, warnings
- * collected silently, memory-based I/O, and row-by-row reads into the caller's buffer. */
+ * collected silently, memory-based or file-descriptor I/O, and row-by-row reads into the
+ * caller's buffer. */
 #include <ctype.h>
 #include <errno.h>
 #include <setjmp.h>
@@ -27,29 +28,71 @@ static void ccs_png_warning(png_structp png, png_const_charp message) {
 
 /* ---- decoding ---- */
 
+/* A file is read through a window of this many bytes (pread), so it is never held whole. */
+#define CCS_PNG_FD_WINDOW 65536
+
 struct ccs_png_dec {
     ccs_png_err err; /* first member: it is the libpng error pointer */
     png_structp png;
     png_infop info;
-    const unsigned char *data;
-    size_t size;
+    const unsigned char *data; /* the bytes in memory; NULL when reading a file */
+    size_t size;               /* of the data, or of the file */
     size_t position;
     /* Offset of the next chunk header (libpng reads each one as one 8-byte read). */
     size_t next_chunk;
+    /* Reading a file: its descriptor (-1 for memory) and the window last read from it, file
+     * bytes window_start ..< window_start + window_length. */
+    int fd;
+    unsigned char *window;
+    size_t window_start, window_length;
 };
+
+/* Copies `length` bytes from the read position into `out` (the caller checked they are within
+ * `size`): from memory, or from the file through the window, read again with pread when the
+ * position leaves it (positional: decodes of one file share the descriptor). */
+static void ccs_png_copy(png_structp png, ccs_png_dec *dec, png_bytep out, size_t length) {
+    if (dec->fd < 0) {
+        memcpy(out, dec->data + dec->position, length);
+        return;
+    }
+    size_t done = 0;
+    while (done < length) {
+        size_t at = dec->position + done;
+        if (at < dec->window_start || at >= dec->window_start + dec->window_length) {
+            size_t want = dec->size - at < CCS_PNG_FD_WINDOW ? dec->size - at : CCS_PNG_FD_WINDOW;
+            ssize_t got;
+            do {
+                got = pread(dec->fd, dec->window, want, (off_t)at);
+            } while (got < 0 && errno == EINTR);
+            if (got < 0) {
+                char message[160];
+                snprintf(message, sizeof message, "Read error at byte %zu of the file: %s", at, strerror(errno));
+                png_error(png, message);
+            }
+            if (got == 0) png_error(png, "Unexpected end of data: the PNG file is truncated (it shrank while being read)");
+            dec->window_start = at;
+            dec->window_length = (size_t)got;
+        }
+        size_t offset = at - dec->window_start;
+        size_t count = length - done < dec->window_length - offset ? length - done : dec->window_length - offset;
+        memcpy(out + done, dec->window + offset, count);
+        done += count;
+    }
+}
 
 static void ccs_png_read_data(png_structp png, png_bytep out, size_t length) {
     ccs_png_dec *dec = (ccs_png_dec *)png_get_io_ptr(png);
     if (length > dec->size - dec->position) {
         png_error(png, "Unexpected end of data: the PNG file is truncated");
     }
+    ccs_png_copy(png, dec, out, length);
     if (dec->position == dec->next_chunk && length == 8) {
         /* A chunk header. libpng 1.6 allocates an ancillary chunk's whole declared length (and
          * zeroes it) before reading it, even past its own size limit, which it only warns about:
          * a 700-byte file declaring a 1.9 GB iTXt took 1.9 GB and seconds. A chunk cannot be
          * longer than the data left, so such a header is truncation. IDAT is read piecewise, so
          * a truncated image keeps libpng's own error. */
-        const unsigned char *h = dec->data + dec->position;
+        const unsigned char *h = out;
         size_t declared = (size_t)h[0] << 24 | (size_t)h[1] << 16 | (size_t)h[2] << 8 | h[3];
         size_t left = dec->size - dec->position - 8;
         dec->next_chunk = dec->position + 12 + declared;
@@ -62,7 +105,6 @@ static void ccs_png_read_data(png_structp png, png_bytep out, size_t length) {
             png_error(png, message);
         }
     }
-    memcpy(out, dec->data + dec->position, length);
     dec->position += length;
 }
 
@@ -76,6 +118,7 @@ ccs_png_dec *ccs_png_dec_create(const unsigned char *data, size_t size, ccs_repo
     dec->data = data;
     dec->size = size;
     dec->next_chunk = 8; /* after the signature */
+    dec->fd = -1;
     dec->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &dec->err, ccs_png_error, ccs_png_warning);
     if (dec->png == NULL) {
         ccs_report_set_error(report, "png_create_read_struct failed", 0);
@@ -93,9 +136,26 @@ ccs_png_dec *ccs_png_dec_create(const unsigned char *data, size_t size, ccs_repo
     return dec;
 }
 
+ccs_png_dec *ccs_png_dec_create_fd(int fd, size_t size, ccs_report *report) {
+    unsigned char *window = malloc(CCS_PNG_FD_WINDOW);
+    if (window == NULL) {
+        ccs_report_set_error(report, "Out of memory creating the PNG decoder", 0);
+        return NULL;
+    }
+    ccs_png_dec *dec = ccs_png_dec_create(NULL, size, report);
+    if (dec == NULL) {
+        free(window);
+        return NULL;
+    }
+    dec->fd = fd;
+    dec->window = window;
+    return dec;
+}
+
 void ccs_png_dec_destroy(ccs_png_dec *dec) {
     if (dec == NULL) return;
     png_destroy_read_struct(&dec->png, &dec->info, NULL);
+    free(dec->window);
     free(dec);
 }
 

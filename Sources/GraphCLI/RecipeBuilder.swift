@@ -234,9 +234,10 @@ struct RecipeBuilder {
         var carried: [(name: String, images: AuxiliaryImages)] = []
         if output.keepsAuxiliaryImages || !output.attached.isEmpty {
             for photo in photos {
-                // A JPEG whose header names no auxiliary image is not read whole to look for one.
-                if let metadata = fileMetadata[photo.name], metadata.format == .jpeg,
-                   !JPEGAuxiliaryImages.mayExist(in: metadata) { continue }
+                // A PNG (it has none) or a JPEG whose header names no auxiliary image is not read
+                // whole to look for one.
+                if let metadata = fileMetadata[photo.name],
+                   metadata.format == .png || (metadata.format == .jpeg && !JPEGAuxiliaryImages.mayExist(in: metadata)) { continue }
                 let opened: DepthPhoto
                 do {
                     opened = try depthPhoto(photo.path)

@@ -122,6 +122,23 @@ public enum PNGCodec {
             self.info = info
         }
 
+        /// A reader of bytes `0 ..< byteCount` of the open file `fileDescriptor`, read 64 KiB at a
+        /// time as libpng asks (the descriptor must outlive the reader).
+        init(fileDescriptor: Int32, byteCount: Int, report: LibraryReport) throws(CodecError) {
+            self.report = report
+            guard byteCount >= 8 else {
+                throw CodecError(.truncated, "file is only \(byteCount) bytes: too short for a PNG signature", format: .png)
+            }
+            guard let dec = ccs_png_dec_create_fd(fileDescriptor, byteCount, report.pointer),
+                let png = ccs_png_dec_png(dec), let info = ccs_png_dec_info(dec)
+            else {
+                throw CodecError(.corrupt, "cannot create the libpng decoder", format: .png, libraryMessage: report.error)
+            }
+            self.dec = dec
+            self.png = png
+            self.info = info
+        }
+
         deinit { ccs_png_dec_destroy(dec) }
 
         func readInfo() throws(CodecError) {

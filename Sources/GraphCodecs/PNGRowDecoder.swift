@@ -1,6 +1,12 @@
 import CCodecShims
 import CLibPNG
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streaming PNG decoder: the header and the metadata chunks before the image data are read at
 /// init, then rows top-down in batches, so a render can start on the top rows while the bottom ones
 /// decode (the engine decodes PNG inputs so, on a thread of their own). Samples are
@@ -39,12 +45,32 @@ public final class PNGRowDecoder {
     /// must not escape `body`).
     public static func reading<Result>(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions(),
                                        _ body: (PNGRowDecoder) throws -> Result) throws -> Result {
-        try bytes.withUnsafeBufferPointer { buffer in try body(PNGRowDecoder(buffer, options: options)) }
+        try bytes.withUnsafeBufferPointer { buffer in
+            let report = LibraryReport()
+            let reader = try PNGCodec.Reader(buffer, report: report)
+            return try body(PNGRowDecoder(reader, report: report, options: options) { offset in
+                offset + 8 <= buffer.count ? Array(buffer[offset ..< offset + 8]) : nil
+            })
+        }
     }
 
-    private init(_ buffer: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) {
+    /// A decoder reading bytes `0 ..< byteCount` of the open file `fileDescriptor` as rows decode
+    /// (64 KiB at a time), so the file is never held whole; the descriptor must outlive it.
+    public convenience init(fileDescriptor: Int32, byteCount: Int, options: DecodeOptions = DecodeOptions()) throws(CodecError) {
         let report = LibraryReport()
-        let reader = try PNGCodec.Reader(buffer, report: report)
+        let reader = try PNGCodec.Reader(fileDescriptor: fileDescriptor, byteCount: byteCount, report: report)
+        try self.init(reader, report: report, options: options) { offset in
+            guard offset + 8 <= byteCount else { return nil }
+            var header = [UInt8](repeating: 0, count: 8)
+            let got = header.withUnsafeMutableBytes { pread(fileDescriptor, $0.baseAddress, 8, off_t(offset)) }
+            return got == 8 ? header : nil
+        }
+    }
+
+    /// `chunkHeader(offset)`: the 8 bytes at `offset` of the file, nil past its end (for the walk
+    /// over the chunk headers).
+    private init(_ reader: PNGCodec.Reader, report: LibraryReport, options: DecodeOptions,
+                 chunkHeader: (Int) -> [UInt8]?) throws(CodecError) {
         try reader.readInfo()
         let header = reader.header()
         try options.checkSize(width: header.width, height: header.height, format: .png)
@@ -61,7 +87,7 @@ public final class PNGRowDecoder {
         width = header.width
         height = header.height
         isInterlaced = header.interlaced
-        hasChunksAfterImageData = Self.chunksFollowImageData(buffer)
+        hasChunksAfterImageData = Self.chunksFollowImageData(chunkHeader)
         var warnings: [String] = []
         metadata = reader.metadata(warnings: &warnings)
         self.warnings = report.warnings + warnings
@@ -93,12 +119,13 @@ public final class PNGRowDecoder {
         return count
     }
 
-    /// Whether a chunk other than IDAT or IEND comes after the first IDAT (chunk headers only).
-    private static func chunksFollowImageData(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether a chunk other than IDAT or IEND comes after the first IDAT (chunk headers only,
+    /// `chunkHeader(offset)` giving the 8 bytes at `offset`).
+    private static func chunksFollowImageData(_ chunkHeader: (Int) -> [UInt8]?) -> Bool {
         var position = 8, seenImageData = false
-        while position + 8 <= buffer.count {
-            let length = (0..<4).reduce(0) { $0 << 8 | Int(buffer[position + $1]) }
-            let type = String(decoding: buffer[position + 4..<position + 8], as: UTF8.self)
+        while let header = chunkHeader(position) {
+            let length = header[0 ..< 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: header[4 ..< 8], as: UTF8.self)
             if type == "IEND" { return false }
             if type == "IDAT" {
                 seenImageData = true

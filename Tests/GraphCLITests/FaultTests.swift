@@ -210,6 +210,36 @@ final class FaultTests: XCTestCase {
         XCTAssertLessThan(mebibytes, 100, "peak resident \(mebibytes) MiB for 64 MiB of pixels")
     }
 
+    /// A big PNG input streams too: a 16-pixel column of a 4096×4096 RGB8 file stored uncompressed
+    /// (48 MiB of file, 48 MiB of pixels) written as JPEG and as PNG peaks far below either: the
+    /// file is read as it decodes (not read whole, nor read again to look for depth data a PNG
+    /// cannot carry), and only a window of its rows is held.
+    func testABigPNGInputIsReadInBoundedMemory() throws {
+        let binary = try graphBinary()
+        let side = 4096
+        try ImageFile.writeAtomically(try PNGCodec.encode(width: side, height: side, channels: 3, bitDepth: 8,
+                                                          bytes: [UInt8](repeating: 0x60, count: side * side * 3),
+                                                          compressionLevel: 0), to: path("tall.png"))
+        for output in ["column.jpg", "column.png"] {
+            let recipe = #"{"version": 1, "images": {"p": {"file": "tall.png", "crop": [0, 0, 16, 4096]}}, "outputs": [{"image": "p", "file": "\#(output)"}]}"#
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["run", try writeRecipe(recipe, in: folder, name: "column.json")]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, output)
+            XCTAssertEqual(try ImageFile.info(path: path(output)).height, side)
+            let peak = printed.range(of: #"peak (\d+) MiB"#, options: .regularExpression)
+                .flatMap { Int(printed[$0].split(separator: " ")[1]) }
+            let mebibytes = try XCTUnwrap(peak, "no peak in \(printed)")
+            // About 32 MiB for any run of a debug build; the file or its pixels would add 48.
+            XCTAssertLessThan(mebibytes, 56, "\(output): peak resident \(mebibytes) MiB")
+        }
+    }
+
     private func graphBinary() throws -> String {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("graph")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {

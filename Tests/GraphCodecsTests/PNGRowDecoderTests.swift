@@ -1,4 +1,5 @@
 import CZlib
+import Foundation
 import XCTest
 
 @testable import GraphCodecs
@@ -40,6 +41,55 @@ final class PNGRowDecoderTests: XCTestCase {
         }
         XCTAssertEqual(rowByRow + interlaced, 2 * 161)
         XCTAssertGreaterThan(rowByRow, 2 * 100)
+    }
+
+    /// A decoder reading the file through its descriptor (64 KiB at a time) gives the same layout,
+    /// samples and metadata as one reading the bytes in memory, or the same error (header or
+    /// image data), for every PngSuite file, the corrupt ones included, a bigger file, and all of
+    /// them cut short.
+    func testAFileReadsAsItsBytesDo() throws {
+        let folder = try TestPaths.sharedTestData("pngsuite")
+        let temporary = NSTemporaryDirectory() + "png-row-fd-\(getpid()).png"
+        defer { unlink(temporary) }
+        var compared = 0
+        /// Layout and metadata, and the samples of the whole decode.
+        func describe(_ decoder: PNGRowDecoder) throws -> (String, [UInt8]) {
+            let layout = "\([decoder.width, decoder.height, decoder.channels, decoder.bitDepth]) \(decoder.isInterlaced) "
+                + "\(decoder.hasChunksAfterImageData) \(decoder.metadata.comments) \(decoder.metadata.iccProfile ?? [])"
+            if decoder.isInterlaced { return (layout, []) }
+            var samples = [UInt8](repeating: 0, count: decoder.rowBytes * decoder.height)
+            try samples.withUnsafeMutableBytes { out in
+                while try decoder.readRows(into: out.baseAddress! + decoder.nextRow * decoder.rowBytes,
+                                           rowBytes: decoder.rowBytes, maxRows: 5) > 0 {}
+            }
+            return (layout, samples)
+        }
+        /// The description, or the error.
+        func outcome(_ body: () throws -> (String, [UInt8])) -> (String, [UInt8]) {
+            do { return try body() } catch { return ("\(error)", []) }
+        }
+        let names = TestPaths.listFiles(folder).filter { $0.hasSuffix(".png") }.sorted()
+        // PngSuite's files are small: one of 720 KB, read through many 64 KiB windows, too.
+        let big = try PNGCodec.encode(width: 300, height: 400, channels: 3, bitDepth: 16,
+                                      bytes: (0 ..< 300 * 400 * 6).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 313) },
+                                      compressionLevel: 0)
+        XCTAssertGreaterThan(big.count, 10 << 16)
+        for name in names + ["generated"] {
+            let whole = name == "generated" ? big : try ImageFile.read(path: folder + "/" + name)
+            for bytes in [whole, Array(whole.prefix(whole.count * 3 / 4)), Array(whole.prefix(40))] {
+                XCTAssertTrue(FileManager.default.createFile(atPath: temporary, contents: Data(bytes)))
+                let file = try InputFile(path: temporary)
+                let inMemory = outcome { try PNGRowDecoder.reading(bytes) { try describe($0) } }
+                let fromFile = outcome {
+                    try describe(PNGRowDecoder(fileDescriptor: file.descriptor, byteCount: file.byteCount))
+                }
+                XCTAssertEqual(fromFile.0, inMemory.0, "\(name), \(bytes.count) of \(whole.count) bytes")
+                XCTAssertTrue(fromFile.1 == inMemory.1, "\(name), \(bytes.count) of \(whole.count) bytes")
+                compared += 1
+            }
+        }
+        XCTAssertEqual(compared, 3 * (names.count + 1))
+        XCTAssertGreaterThan(names.count, 170)
     }
 
     /// An interlaced file's rows come only from the whole decode.

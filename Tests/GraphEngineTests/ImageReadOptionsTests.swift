@@ -48,8 +48,11 @@ final class ImageReadOptionsTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = try writeTagged(1, in: folder)
         func colorSpace(_ image: Image) -> ColorSpace?? {
-            if case .buffer(let buffer) = image.node.kind { return .some(buffer.colorSpace) }
-            return nil
+            switch image.node.kind {
+            case .buffer(let buffer): return .some(buffer.colorSpace)
+            case .file(let source): return .some(source.colorSpace)
+            default: return nil
+            }
         }
         XCTAssertEqual(colorSpace(try Image(contentsOf: path)), .some(.sRGB))
         XCTAssertEqual(colorSpace(try Image(contentsOf: path, options: ImageReadOptions(color: .data))), .some(nil))

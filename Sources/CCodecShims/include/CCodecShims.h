@@ -138,6 +138,9 @@ typedef struct ccs_png_dec ccs_png_dec;
 
 /** Creates a libpng reader over `data` (not copied). NULL on failure. */
 ccs_png_dec *ccs_png_dec_create(const unsigned char *data, size_t size, ccs_report *report);
+/** The same reading bytes 0 ..< size of the open file `fd` (pread, 64 KiB at a time; the
+ *  descriptor stays the caller's and must outlive the reader). NULL on failure. */
+ccs_png_dec *ccs_png_dec_create_fd(int fd, size_t size, ccs_report *report);
 void ccs_png_dec_destroy(ccs_png_dec *dec);
 png_structp ccs_png_dec_png(ccs_png_dec *dec);
 png_infop ccs_png_dec_info(ccs_png_dec *dec);

@@ -118,8 +118,8 @@ public final class Context: @unchecked Sendable {
 
     /// Plans a render: the optimized graph and its stages. `managed`: the graph already has its
     /// colour conversions (an image processor's input inside a managed graph), so none are added.
-    /// `sequential`: the render runs in bands, top first (a streamed encode), so JPEG files decode
-    /// windowed for it alone (see ``SequentialSourceReads``).
+    /// `sequential`: the render runs in bands, top first (a streamed encode), so JPEG and PNG files
+    /// decode windowed for it alone (see ``SequentialSourceReads``).
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
               managed alreadyManaged: Bool = false, sequential: Bool = false) throws
         -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
@@ -131,11 +131,16 @@ public final class Context: @unchecked Sendable {
                                                 output: outputTarget(colorSpace).convertTo)
         var optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
-        try checkProcessorNesting(optimized.0)
-        let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
-                                       destination: destination)
-        try checkRegions(planner, rect: rect)
-        return (optimized.0, planner, optimized.1)
+        do {
+            try checkProcessorNesting(optimized.0)
+            let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
+                                           destination: destination)
+            try checkRegions(planner, rect: rect)
+            return (optimized.0, planner, optimized.1)
+        } catch {
+            SequentialSourceReads.stopDecodes(of: resolved)  // no render will read them
+            throw error
+        }
     }
 
     /// Image processors nested in image processors, at most: each renders its inputs in a render of

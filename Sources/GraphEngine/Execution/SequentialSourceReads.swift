@@ -1,5 +1,5 @@
 /// How a render done in bands, top first (a streamed encode), reads its windowed sources (JPEG
-/// files decoding for this render alone, see ``RowProgress``): before each band, the rows that
+/// and PNG files decoding for this render alone, see ``RowProgress``): before each band, the rows that
 /// band and the next one need are demanded, so the decode runs a band ahead of the render, and the
 /// rows no later band needs are released, so memory holds a window of rows whatever the height.
 ///
@@ -82,9 +82,12 @@ final class SequentialSourceReads {
         }
     }
 
-    /// The render is over (done or failed): the decodes stop where they are.
-    func finish() {
-        for buffer in buffers { buffer.rowProgress?.stop() }
+    /// The render of `root` is over (done, or failed at any point after its plan): its windowed
+    /// decodes stop where they are, rather than wait for demand forever holding their files.
+    static func stopDecodes(of root: Node) {
+        for node in RegionOfInterest.topologicalOrder(root) {
+            if case .buffer(let buffer) = node.kind, let progress = buffer.rowProgress, progress.isWindowed { progress.stop() }
+        }
     }
 
     /// The bands of `area`, `rows` high, top first (working-space y is up).

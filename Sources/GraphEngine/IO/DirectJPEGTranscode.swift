@@ -8,7 +8,7 @@ extension Context {
     /// in the working space for a `.data` output),
     /// and it decodes to three channels (a grey JPEG renders as RGB). Nil otherwise.
     func directlyTranscodable(_ image: Image, colorSpace: OutputColorSpace? = nil) -> JPEGFileSource? {
-        guard options.fusion, case .file(let source) = image.node.kind, source.channels == 3 else { return nil }
+        guard options.fusion, case .file(let source as JPEGFileSource) = image.node.kind, source.channels == 3 else { return nil }
         guard let working = options.workingColorSpace, let space = source.colorSpace else { return source }
         return space == (outputTarget(colorSpace).convertTo ?? working) ? source : nil
     }

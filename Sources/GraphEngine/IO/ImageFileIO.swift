@@ -25,9 +25,9 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 
 extension Image {
     /// Opens a PNG, JPEG or HEIF file (EXIF orientation, or HEIF's own, applied), tagged with the
-    /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). HEIFs decode now, PNGs
-    /// start decoding now on a thread of their own (a render reads rows as they come); JPEGs decode
-    /// when first rendered, at the scale the render needs. ``ImageReadOptions``
+    /// colour space of its ICC profile (see ``ImageBuffer/colorSpace(of:)``). HEIFs decode now;
+    /// JPEGs and PNGs decode when first rendered, on a thread of their own (a render reads rows as
+    /// they come), JPEGs at the scale the render needs. ``ImageReadOptions``
     /// changes what the values mean, the orientation, the image read (a depth map) and the limits.
     public init(contentsOf path: String, options: ImageReadOptions = ImageReadOptions()) throws {
         if let auxiliary = options.auxiliary {
@@ -41,25 +41,31 @@ extension Image {
     /// colour tagging (for example an unrecognised ICC profile treated as sRGB). `colorSpace`
     /// overrides the profile (`.some(nil)`: data, never converted).
     ///
-    /// A JPEG without an orientation to apply becomes a lazy JPEG source: its header is read now
-    /// (header errors throw here) and its pixels stream in when a render needs them; an error later
-    /// in the file fails that render. A PNG is read the same way but starts decoding at once
-    /// (`decodingInBackground(png:path:options:colorSpace:)`; interlaced ones, those with an
-    /// orientation to apply or chunks after the image data decode whole). Other files decode now.
+    /// A JPEG without an orientation to apply, and a PNG that is not interlaced, has no orientation
+    /// to apply and no chunks after the image data, become lazy file sources (``FileSource``):
+    /// the header is read now (header errors throw here) and the pixels stream in when a render
+    /// needs them, the file read as they decode; an error later in the file fails that render.
+    /// Other files decode now.
     public static func decoding(path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
-        // A JPEG stays open and is read as it decodes (only its header now); others are read whole.
+        // A file source stays open and is read as it decodes (only its header now); others are read whole.
         let file = try InputFile(path: path)
         let header = try file.jpegHeader()
-        if let source = try JPEGFileSource(path: path, data: .file(file, header: header), options: options, colorSpace: colorSpace) {
-            return fileSource(source)
+        if let source = try fileSource(path: path, data: .file(file, header: header), options: options, colorSpace: colorSpace) {
+            return source
         }
-        return try decoding(bytes: header.count == file.byteCount ? header : file.readAll(), path: path, options: options,
-                            colorSpace: colorSpace)
+        return try decodingWhole(bytes: header.count == file.byteCount ? header : file.readAll(), path: path, options: options,
+                                 colorSpace: colorSpace)
     }
 
-    private static func fileSource(_ source: JPEGFileSource) -> (image: Image, metadata: ImageMetadata, warnings: [String]) {
+    /// The image of a JPEG or PNG file source, or nil when the data decodes whole now.
+    private static func fileSource(path: String, data: EncodedBytes, options: DecodeOptions, colorSpace: ColorSpace??) throws
+        -> (image: Image, metadata: ImageMetadata, warnings: [String])?
+    {
+        let opened: (any FileSource)? = try JPEGFileSource(path: path, data: data, options: options, colorSpace: colorSpace)
+            ?? PNGFileSource(path: path, data: data, options: options, colorSpace: colorSpace)
+        guard let source = opened else { return nil }
         let node = Node(.file(source), inputs: [],
                         extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)))
         return (Image(node: node), source.metadata, source.warnings)
@@ -69,12 +75,16 @@ extension Image {
     static func decoding(bytes: [UInt8], path: String, options: DecodeOptions = DecodeOptions(), colorSpace: ColorSpace?? = nil)
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
-        if let source = try JPEGFileSource(path: path, data: .bytes(bytes), options: options, colorSpace: colorSpace) {
-            return fileSource(source)
+        if let source = try fileSource(path: path, data: .bytes(bytes), options: options, colorSpace: colorSpace) {
+            return source
         }
-        if let started = try decodingInBackground(png: bytes, path: path, options: options, colorSpace: colorSpace) {
-            return started
-        }
+        return try decodingWhole(bytes: bytes, path: path, options: options, colorSpace: colorSpace)
+    }
+
+    /// Decodes the whole file now.
+    private static func decodingWhole(bytes: [UInt8], path: String, options: DecodeOptions, colorSpace: ColorSpace??)
+        throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
+    {
         let decoded: DecodedImage
         do {
             decoded = try ImageFile.decode(bytes, options: options)

@@ -3,15 +3,15 @@
 /// extent) by 2k or more reads the 1/k decode instead, its steps divided by the exact size ratio.
 /// `decode` gives the buffer of a source at a scale. Nil when the pattern does not apply (see ``readsFileThroughResample(_:)``).
 func resampleFromReducedDecode(_ node: Node, log: inout [String], failure: inout Error?,
-                               decode: (JPEGFileSource, Int) throws -> ImageBuffer) -> Node? {
+                               decode: (any FileSource, Int) throws -> ImageBuffer) -> Node? {
     guard case .area(let op) = node.kind, let resample = op as? Resample, let k = resample.sourceReduction,
           let input = node.inputs.first else { return nil }
     let clamped: Bool
     let source: JPEGFileSource
     switch input.kind {
-    case .file(let file): (source, clamped) = (file, false)
+    case .file(let file as JPEGFileSource): (source, clamped) = (file, false)
     case .clamp:
-        guard case .file(let file) = input.inputs[0].kind else { return nil }
+        guard case .file(let file as JPEGFileSource) = input.inputs[0].kind else { return nil }
         (source, clamped) = (file, true)
     default: return nil
     }
@@ -35,8 +35,8 @@ func readsFileThroughResample(_ node: Node) -> Bool {
     guard case .area(let op) = node.kind, let resample = op as? Resample, resample.sourceReduction != nil,
           let input = node.inputs.first else { return false }
     switch input.kind {
-    case .file: return true
-    case .clamp: if case .file = input.inputs[0].kind { return true } else { return false }
+    case .file(let source): return source is JPEGFileSource
+    case .clamp: if case .file(let source) = input.inputs[0].kind { return source is JPEGFileSource } else { return false }
     default: return false
     }
 }

@@ -12,11 +12,11 @@ extension Context {
         let area = try renderRect(image, nil)
         let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace,
                                             sequential: true)
+        defer { SequentialSourceReads.stopDecodes(of: root) }
         var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)
         let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 3, ringSlots: 3)
-        defer { reads.finish() }
         let bandRows = bands.first?.height ?? 1
         let rowBytes = area.width * 3
         let segments = writeOptions.jpegSegments

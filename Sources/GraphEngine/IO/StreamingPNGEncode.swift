@@ -32,6 +32,7 @@ extension Context {
             // Planned for each attempt: the files it reads decode windowed, for one pass only.
             let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace,
                                                 sequential: true)
+            defer { SequentialSourceReads.stopDecodes(of: root) }
             var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
             executor.progress = progress
             if speculateOpaque == nil { speculateOpaque = start != nil || Opacity.isOpaque(root) }
@@ -40,7 +41,6 @@ extension Context {
             let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: pixelBytes, ringSlots: 3) {
                 PNGRowEncoder.workingBytes(rowBytes: area.width * pixelBytes, threads: $0)
             }
-            defer { reads.finish() }
             let settings = PNGBands(area: area, bitDepth: bitDepth, grey: speculateGrey, alpha: speculateOpaque != true,
                                     bands: bands, reads: reads)
             let encoder = try PNGRowEncoder(width: area.width, height: area.height, channels: settings.channels,

@@ -633,7 +633,8 @@ enum Opacity {
             if storedOpaque.contains(ObjectIdentifier(node)) { return true }
             switch node.kind {
             case .buffer(let buffer): return buffer.alphaMode == .opaque
-            case .yuv, .file: return true
+            case .yuv: return true
+            case .file(let source): return source.isOpaque
             case .matrix(let matrix):
                 guard matrix.preservesAlpha else { return false }
                 node = node.inputs[0]

@@ -10,8 +10,8 @@ package final class Node: Sendable, Hashable, CustomStringConvertible {
         case buffer(ImageBuffer)
         /// A YCbCr 4:2:0 frame in memory.
         case yuv(YUVFrame)
-        /// A JPEG file decoded when a render is planned, at the scale the render needs.
-        case file(JPEGFileSource)
+        /// A JPEG or PNG file decoded when a render is planned (a JPEG at the scale the render needs).
+        case file(any FileSource)
         /// A colour (or blend, or generator when it has no inputs) kernel.
         case color(any ColorOperation)
         /// A 4×5 colour matrix on unpremultiplied colour (the matrix-folding pass merges these).
@@ -117,7 +117,7 @@ package final class Node: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .buffer: return "buffer"
         case .yuv(let frame): return "yuv420_\(frame.layout.rawValue)"
-        case .file: return "jpeg"
+        case .file(let source): return source.format.rawValue
         case .color(let op): return op.name
         case .matrix(let matrix): return "matrix"
             + (matrix.sourceNames.count > 1 ? "<\(matrix.sourceNames.joined(separator: ","))>" : "<\(matrix.sourceNames.first ?? "")>")

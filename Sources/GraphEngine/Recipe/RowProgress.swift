@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// How many rows of a buffer that is still being filled (a JPEG decoding on another thread) are
+/// How many rows of a buffer that is still being filled (a file decoding on another thread) are
 /// ready, so a render can start on the top rows while the bottom ones decode.
 ///
 /// Readers wait per row; the common case (rows already there) is one atomic load.
@@ -119,12 +119,19 @@ package final class RowProgress: Sendable {
 }
 
 extension RowProgress {
-    /// Filler: writes `rows` rows of `buffer` top-down, up to 16 per `readRows(destination,
-    /// rowBytes, maxRows)` call (which returns how many it wrote), publishing each batch; a windowed
-    /// fill waits for demand and ends early when the reader stops. Rows that end before `rows` fail
-    /// the progress (`path` names the file).
-    package func fill(_ buffer: ImageBuffer, rows: Int, path: String,
+    /// Filler: writes the rows of `buffer` top-down from a decoder of `decoded` size, up to 16 per
+    /// `readRows(destination, rowBytes, maxRows)` call (which returns how many it wrote),
+    /// publishing each batch; a windowed fill waits for demand and ends early when the reader
+    /// stops. A decoder whose size is not the buffer's (a file changed since it was opened) and rows
+    /// that end early fail the progress (`path` names the file).
+    package func fill(_ buffer: ImageBuffer, from decoded: (width: Int, height: Int, rowBytes: Int), path: String,
                       readRows: (UnsafeMutableRawPointer, Int, Int) throws -> Int) rethrows {
+        guard decoded.width == buffer.width, decoded.height == buffer.height, decoded.rowBytes == buffer.rowBytes else {
+            fail("\(path): the decoder's size \(decoded.width)x\(decoded.height) (\(decoded.rowBytes) bytes a row) "
+                 + "is not the header's \(buffer.width)x\(buffer.height) (\(buffer.rowBytes)): the file changed since it was opened")
+            return
+        }
+        let rows = decoded.height
         let base = buffer.mutableStorageForFilling
         var row = 0
         while row < rows {

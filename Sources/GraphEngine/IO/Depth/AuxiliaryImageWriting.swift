@@ -35,7 +35,7 @@ extension Context {
             var metadata = try gDepthMetadata(depth)
             if let original = auxiliary.originalImage {
                 // Still the file's GImage: copied as is; otherwise rendered.
-                if case .file(let source) = original.node.kind {
+                if case .file(let source as JPEGFileSource) = original.node.kind {
                     metadata.originalImage = try source.fileBytes()
                 } else {
                     metadata.originalImage = try encodedData(original, format: .jpeg,
