@@ -42,7 +42,7 @@ extension Image {
     /// overrides the profile (`.some(nil)`: data, never converted).
     ///
     /// A JPEG without an orientation to apply, and a PNG that is not interlaced, has no orientation
-    /// to apply and no chunks after the image data, become lazy file sources (``FileSource``):
+    /// to apply and no chunks after the image data, become lazy file sources (`FileSource`):
     /// the header is read now (header errors throw here) and the pixels stream in when a render
     /// needs them, the file read as they decode; an error later in the file fails that render.
     /// Other files decode now.
