@@ -61,8 +61,9 @@ extension Context {
 
         let programs = plannedPlan.stages.enumerated().map { index, stage -> GraphDump.ProgramEntry in
             let region = index == plannedPlan.rootStage ? area : (stageRegions[ObjectIdentifier(stage.node)] ?? .empty)
+            let planes = stage.storedChannels == 1 ? " (grey: 1 plane)" : stage.storedChannels == 3 ? " (opaque: 3 planes)" : ""
             let format = index == plannedPlan.rootStage ? (outputFormat?.rawValue ?? "output")
-                : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue)
+                : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue + planes)
             var entry = GraphDump.ProgramEntry(
                 id: index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,
                 inputs: [], nodes: stage.nodes.map(\.serial), instructions: [], uniformCount: 0,
@@ -83,7 +84,7 @@ extension Context {
                 entry.instructions = [op.summary]
                 if layout.channels == 1 {
                     let grey = layout.greyInputs.indices.filter { layout.greyInputs[$0] }.map { "in\($0)" }
-                    entry.instructions.append("grey: red only, copied to green and blue"
+                    entry.instructions.append("grey: red only"
                                               + (grey.isEmpty ? "" : "; red only read from " + grey.joined(separator: ", ")))
                 }
                 entry.inputs = inputs.enumerated().map { slotIndex, input in
@@ -118,9 +119,3 @@ extension Context {
     }
 }
 
-extension StagePlanner.Work {
-    var isProcessor: Bool {
-        if case .processor = self { return true }
-        return false
-    }
-}
