@@ -96,6 +96,14 @@ struct Executor {
                 guard case .processor(let processor, let inputs) = stage.work else { continue }
                 let start = DispatchTime.now().uptimeNanoseconds
                 let region = regions[ObjectIdentifier(stage.node)] ?? .empty
+                if processor is Intermediate {
+                    let (planes, profile) = try context.intermediateResult(node: stage.node, input: inputs[0], region: region)
+                    stages.add(stage.node, index: index, planes: planes, profile: profile)
+                    // From the cache (no profile): no pixels computed.
+                    timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
+                                pixels: profile == nil ? 0 : region.pixelCount, bytes: planes.byteCount)
+                    continue
+                }
                 let (output, rendered) = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region,
                                                                      keeping: { computedStage[ObjectIdentifier($0)] != nil })
                 stages.add(stage.node, index: index, planes: output)
@@ -113,6 +121,9 @@ struct Executor {
             return stages
         }
     }
+
+    /// The renders of the intermediates computed for this render so far, by stage (for dumps).
+    var intermediateProfiles: [Int: RenderProfile] { precomputed.computed?.profiles ?? [:] }
 
     /// The executable form of every program stage, from the context's cache.
     private func executables() -> [SpanInterpreter.Executable?] {
@@ -282,10 +293,13 @@ struct Executor {
 final class PrecomputedStages: @unchecked Sendable {
     /// Filled before the work units start, only read while they run.
     private(set) var planes: [Int: PlaneSet] = [:]
+    /// The renders of the intermediates computed for this render, by stage (for dumps).
+    private(set) var profiles: [Int: RenderProfile] = [:]
     private var nodes: Set<ObjectIdentifier> = []
 
-    func add(_ node: Node, index: Int, planes result: PlaneSet) {
+    func add(_ node: Node, index: Int, planes result: PlaneSet, profile: RenderProfile? = nil) {
         planes[index] = result
+        profiles[index] = profile
         nodes.insert(ObjectIdentifier(node))
     }
 
@@ -298,6 +312,13 @@ final class PrecomputedStages: @unchecked Sendable {
 final class ComputedOnce<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value?
+
+    /// The value, if computed yet.
+    var computed: Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 
     func once(_ compute: () throws -> Value) throws -> Value {
         lock.lock()

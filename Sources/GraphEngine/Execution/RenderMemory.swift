@@ -29,20 +29,25 @@ extension Executor {
                 break
             }
         }
-        return bytes
+        return bytes + slotBytes.reduce(0, +)
     }
 
     /// Bytes of the image processors' whole-region results over `rect` (Float32 RGBA planes, with
     /// their inputs' and output's planar buffers while they compute, and a working-format copy of
-    /// each input the work units read too).
+    /// each input the work units read too; an intermediate's working-format planes).
     func processorBytes(rect: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
         let stageNodes = Set(plan.stages.map { ObjectIdentifier($0.node) })
         let shared = 4 * context.options.workingFormat.bytesPerSample
         var bytes = 0
         for stage in plan.stages {
-            guard case .processor(_, let inputs) = stage.work else { continue }
+            guard case .processor(let processor, let inputs) = stage.work else { continue }
             let region = regions[ObjectIdentifier(stage.node)] ?? .empty
+            if processor is Intermediate {
+                // Its planes in the working format (at most four); its render uses the workers' scratch.
+                bytes += region.pixelCount * shared
+                continue
+            }
             bytes += region.pixelCount * 16 * 2
             for input in inputs {
                 let pixels = (regions[ObjectIdentifier(input)] ?? .empty).pixelCount

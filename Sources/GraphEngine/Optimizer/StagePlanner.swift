@@ -692,6 +692,7 @@ enum Opacity {
                 guard matrix.preservesAlpha else { return false }
                 node = node.inputs[0]
             case .crop, .colorConversion, .clamp: node = node.inputs[0]
+            case .processor(let processor) where processor is Intermediate: node = node.inputs[0]
             case .area(let op):
                 return op.isOpaque(inputs: node.inputs.map {
                     AreaInputDescription(isOpaque: isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent)
