@@ -39,6 +39,10 @@ enum DepthEffectFilters {
     /// 6. Grain: `+ g·(h(x, y) − ½)·clamp(|c|/2, 0, 1)` on R, G, B, h the interleaved gradient noise
     ///    `fract(52.9829189·fract(0.06711056·x + 0.00583715·y))` of the pixel position (Jimenez 2014),
     ///    g = inputLumaNoiseScale (0 → 0.004), so blurred areas keep a sensor-like texture.
+    ///
+    /// The blur value map (c after step 3, one grey plane), the blocks and a scaled photo are
+    /// intermediates (`insertingIntermediate`): the coarse layers read them with wide margins, so
+    /// each is computed once, whole, instead of again in every tile's margins.
     static let depthBlurEffect = FilterDescriptor(
         name: "CIDepthBlurEffect", categories: ["CICategoryBlur", "CICategoryStillImage"],
         summary: "Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect.",
@@ -66,8 +70,12 @@ enum DepthEffectFilters {
         let focusRect = (try? args.rect("inputFocusRect")) ?? Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1)
         let aperture = try args.number("inputAperture"), noise = try args.number("inputLumaNoiseScale")
         let matte = try args.image("inputMatteImage")
+        // A scaled photo is read by the value map's and the blocks' renders and by the composite:
+        // scaled once, whole.
+        let scaled = scale < 1 ? ResamplingFilters.scaled(image, sx: scale, sy: scale, kernel: .lanczos3, name: "CIDepthBlurEffect_scale")
+            .insertingIntermediate(named: "CIDepthBlurEffect_scaled") : image
         return try PortraitBlur(
-            photo: scale < 1 ? ResamplingFilters.scaled(image, sx: scale, sy: scale, kernel: .lanczos3, name: "CIDepthBlurEffect_scale") : image,
+            photo: scaled,
             disparity: disparity, matte: matte.extent.width > 1 || matte.extent.height > 1 ? matte : nil,
             focusRect: focusRect, aperture: aperture > 0 ? aperture : 2.8, grain: noise > 0 ? noise : 0.004
         ).render()
@@ -120,10 +128,14 @@ struct PortraitBlur {
         let raw = try Self.blurMapKernel.apply(
             [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
              .number(maximumBackRadius), .number(frontCap)], extent: extent)
-        // max over the disc of min(c, 0) is min(max over the disc of c, 0): the map kernel takes the min.
+        // max over the disc of min(c, 0) is min(max over the disc of c, 0): the value kernel takes the min.
         let nearest = raw.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum, grey: true,
                                                                filterName: "\(Self.name)_nearest"))
-        let source = try Self.sourceKernel.apply([.image(photo), .image(raw), .image(nearest), .number(1.5)], extent: extent)
+        // The value map and the blocks are read with the wide margins of the coarsest layers: each
+        // is computed once, whole, rather than again in every tile's margins.
+        let value = try Self.blurValueKernel.apply([.image(raw), .image(nearest)], extent: extent)
+            .insertingIntermediate(named: "\(Self.name)_value")
+        let source = try Self.sourceKernel.apply([.image(photo), .image(value), .number(1.5)], extent: extent)
 
         let sigma = r1 / 2
         let gaussian = photo.clampedToExtent().applying(Resample(kernel: .gaussian(sigma: sigma), x: .init(step: 1, offset: 0),
@@ -131,11 +143,12 @@ struct PortraitBlur {
         let origin = (x: Int(extent.minX), y: Int(extent.minY))
         let blocking = DepthLayerBlocks(origin: origin, filterName: "\(Self.name)_blocks")
         let blocks = source.clampedToExtent().applying(blocking).cropped(to: blocking.outputExtent(inputExtents: [extent]))
+            .insertingIntermediate(named: "\(Self.name)_blocks_whole")
         let backSum = try layers(backLayers, sign: -1, inner: r1, blocks: blocks)
         let frontSum = try layers(frontLayers, sign: 1, inner: r1, blocks: blocks)
         let empty = Image(color: [0, 0, 0, 0])
         return try Self.compositeKernel.apply(
-            [.image(photo), .image(source), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .number(r1),
+            [.image(photo), .image(value), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .number(r1),
              .number(backLayers.first ?? 1e9), .number(frontLayers.first ?? 1e9), .number(grain)], extent: extent)
     }
 
@@ -210,24 +223,31 @@ struct PortraitBlur {
         kernel vec4 depthLayerSum(__sample a, __sample b) { return a + b; }
         """)
 
-    /// The layer source: the photo's colour with highlights boosted, `rgb·(1 + gain·max(L − 0.85, 0)/0.15)`,
-    /// and in alpha the blur value: `c` in front of the focus plane, else the nearest behind-or-focus
-    /// value around, `min(m, 0)` with m the disc maximum of c.
-    static let sourceKernel = CatalogueKernel("""
-        kernel vec4 depthLayerSource(__sample s, __sample c, __sample m, float gain) {
+    /// The blur value (grey): `c` in front of the focus plane, else the nearest behind-or-focus value
+    /// around, `min(m, 0)` with m the disc maximum of c.
+    static let blurValueKernel = CatalogueKernel("""
+        kernel vec4 depthBlurValue(__sample c, __sample m) {
             float v = c.r > 0.0 ? c.r : min(m.r, 0.0);
-            float l = dot(s.rgb, vec3(0.2125, 0.7154, 0.0721));
-            return vec4(s.rgb * (1.0 + gain * max(l - 0.85, 0.0) / 0.15), v);
+            return vec4(v, v, v, 1.0);
         }
         """)
 
-    /// Own part `S`: linear in |c| from the photo (0) through the Gaussian (r1) to the layers on c's
-    /// side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t);
+    /// The layer source: the photo's colour with highlights boosted, `rgb·(1 + gain·max(L − 0.85, 0)/0.15)`,
+    /// and in alpha the blur value v.
+    static let sourceKernel = CatalogueKernel("""
+        kernel vec4 depthLayerSource(__sample s, __sample v, float gain) {
+            float l = dot(s.rgb, vec3(0.2125, 0.7154, 0.0721));
+            return vec4(s.rgb * (1.0 + gain * max(l - 0.85, 0.0) / 0.15), v.r);
+        }
+        """)
+
+    /// Own part `S`: linear in |c| (c the blur value) from the photo (0) through the Gaussian (r1) to
+    /// the layers on c's side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t);
     /// `out = F + (1 − F.a)·S`, plus grain where blurred; alpha of s.
     static let compositeKernel = CatalogueKernel("""
         kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front,
                                    float r1, float tBack, float tFront, float grain) {
-            float r = c.a;
+            float r = c.r;
             float a = abs(r);
             vec3 small = mix(s.rgb, g.rgb, clamp(a / r1, 0.0, 1.0));
             float t = r < 0.0 ? tBack : tFront;
