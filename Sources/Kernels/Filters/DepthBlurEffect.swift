@@ -8,7 +8,8 @@ enum DepthEffectFilters {
     /// tuning are not public; the steps follow the structure Apple's decompiled filter shows
     /// (refine disparity, blur map, render) and everything numeric here is ours:
     ///
-    /// 1. The photo is scaled by inputScaleFactor (Lanczos); the disparity is refined to its size by
+    /// 1. The photo is scaled by inputScaleFactor (Lanczos; a JPEG file at 1/2, 1/4 or 1/8 decodes at
+    ///    that scale instead, by libjpeg's DCT scaling); the disparity is refined to its size by
     ///    CIEdgePreserveUpsampleFilter with the photo as guide (D; spatial σ 1 map pixel,
     ///    luma σ 0.05, so depth edges snap to the photo's edges).
     /// 2. Focus disparity `f`: the interquartile mean of the disparity over inputFocusRect
@@ -70,15 +71,26 @@ enum DepthEffectFilters {
         let focusRect = (try? args.rect("inputFocusRect")) ?? Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1)
         let aperture = try args.number("inputAperture"), noise = try args.number("inputLumaNoiseScale")
         let matte = try args.image("inputMatteImage")
-        // A scaled photo is read by the value map's and the blocks' renders and by the composite:
-        // scaled once, whole.
-        let scaled = scale < 1 ? ResamplingFilters.scaled(image, sx: scale, sy: scale, kernel: .lanczos3, name: "CIDepthBlurEffect_scale")
-            .insertingIntermediate(named: "CIDepthBlurEffect_scaled") : image
         return try PortraitBlur(
-            photo: scaled,
+            photo: scale < 1 ? scaled(image, by: scale) : image,
             disparity: disparity, matte: matte.extent.width > 1 || matte.extent.height > 1 ? matte : nil,
             focusRect: focusRect, aperture: aperture > 0 ? aperture : 2.8, grain: noise > 0 ? noise : 0.004
         ).render()
+    }
+
+    /// The photo at the render scale. A JPEG file at a DCT scale (1/2, 1/4 or 1/8, its size a
+    /// multiple) is decoded at that size: libjpeg's scaled IDCT is a low-pass of its own (45.8 dB
+    /// from the Lanczos scale on the iPhone X portrait at 1/4), so no resample runs and no larger
+    /// decode is held. Any other photo or scale is Lanczos-scaled, once, whole (an intermediate:
+    /// the value map's and the blocks' renders and the composite all read it).
+    static func scaled(_ image: Image, by scale: Double) -> Image {
+        let e = image.extent, k = 1 / scale
+        if case .file = image.node.kind, [2.0, 4, 8].contains(k), e.minX == 0, e.minY == 0,
+           e.width.truncatingRemainder(dividingBy: k) == 0, e.height.truncatingRemainder(dividingBy: k) == 0 {
+            return image.transformed(by: AffineTransform(scaleX: scale, y: scale))
+        }
+        return ResamplingFilters.scaled(image, sx: scale, sy: scale, kernel: .lanczos3, name: "CIDepthBlurEffect_scale")
+            .insertingIntermediate(named: "CIDepthBlurEffect_scaled")
     }
 
     /// A 1×1 transparent image: no matte (Core Image ignores mattes of 1×1 or less).
