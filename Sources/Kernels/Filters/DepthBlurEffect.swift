@@ -159,9 +159,11 @@ struct PortraitBlur {
         let backSum = try layers(backLayers, sign: -1, inner: r1, blocks: blocks)
         let frontSum = try layers(frontLayers, sign: 1, inner: r1, blocks: blocks)
         let empty = Image(color: [0, 0, 0, 0])
+        // Reciprocals of the own part's spans (uniforms: a multiply per pixel, not a divide).
+        func span(_ t: Double?) -> Double { 1 / max((t ?? 1e9) - r1, 0.0001) }
         return try Self.compositeKernel.apply(
             [.image(photo), .image(value), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .number(r1),
-             .number(backLayers.first ?? 1e9), .number(frontLayers.first ?? 1e9), .number(grain)], extent: extent)
+             .number(1 / r1), .number(span(backLayers.first)), .number(span(frontLayers.first)), .number(grain)], extent: extent)
     }
 
     /// The sum of one side's layers (`radii` ascending, signed by `sign`: −1 behind the focus plane),
@@ -254,21 +256,23 @@ struct PortraitBlur {
         """)
 
     /// Own part `S`: linear in |c| (c the blur value) from the photo (0) through the Gaussian (r1) to
-    /// the layers on c's side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t);
-    /// `out = F + (1 − F.a)·S`, plus grain where blurred; alpha of s.
+    /// the layers on c's side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t; the
+    /// spans come as reciprocals, `1/r1` and `1/max(t − r1, 0.0001)`);
+    /// `out = F + (1 − F.a)·S`, plus grain where blurred; alpha of s. destCoord − ½ is the pixel's
+    /// integer position.
     static let compositeKernel = CatalogueKernel("""
         kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front,
-                                   float r1, float tBack, float tFront, float grain) {
+                                   float r1, float inverseR1, float backSpan, float frontSpan, float grain) {
             float r = c.r;
             float a = abs(r);
-            vec3 small = mix(s.rgb, g.rgb, clamp(a / r1, 0.0, 1.0));
-            float t = r < 0.0 ? tBack : tFront;
-            float wl = clamp((a - r1) / max(t - r1, 0.0001), 0.0, 1.0);
-            vec4 side = r < 0.0 ? back : front;
-            vec3 layer = side.rgb / max(side.a, 0.0001);
+            vec3 small = mix(s.rgb, g.rgb, clamp(a * inverseR1, 0.0, 1.0));
+            bool behind = r < 0.0;
+            float wl = clamp((a - r1) * (behind ? backSpan : frontSpan), 0.0, 1.0);
+            vec4 side = behind ? back : front;
+            vec3 layer = side.rgb * (1.0 / max(side.a, 0.0001));
             vec3 own = small + wl * (layer - small);
             float cover = clamp(front.a, 0.0, 1.0);
-            vec2 p = floor(destCoord());
+            vec2 p = destCoord() - 0.5;
             float h = fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715)))) - 0.5;
             float amount = grain * h * clamp(a * 0.5, 0.0, 1.0);
             vec3 rgb = front.rgb + (1.0 - cover) * own + vec3(amount);
