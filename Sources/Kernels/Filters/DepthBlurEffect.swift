@@ -147,14 +147,14 @@ struct PortraitBlur {
         // is computed once, whole, rather than again in every tile's margins.
         let value = try Self.blurValueKernel.apply([.image(raw), .image(nearest)], extent: extent)
             .insertingIntermediate(named: "\(Self.name)_value")
-        let source = try Self.sourceKernel.apply([.image(photo), .image(value), .number(1.5)], extent: extent)
 
         let sigma = r1 / 2
         let gaussian = photo.clampedToExtent().applying(Resample(kernel: .gaussian(sigma: sigma), x: .init(step: 1, offset: 0),
                                                                  y: .init(step: 1, offset: 0), filterName: "\(Self.name)_gaussian"))
         let origin = (x: Int(extent.minX), y: Int(extent.minY))
-        let blocking = DepthLayerBlocks(origin: origin, filterName: "\(Self.name)_blocks")
-        let blocks = source.clampedToExtent().applying(blocking).cropped(to: blocking.outputExtent(inputExtents: [extent]))
+        let blocking = DepthLayerBlocks(origin: origin, gain: 1.5, filterName: "\(Self.name)_blocks")
+        let blocks = photo.clampedToExtent().applying(blocking, with: [value.clampedToExtent()])
+            .cropped(to: blocking.outputExtent(inputExtents: [extent]))
             .insertingIntermediate(named: "\(Self.name)_blocks_whole")
         let backSum = try layers(backLayers, sign: -1, inner: r1, blocks: blocks)
         let frontSum = try layers(frontLayers, sign: 1, inner: r1, blocks: blocks)
@@ -243,15 +243,6 @@ struct PortraitBlur {
         kernel vec4 depthBlurValue(__sample c, __sample m) {
             float v = c.r > 0.0 ? c.r : min(m.r, 0.0);
             return vec4(v, v, v, 1.0);
-        }
-        """)
-
-    /// The layer source: the photo's colour with highlights boosted, `rgb·(1 + gain·max(L − 0.85, 0)/0.15)`,
-    /// and in alpha the blur value v.
-    static let sourceKernel = CatalogueKernel("""
-        kernel vec4 depthLayerSource(__sample s, __sample v, float gain) {
-            float l = dot(s.rgb, vec3(0.2125, 0.7154, 0.0721));
-            return vec4(s.rgb * (1.0 + gain * max(l - 0.85, 0.0) / 0.15), v.r);
         }
         """)
 
