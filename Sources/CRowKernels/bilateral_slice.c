@@ -198,32 +198,42 @@ static inline void blur_column(const float *restrict r0, const float *restrict r
         out[i] = s0 * r0[i] + s1 * r1[i] + s2 * r2[i] + s3 * r3[i] + s4 * r4[i];
 }
 
-void graph_bilateral_grid(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int width,
-                          int height, int levels, float rangeScale, const float *spatial, float *grid,
-                          float *scratch) {
+/// Stores grid row `row` of level k at its two ring positions (see graph_bilateral_grid_rows).
+static inline void store_ring_row(const float *source, float *grid, ptrdiff_t levelStride, int k, int row, int rowLength) {
+    float *level = grid + (ptrdiff_t)k * levelStride;
+    float *first = level + (ptrdiff_t)(row % 2) * rowLength, *second = first + 2 * (ptrdiff_t)rowLength;
+    for (int i = 0; i < rowLength; i++) first[i] = source[i];
+    for (int i = 0; i < rowLength; i++) second[i] = source[i];
+}
+
+void graph_bilateral_grid_rows(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int width,
+                               int height, int levels, float rangeScale, const float *spatial, int first, int end,
+                               float *grid, ptrdiff_t levelStride, float *scratch) {
     const int rowLength = width * planes;
-    const ptrdiff_t levelSize = (ptrdiff_t)rowLength * height;
     const float h = 1.0f / (float)(levels - 1), F = expf(-2 * rangeScale * h * h);
     const int blurs = width >= 5 && height >= 5;
     float *weights = scratch;                              // levels × width
     float *splat = weights + (ptrdiff_t)levels * width;    // one row
     float *ring = splat + rowLength;                       // levels × 5 rows, horizontally blurred
-    for (int y = 0; y < height; y++) {
+    float *column = ring + (ptrdiff_t)levels * 5 * rowLength;  // one row, blurred both ways
+    for (int y = first; y < end && y < height; y++) {
         const float *g = guide + (ptrdiff_t)y * width;
         for (int x = 0; x < width; x++) range_weights(g[x], levels, h, rangeScale, F, weights + x, width);
         for (int k = 0; k < levels; k++) {
             const float *w = weights + (ptrdiff_t)k * width;
-            float *target = blurs ? splat : grid + k * levelSize + (ptrdiff_t)y * rowLength;
-            splat_row(w, values + (ptrdiff_t)y * width, valueStride, planes, width, target);
-            if (!blurs) continue;
+            splat_row(w, values + (ptrdiff_t)y * width, valueStride, planes, width, splat);
+            if (!blurs) {
+                store_ring_row(splat, grid, levelStride, k, y, rowLength);
+                continue;
+            }
             float *rows = ring + (ptrdiff_t)k * 5 * rowLength;
             blur_row(splat, planes, rowLength, spatial, rows + (ptrdiff_t)(y % 5) * rowLength);
             if (y >= 4) {
                 const int center = y - 2;
                 blur_column(rows + (ptrdiff_t)((center + 3) % 5) * rowLength, rows + (ptrdiff_t)((center + 4) % 5) * rowLength,
                             rows + (ptrdiff_t)(center % 5) * rowLength, rows + (ptrdiff_t)((center + 1) % 5) * rowLength,
-                            rows + (ptrdiff_t)((center + 2) % 5) * rowLength, planes, rowLength, spatial,
-                            grid + k * levelSize + (ptrdiff_t)center * rowLength);
+                            rows + (ptrdiff_t)((center + 2) % 5) * rowLength, planes, rowLength, spatial, column);
+                store_ring_row(column, grid, levelStride, k, center, rowLength);
             }
         }
     }

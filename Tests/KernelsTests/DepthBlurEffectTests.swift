@@ -124,6 +124,43 @@ final class DepthBlurEffectTests: XCTestCase {
         }
     }
 
+    /// A quarter-size preview of a JPEG file decodes the photo at a quarter (libjpeg's DCT scaling:
+    /// no resample stage, no larger decode); the same photo from memory is Lanczos-scaled, once (an
+    /// intermediate). Both previews are low-passes of the photo: they agree closely.
+    func testQuarterPreviewOfAJPEGFileDecodesAtAQuarter() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("preview-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("scene.jpg").path
+        let scene = try Self.dataImage(width: Self.width, height: Self.height, Self.scene).matchedToWorkingSpace(from: .sRGB)
+        try Context().write(scene, to: path, options: ImageWriteOptions(quality: 95))
+        func preview(_ photo: Image) throws -> (image: Image, dump: GraphDump) {
+            let effect = try photo.applyingFilter("CIDepthBlurEffect", parameters: [
+                "inputDisparityImage": .image(try Self.disparity(step: 4)), "inputScaleFactor": .number(0.25)])
+            return (effect, try Context().dump(effect))
+        }
+        let file = try Image(contentsOf: path)
+        let (fromFile, fileDump) = try preview(file)
+        XCTAssertEqual(fromFile.extent, Rect(x: 0, y: 0, width: 120, height: 80))
+        let decodes = fileDump.passes.first { $0.pass == "resolve-file-sources" }?.changes ?? []
+        XCTAssertTrue(decodes.contains { $0.contains("decoded at 1/4") }, "\(decodes)")
+        XCTAssertFalse(fileDump.programs.contains { $0.name.hasPrefix("CIDepthBlurEffect_scale") }, "no resample")
+
+        let inMemory = Image(buffer: try Context().render(file))
+        let (fromMemory, memoryDump) = try preview(inMemory)
+        XCTAssertTrue(memoryDump.programs.contains { $0.kind == "intermediate" && $0.name == "CIDepthBlurEffect_scaled" })
+        let a = try Context().render(fromFile, format: .rgbaf), b = try Context().render(fromMemory, format: .rgbaf)
+        var squared = 0.0
+        for row in 0..<a.height {
+            for x in 0..<a.width {
+                let p = a.pixel(x: x, row: row), q = b.pixel(x: x, row: row)
+                for c in 0..<3 { squared += Double(p[c] - q[c]) * Double(p[c] - q[c]) }
+            }
+        }
+        let psnr = 10 * log10(1 / (squared / Double(a.width * a.height * 3)))
+        XCTAssertGreaterThan(psnr, 30, "the DCT and Lanczos previews differ too much")
+    }
+
     /// New aperture and focus values are uniforms and a new focus area: the second render compiles
     /// no program.
     func testNewApertureAndFocusRenderWithoutCompiling() throws {

@@ -3,11 +3,13 @@ import Foundation
 import XCTest
 
 /// The two passes that make CIDepthBlurEffect's layers, against float64 statements of their rules:
-/// 2×2 blocks of a layer source (colour, blur value in alpha) and a tent-weighted, box-decimated layer.
+/// 2×2 blocks of the photo (highlights boosted) and the blur values, and a tent-weighted,
+/// box-decimated layer.
 final class DepthLayerTests: XCTestCase {
     static let width = 37, height = 29
     /// The source's origin (not on the block grid's zero, to test the origin handling).
     static let origin = (x: 3, y: -2)
+    static let gain = 1.5
 
     /// Blur values: a focused square (0), a far background (−10), a nearer band (+5), a ramp and a
     /// few NaN holes, in source pixel indices (0-based from the origin).
@@ -18,29 +20,29 @@ final class DepthLayerTests: XCTestCase {
         if i >= 30 { return -2 - Double(j) * 0.3 }
         return -10
     }
+    /// Colours, with a highlight (luma above 0.85, boosted) in one corner.
     static func colour(_ i: Int, _ j: Int) -> SIMD3<Double> {
-        SIMD3(0.2 + 0.6 * Double(i) / Double(width), 0.5 + 0.3 * sin(Double(j) * 0.7), 0.1 + 0.02 * Double((i * j) % 13))
+        if i < 7 && j < 5 { return SIMD3(0.9 + 0.01 * Double(i), 0.95, 0.85 + 0.02 * Double(j)) }
+        return SIMD3(0.2 + 0.6 * Double(i) / Double(width), 0.5 + 0.3 * sin(Double(j) * 0.7), 0.1 + 0.02 * Double((i * j) % 13))
+    }
+    /// The boosted colour: `rgb·(1 + gain·max(L − 0.85, 0)/0.15)`.
+    static func boosted(_ i: Int, _ j: Int) -> SIMD3<Double> {
+        let c = colour(i, j), l = 0.2125 * c.x + 0.7154 * c.y + 0.0721 * c.z
+        return c * (1 + gain * max(l - 0.85, 0) / 0.15)
     }
 
-    /// The layer source as CIDepthBlurEffect makes it: colour, blur value in alpha (moved there by a
-    /// kernel, as image buffers hold alpha in [0, 1]).
-    static func source() throws -> Image {
-        func data(_ value: (Int, Int) -> SIMD4<Double>) throws -> Image {
-            var floats: [Float] = []
-            for j in (0..<height).reversed() { for i in 0..<width { floats += (0..<4).map { Float(value(i, j)[$0]) } } }
-            let bytes = floats.withUnsafeBytes { Array($0) }
-            return Image(buffer: try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque, colorSpace: nil, bytes: bytes))
-        }
-        let colours = try data { SIMD4(colour($0, $1).x, colour($0, $1).y, colour($0, $1).z, 1) }
-        let blurs = try data { SIMD4(blur($0, $1), 0, 0, 1) }
-        let pack = try Kernel(source: "kernel vec4 pack(__sample s, __sample c) { return vec4(s.rgb, c.r); }")
-        return try Image.applying(pack, arguments: [.image(colours), .image(blurs)])
+    /// An opaque Float32 data image of `value` at the source's origin.
+    static func data(_ value: (Int, Int) -> SIMD4<Double>) throws -> Image {
+        var floats: [Float] = []
+        for j in (0..<height).reversed() { for i in 0..<width { floats += (0..<4).map { Float(value(i, j)[$0]) } } }
+        let bytes = floats.withUnsafeBytes { Array($0) }
+        return Image(buffer: try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque, colorSpace: nil, bytes: bytes))
             .transformed(by: AffineTransform(translationX: Double(origin.x), y: Double(origin.y)), filter: .nearest)
     }
 
     /// The block rule stated plainly: the most blurred value (first of equals; NaN as 0), and the mean
-    /// colour of the pixels at least as near it as the least blurred value. Edge blocks repeat the
-    /// last row or column (the source is read clamped).
+    /// boosted colour of the pixels at least as near it as the least blurred value. Edge blocks repeat
+    /// the last row or column (the inputs are read clamped).
     static func expectedBlock(_ x: Int, _ y: Int) -> SIMD4<Double> {
         let pixels = [(0, 0), (1, 0), (0, 1), (1, 1)].map { (min(2 * x + $0.0, width - 1), min(2 * y + $0.1, height - 1)) }
         let c = pixels.map { blur($0.0, $0.1).isNaN ? 0 : blur($0.0, $0.1) }
@@ -51,15 +53,18 @@ final class DepthLayerTests: XCTestCase {
         }
         var sum = SIMD3<Double>.zero, count = 0.0
         for (k, p) in pixels.enumerated() where (c[k] - far) * (c[k] - far) <= (c[k] - near) * (c[k] - near) {
-            sum += colour(p.0, p.1)
+            sum += boosted(p.0, p.1)
             count += 1
         }
         return SIMD4(sum.x / count, sum.y / count, sum.z / count, far)
     }
 
     func blocks() throws -> Image {
-        let blocking = DepthLayerBlocks(origin: Self.origin, filterName: "blocks")
-        return try Self.source().clampedToExtent().applying(blocking).cropped(to: blocking.outputExtent(inputExtents: [try Self.source().extent]))
+        let blocking = DepthLayerBlocks(origin: Self.origin, gain: Float(Self.gain), filterName: "blocks")
+        let colours = try Self.data { SIMD4(Self.colour($0, $1).x, Self.colour($0, $1).y, Self.colour($0, $1).z, 1) }
+        let blurs = try Self.data { let c = Self.blur($0, $1); return SIMD4(c, c, c, 1) }
+        return colours.clampedToExtent().applying(blocking, with: [blurs.clampedToExtent()])
+            .cropped(to: blocking.outputExtent(inputExtents: [colours.extent]))
     }
 
     func testBlocksTakeTheMostBlurredValueAndTheColourOfItsSide() throws {
@@ -71,6 +76,8 @@ final class DepthLayerTests: XCTestCase {
         let edge = Self.expectedBlock(5, 6)
         XCTAssertEqual(edge[3], -10)
         XCTAssertEqual(edge[0], (Self.colour(10, 12).x + Self.colour(10, 13).x) / 2, accuracy: 1e-12)
+        // A highlight block: boosted above the photo's own colour.
+        XCTAssertGreaterThan(Self.expectedBlock(1, 1)[1], 1.1)
     }
 
     /// Layer −6 between −10 and −3, decimated by 2 from the blocks: the mean of (w·rgb, w) over 2×2

@@ -21,19 +21,25 @@ void graph_bilateral_slice_row(const float *grid, ptrdiff_t levelStride, ptrdiff
                                float fy, const float *luma, const int32_t *columns, const float *fractions, int count,
                                float *out, ptrdiff_t outStride, float *weights);
 
-/// The bilateral grid of a small image, blurred: for the `width`×`height` samples (rows
-/// contiguous), guide g = guide[y·width + x] and values v_p = values[p·valueStride + y·width + x]
+/// The bilateral grid of a small image, blurred, built row by row: for the `width`×`height` samples
+/// (rows contiguous), guide g = guide[y·width + x] and values v_p = values[p·valueStride + y·width + x]
 /// (p < planes − 1), level k (t_k = k/(levels − 1)) gets the range weight
 /// w = exp(−(t_k − g)²·rangeScale) (see range_weights: three expf per sample, the rest by
 /// products), the splat (w·v_0, …, w·v_{planes−2}, w), and the separable 5×5 spatial blur with
 /// taps `spatial[0…4]` (along rows, then across them, each tap sum left to right, no fused
-/// multiply-adds), written at grid[k·levelStride + y·width·planes + x·planes + p],
-/// levelStride = width·height·planes, for the samples 2 or more in from every edge (the others are
-/// not written). Smaller than 5×5: the splat unblurred everywhere. `scratch` holds
-/// levels·width + (5·levels + 1)·width·planes floats. `levels` is 2 or more.
-void graph_bilateral_grid(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int width,
-                          int height, int levels, float rangeScale, const float *spatial, float *grid,
-                          float *scratch);
+/// multiply-adds), for the samples 2 or more in from every edge (the others are not written).
+/// Smaller than 5×5: the splat unblurred everywhere.
+///
+/// Each call takes the small image's rows `first ..< end` (calls must cover 0, 1, 2, … in order,
+/// with the same `scratch`, which carries the rows in progress) and writes every grid row they
+/// finish: row r (r = y − 2 once row y ≥ 4 is in; r = y unblurred) of level k at
+/// grid[k·levelStride + (r mod 2)·width·planes] and again two rows later, so the grid is a ring of
+/// the last two rows with rows r and r + 1 adjacent at position r mod 2 (what a slice reads);
+/// levelStride is at least 4·width·planes. `scratch` holds levels·width + (5·levels + 2)·width·planes
+/// floats. `levels` is 2 or more.
+void graph_bilateral_grid_rows(const float *guide, const float *values, ptrdiff_t valueStride, int planes, int width,
+                               int height, int levels, float rangeScale, const float *spatial, int first, int end,
+                               float *grid, ptrdiff_t levelStride, float *scratch);
 
 /// The guide luma of the joint bilateral upsample for `count` premultiplied pixels:
 /// y = 0.2125·r + 0.7154·g + 0.0721·b (left to right, no fused multiply-adds), divided by a where

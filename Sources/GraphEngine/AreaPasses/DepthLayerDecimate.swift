@@ -1,22 +1,30 @@
-/// The half-size source of a layered lens blur's coarse layers (CIDepthBlurEffect): each output
-/// pixel is a 2×2 block of the layer source (highlight-boosted colour, blur value `c` in alpha).
-/// Alpha is the block's most blurred `c` (largest |c|, the first in the block on ties); red, green
-/// and blue are the mean over the block's pixels whose c is nearer that value than the block's least
-/// blurred one. So a block on a depth edge joins the blurred side with that side's colour only: a
-/// focused subject's colour never enters a layer, and the background around it keeps its full
-/// weight. Alpha is data here, read only by ``DepthLayerDecimate``.
+/// The half-size source of a layered lens blur's coarse layers (CIDepthBlurEffect), from the photo
+/// (input 0, its colour) and the blur value map (input 1, c in red): each output pixel is a 2×2
+/// block. The layer source's colour is the photo's with highlights boosted,
+/// `rgb·(1 + gain·max(L − 0.85, 0)/0.15)`, `L = 0.2125 r + 0.7154 g + 0.0721 b`, made here as the
+/// block reads it (no full-size copy is stored). Alpha is the block's most blurred `c` (largest |c|,
+/// the first in the block on ties); red, green and blue are the mean over the block's pixels whose c
+/// is nearer that value than the block's least blurred one. So a block on a depth edge joins the
+/// blurred side with that side's colour only: a focused subject's colour never enters a layer, and
+/// the background around it keeps its full weight. Alpha is data here, read only by
+/// ``DepthLayerDecimate``.
 package struct DepthLayerBlocks: AreaOperation {
     /// The full-size extent's origin: output pixel X covers input columns `origin.x + 2X` and `+ 1`.
     package let originX: Int, originY: Int
+    /// The highlight boost.
+    package let gain: Float
     package let filterName: String
 
-    package init(origin: (x: Int, y: Int), filterName: String) {
+    package init(origin: (x: Int, y: Int), gain: Float, filterName: String) {
         (originX, originY) = origin
+        self.gain = gain
         self.filterName = filterName
     }
 
     package var name: String { filterName }
-    package var summary: String { "2x2 blocks: most blurred value, mean colour of the pixels on its side" }
+    package var summary: String {
+        "2x2 blocks of the photo (highlights boosted, gain \(formatFloat(Double(gain)))) and the blur value: most blurred value, mean colour of the pixels on its side"
+    }
 
     package func geometry(input index: Int) -> AffineTransform? { DepthLayerDecimate.shrink(by: 2, originX, originY) }
     package func outputExtent(inputExtents: [Rect]) -> Rect { DepthLayerDecimate.shrunk(inputExtents[0], by: 2, originX, originY) }
@@ -24,11 +32,23 @@ package struct DepthLayerBlocks: AreaOperation {
         DepthLayerDecimate.blocks(of: rect, by: 2, originX, originY)
     }
 
+    /// The photo's colour; the value map's red.
+    package func inputChannels(_ index: Int) -> Int { index == 0 ? 3 : 1 }
+
+    /// The boost factor of a colour: `1 + gain·max(L − 0.85, 0)/0.15`.
+    @inline(__always)
+    func boost(_ r: Float, _ g: Float, _ b: Float) -> Float {
+        let l = r * 0.2125 + g * 0.7154 + b * 0.0721
+        return 1 + gain * max(l - 0.85, 0) / 0.15
+    }
+
     package func run(_ tile: AreaTile) {
-        let source = tile.inputs[0], output = tile.output, width = output.width
+        let photo = tile.inputs[0], values = tile.inputs[1], output = tile.output, width = output.width
         let results = tile.scratch.floats(0, count: 4 * width)
         for y in 0..<output.height {
-            let lowerC = source.row(3, 2 * y), upperC = source.row(3, 2 * y + 1)
+            let lowerC = values.row(0, 2 * y), upperC = values.row(0, 2 * y + 1)
+            let lower = (photo.row(0, 2 * y), photo.row(1, 2 * y), photo.row(2, 2 * y))
+            let upper = (photo.row(0, 2 * y + 1), photo.row(1, 2 * y + 1), photo.row(2, 2 * y + 1))
             for x in 0..<width {
                 let i = 2 * x
                 let c = (Self.number(lowerC[i]), Self.number(lowerC[i + 1]), Self.number(upperC[i]), Self.number(upperC[i + 1]))
@@ -36,13 +56,16 @@ package struct DepthLayerBlocks: AreaOperation {
                 let joins = (Self.joins(c.0, far, near), Self.joins(c.1, far, near), Self.joins(c.2, far, near), Self.joins(c.3, far, near))
                 let count = (joins.0 ? 1 : 0) + (joins.1 ? 1 : 0) + (joins.2 ? 1 : 0) + (joins.3 ? 1 : 0)
                 let inverseCount = 1 / Float(count)
+                // The four pixels' boosts, then their boosted colours summed channel by channel.
+                let f = (boost(lower.0[i], lower.1[i], lower.2[i]), boost(lower.0[i + 1], lower.1[i + 1], lower.2[i + 1]),
+                         boost(upper.0[i], upper.1[i], upper.2[i]), boost(upper.0[i + 1], upper.1[i + 1], upper.2[i + 1]))
                 for channel in 0..<3 {
-                    let lower = source.row(channel, 2 * y), upper = source.row(channel, 2 * y + 1)
+                    let low = photo.row(channel, 2 * y), high = photo.row(channel, 2 * y + 1)
                     var sum: Float = 0
-                    if joins.0 { sum += lower[i] }
-                    if joins.1 { sum += lower[i + 1] }
-                    if joins.2 { sum += upper[i] }
-                    if joins.3 { sum += upper[i + 1] }
+                    if joins.0 { sum += low[i] * f.0 }
+                    if joins.1 { sum += low[i + 1] * f.1 }
+                    if joins.2 { sum += high[i] * f.2 }
+                    if joins.3 { sum += high[i + 1] * f.3 }
                     results[channel * width + x] = sum * inverseCount
                 }
                 results[3 * width + x] = far
@@ -68,12 +91,15 @@ package struct DepthLayerBlocks: AreaOperation {
     static func joins(_ c: Float, _ far: Float, _ near: Float) -> Bool { (c - far) * (c - far) <= (c - near) * (c - near) }
 
     package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        let pixels = try [(0, 0), (1, 0), (0, 1), (1, 1)].map { try input(0, originX + 2 * x + $0.0, originY + 2 * y + $0.1) }
-        let c = pixels.map { Self.number($0.w) }
+        let offsets = [(0, 0), (1, 0), (0, 1), (1, 1)].map { (originX + 2 * x + $0.0, originY + 2 * y + $0.1) }
+        let pixels = try offsets.map { try input(0, $0.0, $0.1) }
+        let c = try offsets.map { Self.number(try input(1, $0.0, $0.1).x) }
         let (far, near) = Self.extremes((c[0], c[1], c[2], c[3]))
         var sum = SIMD3<Double>.zero, count = 0.0
         for k in 0..<4 where Self.joins(c[k], far, near) {
-            sum += SIMD3(Double(pixels[k].x), Double(pixels[k].y), Double(pixels[k].z))
+            let p = SIMD3<Double>(Double(pixels[k].x), Double(pixels[k].y), Double(pixels[k].z))
+            let l = 0.2125 * p.x + 0.7154 * p.y + 0.0721 * p.z
+            sum += p * (1 + Double(gain) * max(l - 0.85, 0) / 0.15)
             count += 1
         }
         return SIMD4<Float>(Float(sum.x / count), Float(sum.y / count), Float(sum.z / count), far)

@@ -15,9 +15,10 @@ import Foundation
 /// is `N/D` (the small image's bilinear value where D underflows).
 ///
 /// The grid is built per tile from the small inputs only, over the cells the tile's pixels read
-/// (the region of interest), in one pass over its rows (`graph_bilateral_grid`: a sample's K range
-/// weights from three exponentials, the spatial blur through a ring of five rows per level), and
-/// each output pixel reads its eight cells directly
+/// (the region of interest), row by row as the output rows need them (`graph_bilateral_grid_rows`:
+/// a sample's K range weights from three exponentials, the spatial blur through a ring of five rows
+/// per level), into a ring of the two grid rows an output row reads (so the grid takes kilobytes,
+/// not megabytes, whatever the tile), and each output pixel reads its eight cells directly
 /// (`graph_bilateral_slice_row`). A grey small image (a depth map, a mask: R = G = B) gives a grey
 /// result from a grid of two planes (N, D) instead of five.
 package struct JointBilateralUpsample: AreaOperation {
@@ -95,18 +96,19 @@ package struct JointBilateralUpsample: AreaOperation {
     package func run(_ tile: AreaTile) {
         let guide = tile.inputs[0], small = tile.inputs[1], lowGuide = tile.inputs[2], output = tile.output
         let levels = levelCount, channels = tile.channels, planes = channels + 1
-        let gw = small.width, gh = small.height, cells = gw * gh
+        let gw = small.width, gh = small.height
         let rangeScale = Float(1 / (2 * lumaSigma * lumaSigma))
-        // grid[k·levelSize + cell·planes + c]: N_k for c < channels, D_k for c = channels (the planes
-        // of a sample side by side, as the slice reads them), valid 2 samples in from each edge: the
-        // cells the tile's pixels read.
-        let rowLength = gw * planes, levelSize = cells * planes
+        // grid[k·levelSize + position·rowLength + column·planes + c]: N_k for c < channels, D_k for
+        // c = channels (the planes of a sample side by side, as the slice reads them), for the last
+        // two grid rows built, row r at position r mod 2 and again at r mod 2 + 2 (so the two rows a
+        // slice reads are adjacent); valid 2 samples in from each edge: the cells the tile's pixels read.
+        let rowLength = gw * planes, levelSize = 4 * rowLength
         let grid = tile.scratch.floats(0, count: levels * levelSize)
-        let scratch = tile.scratch.floats(1, count: levels * gw + (5 * levels + 1) * rowLength)
-        spatialWeights.withUnsafeBufferPointer { spatial in
-            graph_bilateral_grid(lowGuide.row(0, 0), small.row(0, 0), small.planeStride, Int32(planes), Int32(gw), Int32(gh),
-                                 Int32(levels), rangeScale, spatial.baseAddress, grid, scratch)
-        }
+        let scratch = tile.scratch.floats(1, count: levels * gw + (5 * levels + 2) * rowLength)
+        // A grid row is finished this many small-image rows after its own (the vertical blur's reach).
+        let lead = gw >= 5 && gh >= 5 ? 2 : 0
+        var taken = 0
+        let spatial = spatialWeights
         // Per output column: the grid sample to its left (relative to the tile's grid) and the weight.
         let columns = tile.scratch.int32s(0, count: output.width)
         let columnWeights = tile.scratch.floats(2, count: output.width)
@@ -120,8 +122,18 @@ package struct JointBilateralUpsample: AreaOperation {
         for y in 0..<output.height {
             let gy = gridY(output.y + y), j = gy.rounded(.down)
             let row = Int(j) - small.y, fy = Float(gy - j)
-            graph_bilateral_slice_row(grid + row * rowLength, levelSize, rowLength, Int32(planes), Int32(levels), fy, guide.row(0, y),
-                                      columns, columnWeights, Int32(output.width), results, output.width, denominators)
+            // Grid rows `row` and `row + 1` (rows only move down the grid as y grows).
+            let needed = min(row + 2 + lead, gh)
+            if needed > taken {
+                spatial.withUnsafeBufferPointer { spatial in
+                    graph_bilateral_grid_rows(lowGuide.row(0, 0), small.row(0, 0), small.planeStride, Int32(planes), Int32(gw), Int32(gh),
+                                              Int32(levels), rangeScale, spatial.baseAddress, Int32(taken), Int32(needed), grid,
+                                              levelSize, scratch)
+                }
+                taken = needed
+            }
+            graph_bilateral_slice_row(grid + (row % 2) * rowLength, levelSize, rowLength, Int32(planes), Int32(levels), fy,
+                                      guide.row(0, y), columns, columnWeights, Int32(output.width), results, output.width, denominators)
             for x in 0..<output.width where !(denominators[x] > 1e-30) {
                 // No weight left (a luma far from every neighbour's, tiny σ_l): the bilinear value.
                 let i = Int(columns[x]), fx = columnWeights[x]

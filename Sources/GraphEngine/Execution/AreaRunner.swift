@@ -1,7 +1,6 @@
 /// How an area stage runs: which channels its pass computes and which inputs load one channel.
 struct AreaLayout: Hashable {
-    /// 4; 3 when the output is opaque (alpha is written as 1); 1 when it is also grey (red is copied
-    /// to green and blue).
+    /// 4; 3 when the output is opaque (alpha is 1); 1 when it is also grey (red is green and blue).
     let channels: Int
     /// Per input: grey, loaded as one channel (only when `channels` is 1).
     let greyInputs: [Bool]
@@ -10,7 +9,7 @@ struct AreaLayout: Hashable {
 /// Runs one area pass over one output rectangle: loads each input over the rectangle the pass asks
 /// for into Float32 planes (once, through the input's view: edge mode, 8-bit decode, half floats),
 /// calls the pass, and writes alpha 1 when the output is known to be opaque (and green and blue
-/// from red when it is grey).
+/// from red when it is grey) if the output has planes for them.
 ///
 /// One per worker; its buffers grow and are reused from tile to tile.
 final class AreaRunner {
@@ -84,11 +83,13 @@ final class AreaRunner {
                             output: AreaOutput(x: rect.x, y: rect.y, width: rect.width, height: rect.height, planes: output),
                             channels: layout.channels, scratch: scratch)
         operation.run(tile)
-        if layout.channels < 4 {
+        // Planes the pass does not compute, when the output keeps them (a stage's own planes keep
+        // only what it computes: see ``StagePlanner/Stage/storedChannels``).
+        if layout.channels < 4 && output.stores(channel: 3) {
             let row = alphaRow(rect.width)
             for y in 0..<rect.height { tile.output.store(channel: 3, row: y, from: row) }
         }
-        if layout.channels == 1 {
+        if layout.channels == 1 && output.stores(channel: 1) {
             for y in 0..<rect.height {
                 let row = y + rect.y - output.rect.y, column = rect.x - output.rect.x
                 output.copy(channel: 0, to: 1, row: row, column: column, count: rect.width)

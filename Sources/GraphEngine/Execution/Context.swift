@@ -207,7 +207,7 @@ public final class Context: @unchecked Sendable {
         }, timings: timings)
         try plan.checkStreamingSources()
         let total = DispatchTime.now().uptimeNanoseconds - start
-        return RenderProfile(plan: plan, timings: timings, totalNanoseconds: total)
+        return RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles, totalNanoseconds: total)
     }
 
     /// Renders `node`, a node of an already colour-managed graph, over `region` into Float32 planes
@@ -250,6 +250,29 @@ public final class Context: @unchecked Sendable {
         planes.write(output)
         imageCache.insert(planes, for: key, bytes: planes.byteCount)
         return (planes, kept)
+    }
+}
+
+extension Context {
+    /// The pixels of an ``Intermediate`` over `region`: its input rendered by a render of its own
+    /// into planes in the working format, as many as that render's output stage stores (one when
+    /// grey and opaque, three when opaque), from the cache or computed now (then with the profile
+    /// of that render, for dumps).
+    func intermediateResult(node: Node, input: Node, region: PixelRect) throws -> (planes: PlaneSet, profile: RenderProfile?) {
+        let key = ProcessorKey(node: node, region: region)
+        if let cached = imageCache.value(for: key) { return (cached, nil) }
+        let planes = PlaneSet(format: options.workingFormat)
+        guard !region.isEmpty else { return (planes, nil) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let (root, plan, _) = try self.plan(Image(node: input), rect: region, managed: true)
+        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        planes.reset(to: region, channels: plan.stages[plan.rootStage].storedChannels)
+        let timings = Executor.Timings(count: plan.stages.count)
+        try executor.run(rect: region, makeSink: { _, _ in PlaneSink(planes: planes) }, timings: timings)
+        try plan.checkStreamingSources()
+        imageCache.insert(planes, for: key, bytes: planes.byteCount)
+        return (planes, RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles,
+                                      totalNanoseconds: DispatchTime.now().uptimeNanoseconds - start))
     }
 }
 

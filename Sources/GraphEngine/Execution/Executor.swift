@@ -96,6 +96,14 @@ struct Executor {
                 guard case .processor(let processor, let inputs) = stage.work else { continue }
                 let start = DispatchTime.now().uptimeNanoseconds
                 let region = regions[ObjectIdentifier(stage.node)] ?? .empty
+                if processor is Intermediate {
+                    let (planes, profile) = try context.intermediateResult(node: stage.node, input: inputs[0], region: region)
+                    stages.add(stage.node, index: index, planes: planes, profile: profile)
+                    // From the cache (no profile): no pixels computed.
+                    timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
+                                pixels: profile == nil ? 0 : region.pixelCount, bytes: planes.byteCount)
+                    continue
+                }
                 let (output, rendered) = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region,
                                                                      keeping: { computedStage[ObjectIdentifier($0)] != nil })
                 stages.add(stage.node, index: index, planes: output)
@@ -114,6 +122,9 @@ struct Executor {
         }
     }
 
+    /// The renders of the intermediates computed for this render so far, by stage (for dumps).
+    var intermediateProfiles: [Int: RenderProfile] { precomputed.computed?.profiles ?? [:] }
+
     /// The executable form of every program stage, from the context's cache.
     private func executables() -> [SpanInterpreter.Executable?] {
         plan.stages.map { stage -> SpanInterpreter.Executable? in
@@ -131,11 +142,11 @@ struct Executor {
     private func parallel(_ count: Int, pixels: Int, _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
         let workers = pixels < Executor.serialPixelLimit ? 1 : max(1, min(threads, count))
         let next = WorkCounter()
-        let stageCount = plan.stages.count, format = context.options.workingFormat
+        let slotCount = plan.scratchSlotCount, format = context.options.workingFormat
         let pool = context.scratchPool
         let job = { @Sendable (_: Int) in
             let scratch = pool.take(format: format)
-            scratch.prepare(stageCount: stageCount)
+            scratch.prepare(slotCount: slotCount)
             while let unit = next.take(limit: count) { body(scratch, unit) }
             pool.give(scratch)
         }
@@ -153,7 +164,7 @@ struct Executor {
             let isRoot = index == plan.rootStage
             let region = isRoot ? rect : (regions[ObjectIdentifier(stage.node)] ?? .empty)
             let planes = PlaneSet(format: context.options.workingFormat)
-            planes.reset(to: isRoot ? .empty : region)
+            planes.reset(to: isRoot ? .empty : region, channels: stage.storedChannels)
             let strips = stripUnits(region)
             let start = DispatchTime.now().uptimeNanoseconds
             parallel(strips.count, pixels: region.pixelCount) { scratch, unit in
@@ -161,12 +172,12 @@ struct Executor {
                 switch stage.work {
                 case .program(_, let uniforms, _, let slots, _):
                     guard let executable = executables[index] else { return }
-                    let inputs = slots.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.planes[$0] } }
+                    let inputs = slots.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } }
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
                     SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
                                         registers: scratch.registers, sink: sink)
                 case .area(let op, let inputs, let layout):
-                    scratch.areaRunner.run(op, inputs: inputs.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.planes[$0] } },
+                    scratch.areaRunner.run(op, inputs: inputs.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } },
                                            output: planes, area: strip, layout: layout)
                 case .processor:
                     break
@@ -182,24 +193,24 @@ struct Executor {
                          precomputed: PrecomputedStages,
                          makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: Timings) {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order, precomputed: precomputed.contains)
-        let processed = precomputed.planes
+        let processed = precomputed.planes, slots = plan.scratchSlots
         for (index, stage) in plan.stages.enumerated() {
             if processed[index] != nil { continue }
             let isRoot = index == plan.rootStage
             let region = isRoot ? unit : (regions[ObjectIdentifier(stage.node)] ?? .empty)
             let start = DispatchTime.now().uptimeNanoseconds
-            let planes = scratch.planes[index]
-            if !isRoot { planes.reset(to: region) }
+            let planes = scratch.planes(slot: slots[index])
+            if !isRoot { planes.reset(to: region, channels: stage.storedChannels) }
             if region.isEmpty { continue }
             switch stage.work {
-            case .program(_, let uniforms, _, let slots, _):
+            case .program(_, let uniforms, _, let inputSlots, _):
                 guard let executable = executables[index] else { continue }
-                let inputs = slots.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes[$0] } }
+                let inputs = inputSlots.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } }
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
                 SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink)
             case .area(let op, let inputs, let layout):
-                scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes[$0] } },
+                scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } },
                                        output: planes, layout: layout)
             case .processor:
                 break
@@ -282,10 +293,13 @@ struct Executor {
 final class PrecomputedStages: @unchecked Sendable {
     /// Filled before the work units start, only read while they run.
     private(set) var planes: [Int: PlaneSet] = [:]
+    /// The renders of the intermediates computed for this render, by stage (for dumps).
+    private(set) var profiles: [Int: RenderProfile] = [:]
     private var nodes: Set<ObjectIdentifier> = []
 
-    func add(_ node: Node, index: Int, planes result: PlaneSet) {
+    func add(_ node: Node, index: Int, planes result: PlaneSet, profile: RenderProfile? = nil) {
         planes[index] = result
+        profiles[index] = profile
         nodes.insert(ObjectIdentifier(node))
     }
 
@@ -298,6 +312,13 @@ final class PrecomputedStages: @unchecked Sendable {
 final class ComputedOnce<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value?
+
+    /// The value, if computed yet.
+    var computed: Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 
     func once(_ compute: () throws -> Value) throws -> Value {
         lock.lock()
@@ -321,11 +342,24 @@ final class WorkerScratch: @unchecked Sendable {
     let halfScratch = UnsafeMutablePointer<UInt16>.allocate(capacity: SpanInterpreter.spanWidth)
     let yuvScratch = UnsafeMutablePointer<Float>.allocate(capacity: YUVReader.chromaScratchCount)
 
-    init(format: WorkingFormat) { self.format = format }
+    init(format: WorkingFormat) {
+        self.format = format
+        unused = PlaneSet(format: format)
+    }
 
-    /// Makes sure there are planes for `stageCount` stages.
-    func prepare(stageCount: Int) {
-        while planes.count < stageCount { planes.append(PlaneSet(format: format)) }
+    /// Planes that stay empty (read as transparent): what a stage without planes of its own gives.
+    let unused: PlaneSet
+
+    /// Makes sure there are planes for `slotCount` slots (``StagePlanner/scratchSlots``).
+    func prepare(slotCount: Int) {
+        while planes.count < slotCount { planes.append(PlaneSet(format: format)) }
+    }
+
+    /// The planes of scratch slot `slot` (``unused`` for none: the root writes the destination,
+    /// processors are computed before the work units).
+    func planes(slot: Int?) -> PlaneSet {
+        guard let slot, slot < planes.count else { return unused }
+        return planes[slot]
     }
 
     deinit {

@@ -111,8 +111,14 @@ struct InputView {
         case .planes(let planes):
             let r = row - planes.rect.y, c = column - planes.rect.x
             planes.read(channel: 0, row: r, column: c, count: count, into: out.0 + offset)
-            planes.read(channel: 1, row: r, column: c, count: count, into: out.1 + offset)
-            planes.read(channel: 2, row: r, column: c, count: count, into: out.2 + offset)
+            if planes.channels == 1 {
+                // One grey plane: converted once, copied to green and blue.
+                (out.1 + offset).update(from: out.0 + offset, count: count)
+                (out.2 + offset).update(from: out.0 + offset, count: count)
+            } else {
+                planes.read(channel: 1, row: r, column: c, count: count, into: out.1 + offset)
+                planes.read(channel: 2, row: r, column: c, count: count, into: out.2 + offset)
+            }
             planes.read(channel: 3, row: r, column: c, count: count, into: out.3 + offset)
         case .buffer(let buffer):
             let memoryRow = buffer.height - 1 - row

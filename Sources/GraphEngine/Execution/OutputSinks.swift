@@ -1,7 +1,7 @@
 import CHalf
 import CRowKernels
 
-/// Stores spans into a materialised intermediate.
+/// Stores spans into a materialised intermediate (the channels it has planes for).
 struct PlaneSink: OutputSink {
     let planes: PlaneSet
 

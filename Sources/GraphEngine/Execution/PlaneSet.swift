@@ -1,13 +1,19 @@
 import CHalf
 
-/// A materialised intermediate: four channel planes over a pixel rectangle, stored in the working
+/// A materialised intermediate: channel planes over a pixel rectangle, stored in the working
 /// format (8-bit, half or single float). Rows run bottom-up (row 0 is `rect.y`).
+///
+/// An image known opaque keeps no alpha plane (3 planes; alpha reads as 1), and one also known grey
+/// (R = G = B: a depth map, a blur map) keeps one plane that reads as red, green and blue: a quarter
+/// of the conversions and memory traffic of four planes (``StagePlanner/Stage/storedChannels``).
 ///
 /// Per-worker scratch: a worker keeps one per stage and reuses it from tile to tile, growing it only
 /// when a tile needs more pixels than any before.
 final class PlaneSet: @unchecked Sendable {
     let format: WorkingFormat
     private(set) var rect: PixelRect = .empty
+    /// The planes stored: 4 (RGBA), 3 (RGB, alpha 1) or 1 (grey: one value for R, G and B, alpha 1).
+    private(set) var channels = 4
     private(set) var storage: UnsafeMutableRawPointer?
     private var capacity = 0
 
@@ -15,10 +21,11 @@ final class PlaneSet: @unchecked Sendable {
 
     deinit { storage?.deallocate() }
 
-    /// Prepares the planes for `rect` (contents undefined until written).
-    func reset(to rect: PixelRect) {
+    /// Prepares `channels` planes (see ``channels``) for `rect` (contents undefined until written).
+    func reset(to rect: PixelRect, channels: Int = 4) {
         self.rect = rect
-        let needed = rect.pixelCount * 4 * format.bytesPerSample
+        self.channels = channels == 1 || channels == 3 ? channels : 4
+        let needed = byteCount
         if needed > capacity {
             storage?.deallocate()
             capacity = needed
@@ -26,18 +33,27 @@ final class PlaneSet: @unchecked Sendable {
         }
     }
 
-    var byteCount: Int { rect.pixelCount * 4 * format.bytesPerSample }
+    var byteCount: Int { rect.pixelCount * channels * format.bytesPerSample }
 
-    /// The start of channel `channel`'s row `row` (bottom-up).
+    /// Whether channel `channel` has a plane of its own (alpha of 3 or 1 planes and green and blue of
+    /// one plane have none).
+    @inline(__always)
+    func stores(channel: Int) -> Bool { channel < channels && (channels != 1 || channel == 0) }
+
+    /// The start of the plane holding channel `channel`'s row `row` (bottom-up): green and blue of
+    /// one plane are its red. Alpha of 3 or 1 planes has no plane: callers read 1 instead.
     @inline(__always)
     func rowPointer(channel: Int, row: Int) -> UnsafeMutableRawPointer {
         guard let storage else { preconditionFailure("PlaneSet used before reset") }
-        return storage + ((channel * rect.height + row) * rect.width) * format.bytesPerSample
+        let plane = channels == 1 ? 0 : channel
+        return storage + ((plane * rect.height + row) * rect.width) * format.bytesPerSample
     }
 
-    /// Converts `count` samples starting at column `column` of a row into Float32.
+    /// Converts `count` samples starting at column `column` of a row into Float32 (alpha without a
+    /// plane reads 1).
     @inline(__always)
     func read(channel: Int, row: Int, column: Int, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        if channel == 3 && channels < 4 { return destination.update(repeating: 1, count: count) }
         let source = rowPointer(channel: channel, row: row) + column * format.bytesPerSample
         switch format {
         case .rgbaf:
@@ -50,9 +66,11 @@ final class PlaneSet: @unchecked Sendable {
         }
     }
 
-    /// Converts `count` Float32 samples into a row at column `column`.
+    /// Converts `count` Float32 samples into a row at column `column`; a channel without a plane of
+    /// its own (see ``stores(channel:)``) is not written.
     @inline(__always)
     func write(channel: Int, row: Int, column: Int, count: Int, from source: UnsafePointer<Float>) {
+        guard stores(channel: channel) else { return }
         let destination = rowPointer(channel: channel, row: row) + column * format.bytesPerSample
         switch format {
         case .rgbaf:
@@ -65,27 +83,30 @@ final class PlaneSet: @unchecked Sendable {
         }
     }
 
-    /// Converts all of `buffer` (over this set's rect, set by ``reset(to:)``) into the planes.
+    /// Converts all of `buffer` (over this set's rect, set by ``reset(to:channels:)``) into the planes.
     func write(_ buffer: PlanarBuffer) {
-        for channel in 0..<4 {
+        for channel in 0..<4 where stores(channel: channel) {
             for row in 0..<rect.height {
                 write(channel: channel, row: row, column: 0, count: rect.width, from: buffer.planes[channel] + row * rect.width)
             }
         }
     }
 
-    /// Copies `count` stored samples of a row from one channel to another (a grey result's green and blue).
+    /// Copies `count` stored samples of a row from one channel to another (a grey result's green and
+    /// blue, when they have planes of their own).
     @inline(__always)
     func copy(channel source: Int, to destination: Int, row: Int, column: Int, count: Int) {
+        guard stores(channel: destination) else { return }
         let offset = column * format.bytesPerSample
         (rowPointer(channel: destination, row: row) + offset)
             .copyMemory(from: rowPointer(channel: source, row: row) + offset, byteCount: count * format.bytesPerSample)
     }
 
-    /// One sample as Float32 (used by bilinear sampling).
+    /// One sample as Float32 (used by edge reads and pixel fetches).
     @inline(__always)
     func value(channel: Int, row: Int, column: Int) -> Float {
-        let offset = ((channel * rect.height + row) * rect.width + column)
+        if channel == 3 && channels < 4 { return 1 }
+        let offset = (((channels == 1 ? 0 : channel) * rect.height + row) * rect.width + column)
         guard let storage else { return 0 }
         switch format {
         case .rgbaf: return storage.assumingMemoryBound(to: Float.self)[offset]

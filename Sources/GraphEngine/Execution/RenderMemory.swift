@@ -2,21 +2,25 @@
 /// context's ``ContextOptions/memoryLimit`` is met (smaller bands, fewer threads) or the render
 /// fails before allocating anything.
 extension Executor {
-    /// Bytes one worker's scratch grows to over work units like `unit`: the planes of every stage
-    /// but the root over its region, and the Float32 inputs each area pass loads.
+    /// Bytes one worker's scratch grows to over work units like `unit`: its scratch planes (each
+    /// the largest of the stages sharing it, see ``StagePlanner/scratchSlots``), and the Float32
+    /// inputs each area pass loads.
     func workerScratchBytes(unit: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order,
                                                  precomputed: RegionOfInterest.computedBeforeWorkUnits)
         let sample = context.options.workingFormat.bytesPerSample
         var bytes = 0
+        var slotBytes = Array(repeating: 0, count: plan.scratchSlotCount)
         for (index, stage) in plan.stages.enumerated() {
             let region = index == plan.rootStage ? unit : (regions[ObjectIdentifier(stage.node)] ?? .empty)
             guard !region.isEmpty else { continue }
+            if let slot = plan.scratchSlots[index] {
+                slotBytes[slot] = max(slotBytes[slot], region.pixelCount * stage.storedChannels * sample)
+            }
             switch stage.work {
             case .program:
-                if index != plan.rootStage { bytes += region.pixelCount * 4 * sample }
+                break
             case .area(let operation, let inputs, _):
-                bytes += region.pixelCount * 4 * sample
                 for input in inputs.indices {
                     let wanted = PixelRect(operation.regionOfInterest(input: input, for: region.rect))
                     bytes += wanted.pixelCount * min(max(operation.inputChannels(input), 1), 4) * 4
@@ -25,20 +29,25 @@ extension Executor {
                 break
             }
         }
-        return bytes
+        return bytes + slotBytes.reduce(0, +)
     }
 
     /// Bytes of the image processors' whole-region results over `rect` (Float32 RGBA planes, with
     /// their inputs' and output's planar buffers while they compute, and a working-format copy of
-    /// each input the work units read too).
+    /// each input the work units read too; an intermediate's working-format planes).
     func processorBytes(rect: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
         let stageNodes = Set(plan.stages.map { ObjectIdentifier($0.node) })
         let shared = 4 * context.options.workingFormat.bytesPerSample
         var bytes = 0
         for stage in plan.stages {
-            guard case .processor(_, let inputs) = stage.work else { continue }
+            guard case .processor(let processor, let inputs) = stage.work else { continue }
             let region = regions[ObjectIdentifier(stage.node)] ?? .empty
+            if processor is Intermediate {
+                // Its planes in the working format (at most four); its render uses the workers' scratch.
+                bytes += region.pixelCount * shared
+                continue
+            }
             bytes += region.pixelCount * 16 * 2
             for input in inputs {
                 let pixels = (regions[ObjectIdentifier(input)] ?? .empty).pixelCount

@@ -147,7 +147,8 @@ enum SpanGather {
                 offsets[3 * n + i] = offset(ix + 1, iy + 1)
             }
         }
-        for channel in 0..<4 {
+        // The stored planes (one grey plane: red, copied to green and blue after; no alpha plane: alpha 1).
+        for channel in 0..<planes.channels {
             let destination = channel == 0 ? out.0 : channel == 1 ? out.1 : channel == 2 ? out.2 : out.3
             let plane = storage.assumingMemoryBound(to: UInt16.self) + channel * planes.rect.pixelCount
             for k in 0..<(4 * n) {
@@ -160,6 +161,18 @@ enum SpanGather {
             let (w0, w1, w2, w3) = (weights, weights + n, weights + 2 * n, weights + 3 * n)
             for i in 0..<n {
                 destination[i] = v0[i] * w0[i] + v1[i] * w1[i] + v2[i] * w2[i] + v3[i] * w3[i]
+            }
+        }
+        if planes.channels == 1 {
+            out.1.update(from: out.0, count: n)
+            out.2.update(from: out.0, count: n)
+        }
+        if planes.channels < 4 {
+            // Alpha 1 inside, 0 outside: the blend of a plane of ones, the same sum in the same order.
+            let (w0, w1, w2, w3) = (weights, weights + n, weights + 2 * n, weights + 3 * n)
+            let (o0, o1, o2, o3) = (offsets, offsets + n, offsets + 2 * n, offsets + 3 * n)
+            for i in 0..<n {
+                out.3[i] = (o0[i] < 0 ? 0 : w0[i]) + (o1[i] < 0 ? 0 : w1[i]) + (o2[i] < 0 ? 0 : w2[i]) + (o3[i] < 0 ? 0 : w3[i])
             }
         }
     }
@@ -179,52 +192,64 @@ protocol GatherSource {
 
 // MARK: Intermediates
 
+/// Where the planes of a ``PlaneSet`` are: the offsets (in samples) of green, blue and alpha from
+/// red, and whether alpha has a plane (without one it reads 1; green and blue of one grey plane are
+/// its red, offset 0).
+struct PlaneOffsets {
+    let green: Int, blue: Int, alpha: Int, hasAlpha: Bool
+    init(_ planes: PlaneSet) {
+        let stride = planes.rect.pixelCount
+        let colour = planes.channels == 1 ? 0 : stride
+        (green, blue, alpha, hasAlpha) = (colour, 2 * colour, 3 * stride, planes.channels == 4)
+    }
+}
+
 /// Float32 planes (``WorkingFormat/rgbaf``).
 struct FloatPlaneGather: GatherSource {
-    let base: UnsafePointer<Float>, origin: (x: Int, y: Int), width: Int, planeStride: Int
+    let base: UnsafePointer<Float>, origin: (x: Int, y: Int), width: Int, offsets: PlaneOffsets
     init(_ planes: PlaneSet, storage: UnsafeRawPointer) {
         base = storage.assumingMemoryBound(to: Float.self)
         origin = (planes.rect.x, planes.rect.y)
         width = planes.rect.width
-        planeStride = planes.rect.pixelCount
+        offsets = PlaneOffsets(planes)
     }
     @inline(__always) func row(_ y: Int) -> UnsafePointer<Float> { base + (y - origin.y) * width - origin.x }
     @inline(__always) func pixel(_ row: UnsafePointer<Float>, _ x: Int) -> SIMD4<Float> {
-        SIMD4(row[x], row[x + planeStride], row[x + 2 * planeStride], row[x + 3 * planeStride])
+        SIMD4(row[x], row[x + offsets.green], row[x + offsets.blue], offsets.hasAlpha ? row[x + offsets.alpha] : 1)
     }
 }
 
 /// Half-float planes (``WorkingFormat/rgbah``), converted exactly as IEEE binary16 → binary32.
 struct HalfPlaneGather: GatherSource {
-    let base: UnsafePointer<UInt16>, origin: (x: Int, y: Int), width: Int, planeStride: Int
+    let base: UnsafePointer<UInt16>, origin: (x: Int, y: Int), width: Int, offsets: PlaneOffsets
     init(_ planes: PlaneSet, storage: UnsafeRawPointer) {
         base = storage.assumingMemoryBound(to: UInt16.self)
         origin = (planes.rect.x, planes.rect.y)
         width = planes.rect.width
-        planeStride = planes.rect.pixelCount
+        offsets = PlaneOffsets(planes)
     }
     @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt16> { base + (y - origin.y) * width - origin.x }
     @inline(__always) func pixel(_ row: UnsafePointer<UInt16>, _ x: Int) -> SIMD4<Float> {
-        SIMD4(HalfFloat.float(row[x]), HalfFloat.float(row[x + planeStride]), HalfFloat.float(row[x + 2 * planeStride]),
-              HalfFloat.float(row[x + 3 * planeStride]))
+        SIMD4(HalfFloat.float(row[x]), HalfFloat.float(row[x + offsets.green]), HalfFloat.float(row[x + offsets.blue]),
+              offsets.hasAlpha ? HalfFloat.float(row[x + offsets.alpha]) : 1)
     }
 }
 
 /// 8-bit planes (``WorkingFormat/rgba8``).
 struct BytePlaneGather: GatherSource {
-    let base: UnsafePointer<UInt8>, origin: (x: Int, y: Int), width: Int, planeStride: Int
+    let base: UnsafePointer<UInt8>, origin: (x: Int, y: Int), width: Int, offsets: PlaneOffsets
     let unit: UnsafePointer<Float>
     init(_ planes: PlaneSet, storage: UnsafeRawPointer, unit: UnsafePointer<Float>) {
         base = storage.assumingMemoryBound(to: UInt8.self)
         origin = (planes.rect.x, planes.rect.y)
         width = planes.rect.width
-        planeStride = planes.rect.pixelCount
+        offsets = PlaneOffsets(planes)
         self.unit = unit
     }
     @inline(__always) func row(_ y: Int) -> UnsafePointer<UInt8> { base + (y - origin.y) * width - origin.x }
     @inline(__always) func pixel(_ row: UnsafePointer<UInt8>, _ x: Int) -> SIMD4<Float> {
-        SIMD4(unit[Int(row[x])], unit[Int(row[x + planeStride])], unit[Int(row[x + 2 * planeStride])],
-              unit[Int(row[x + 3 * planeStride])])
+        SIMD4(unit[Int(row[x])], unit[Int(row[x + offsets.green])], unit[Int(row[x + offsets.blue])],
+              offsets.hasAlpha ? unit[Int(row[x + offsets.alpha])] : 1)
     }
 }
 

@@ -13,6 +13,7 @@ enum Greyness {
             switch node.kind {
             case .buffer(let buffer): return buffer.format.channels <= 2
             case .crop, .clamp, .affine: node = node.inputs[0]
+            case .processor(let processor) where processor is Intermediate: node = node.inputs[0]
             case .colorConversion(let conversion):
                 // The same transfer on each channel keeps them equal; a primaries matrix mixes them.
                 guard conversion.primariesMatrix == nil else { return false }

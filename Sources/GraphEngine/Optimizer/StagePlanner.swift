@@ -58,6 +58,22 @@ struct StagePlanner {
         /// inputs read as one channel.
         case area(any AreaOperation, inputs: [Slot], layout: AreaLayout)
         case processor(any ImageProcessor, inputs: [Node])
+
+        /// The stages it reads.
+        var stageInputs: [Int] {
+            let slots: [Slot]
+            switch self {
+            case .program(_, _, _, let programSlots, _): slots = programSlots
+            case .area(_, let inputs, _): slots = inputs
+            case .processor: return []
+            }
+            return slots.compactMap { if case .stage(let index) = $0.source { return index } else { return nil } }
+        }
+
+        var isProcessor: Bool {
+            if case .processor = self { return true }
+            return false
+        }
     }
 
     struct Stage {
@@ -65,6 +81,9 @@ struct StagePlanner {
         var work: Work
         /// Nodes whose work this stage does (for dumps).
         var nodes: [Node]
+        /// The planes its intermediate keeps (``PlaneSet``): 1 when what it stores is grey and
+        /// opaque (one value in red, green and blue, alpha 1), 3 when only opaque, else 4.
+        var storedChannels = 4
     }
 
     private(set) var stages: [Stage] = []
@@ -117,9 +136,41 @@ struct StagePlanner {
                                              precomputed: RegionOfInterest.computedBeforeWorkUnits)
         renderRect = rect
         try planStages(root: root)
+        (scratchSlots, scratchSlotCount) = StagePlanner.assignScratchSlots(stages)
     }
 
     var rootStage: Int { stages.count - 1 }
+
+    /// Per stage, the worker-scratch planes a work unit computes it into (nil for the root, which
+    /// writes the destination, and for image processors, computed before the work units): stages
+    /// share planes when one's readers are all done before the other is computed, so a work unit
+    /// touches the memory of the stages live at once, not of every stage.
+    private(set) var scratchSlots: [Int?] = []
+    /// How many scratch planes a worker needs.
+    private(set) var scratchSlotCount = 0
+
+    /// Slots by liveness, in execution order (stage order): a stage takes a free slot (the one
+    /// freed last, still warm in cache) or a new one, and its slot is freed once the last stage
+    /// reading it has run. A stage never shares a slot with one of its inputs.
+    static func assignScratchSlots(_ stages: [Stage]) -> (slots: [Int?], count: Int) {
+        var lastReader = Array(stages.indices)
+        for (index, stage) in stages.enumerated() {
+            for source in stage.work.stageInputs { lastReader[source] = max(lastReader[source], index) }
+        }
+        var freedAfter: [Int: [Int]] = [:]
+        var slots: [Int?] = Array(repeating: nil, count: stages.count)
+        var free: [Int] = [], count = 0
+        for (index, stage) in stages.enumerated() {
+            if index != stages.count - 1, !stage.work.isProcessor {
+                let slot = free.popLast() ?? count
+                if slot == count { count += 1 }
+                slots[index] = slot
+                freedAfter[lastReader[index], default: []].append(slot)
+            }
+            free += freedAfter.removeValue(forKey: index) ?? []
+        }
+        return (slots, count)
+    }
 
     /// Fails when a source that was still being filled (a streaming decode) failed: the pixels read
     /// from it are not the image's.
@@ -191,15 +242,16 @@ struct StagePlanner {
         }
         let result = try outcome.get()
         let (program, uniforms, origins) = result.builder
-        stages.append(Stage(node: node, work: .program(program, uniforms: uniforms, origins: origins,
-                                                     slots: result.slots, name: result.name),
-                            nodes: result.nodes))
-        programStageIndex[ObjectIdentifier(node)] = stages.count - 1
         // What the program stores, as its readers see it: alpha the constant 1 (a blend whose
         // alpha folded away) makes it opaque, one value in red, green and blue makes it grey.
         let stored = result.stored
-        if stored.a == .constant(1) { storedOpaque.insert(ObjectIdentifier(node)) }
-        if stored.r == stored.g && stored.r == stored.b { greyness[ObjectIdentifier(node)] = true }
+        let opaque = stored.a == .constant(1), grey = stored.r == stored.g && stored.r == stored.b
+        if opaque { storedOpaque.insert(ObjectIdentifier(node)) }
+        if grey { greyness[ObjectIdentifier(node)] = true }
+        stages.append(Stage(node: node, work: .program(program, uniforms: uniforms, origins: origins,
+                                                     slots: result.slots, name: result.name),
+                            nodes: result.nodes, storedChannels: opaque ? (grey ? 1 : 3) : 4))
+        programStageIndex[ObjectIdentifier(node)] = stages.count - 1
     }
 
     /// Whether `node` has alpha 1 inside its extent: known from its kind (``Opacity``) or from the
@@ -249,7 +301,9 @@ struct StagePlanner {
                 slot.primaries = conversion?.primariesMatrix?.map { Float($0) }
                 inputs.append(slot)
             }
-            stages.append(Stage(node: node, work: .area(op, inputs: inputs, layout: areaLayout(node, op)), nodes: [node]))
+            let layout = areaLayout(node, op)
+            stages.append(Stage(node: node, work: .area(op, inputs: inputs, layout: layout), nodes: [node],
+                                storedChannels: layout.channels))
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
         case .processor(let processor):
@@ -639,6 +693,7 @@ enum Opacity {
                 guard matrix.preservesAlpha else { return false }
                 node = node.inputs[0]
             case .crop, .colorConversion, .clamp: node = node.inputs[0]
+            case .processor(let processor) where processor is Intermediate: node = node.inputs[0]
             case .area(let op):
                 return op.isOpaque(inputs: node.inputs.map {
                     AreaInputDescription(isOpaque: isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent)

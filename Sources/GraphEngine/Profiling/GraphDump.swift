@@ -47,11 +47,13 @@ public struct GraphDump: Codable, Sendable {
         public var id: Int
         /// The fused expression, innermost first applied (`matrix<CISepiaTone,CIHueAdjust>(in0)`).
         public var name: String
-        /// `program`, `area` (a neighbourhood pass) or `processor`.
+        /// `program`, `area` (a neighbourhood pass), `processor` or `intermediate` (computed whole
+        /// before the work units; its input is the output program of the render that computes it).
         public var kind: String
         /// The rectangle it computes, `[x y width height]`.
         public var roi: String
-        /// `RGBAh` for intermediates; the destination format for the output program.
+        /// `RGBAh` for intermediates (`RGBAh (grey: 1 plane)`, `RGBAh (opaque: 3 planes)` when fewer
+        /// planes are kept); the destination format for the output program.
         public var format: String
         /// The program's inputs, by slot.
         public var inputs: [InputEntry]

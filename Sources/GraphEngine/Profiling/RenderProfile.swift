@@ -2,6 +2,8 @@
 public struct RenderProfile: Sendable {
     let plan: StagePlanner
     let timings: Executor.Timings
+    /// The renders of the intermediates computed before the work units, by stage index.
+    var intermediates: [Int: RenderProfile] = [:]
     /// Wall time of the whole render, planning included.
     public let totalNanoseconds: UInt64
 
@@ -47,9 +49,6 @@ extension Context {
                                                             output: outputTarget(colorSpace).convertTo)
         let initialRegions = RegionOfInterest.propagate(root: initialRoot, rect: area)
         let optimizedRegions = RegionOfInterest.propagate(root: root, rect: area)
-        // What the stages compute in the work units (image processors' inputs render on their own).
-        let stageRegions = RegionOfInterest.propagate(root: root, rect: area,
-                                                      precomputed: RegionOfInterest.computedBeforeWorkUnits)
 
         func entries(_ root: Node, _ regions: [ObjectIdentifier: PixelRect]) -> [GraphDump.NodeEntry] {
             RegionOfInterest.topologicalOrder(root).map { node in
@@ -59,47 +58,7 @@ extension Context {
             }
         }
 
-        let programs = plannedPlan.stages.enumerated().map { index, stage -> GraphDump.ProgramEntry in
-            let region = index == plannedPlan.rootStage ? area : (stageRegions[ObjectIdentifier(stage.node)] ?? .empty)
-            let format = index == plannedPlan.rootStage ? (outputFormat?.rawValue ?? "output")
-                : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue)
-            var entry = GraphDump.ProgramEntry(
-                id: index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,
-                inputs: [], nodes: stage.nodes.map(\.serial), instructions: [], uniformCount: 0,
-                timing: profile.map { $0.timing(index) })
-            switch stage.work {
-            case .program(let program, let uniforms, let origins, let slots, let name):
-                entry.name = name
-                entry.instructions = program.listing(origins: origins)
-                entry.uniformCount = uniforms.count
-                entry.inputs = slots.enumerated().map { slotIndex, slot in
-                    GraphDump.InputEntry(slot: slotIndex,
-                                         source: describe(slot.source) + (slot.decode == nil ? "" : " transfer decoded by table"),
-                                         edge: slot.edge.rawValue, filter: slot.filter.rawValue)
-                }
-            case .area(let op, let inputs, let layout):
-                entry.kind = "area"
-                entry.name = "\(op.name)(" + inputs.indices.map { "in\($0)" }.joined(separator: ", ") + ")"
-                entry.instructions = [op.summary]
-                if layout.channels == 1 {
-                    let grey = layout.greyInputs.indices.filter { layout.greyInputs[$0] }.map { "in\($0)" }
-                    entry.instructions.append("grey: red only, copied to green and blue"
-                                              + (grey.isEmpty ? "" : "; red only read from " + grey.joined(separator: ", ")))
-                }
-                entry.inputs = inputs.enumerated().map { slotIndex, input in
-                    GraphDump.InputEntry(slot: slotIndex,
-                                         source: describe(input.source) + (input.decode == nil ? "" : " transfer decoded by table")
-                                             + (input.primaries == nil ? "" : " primaries converted"),
-                                         edge: input.edge.rawValue, filter: input.filter.rawValue)
-                }
-            case .processor(let processor, let inputs):
-                entry.kind = "processor"
-                entry.name = processor.name
-                entry.instructions = ["swift code over whole buffers: \(processor.argumentSummary)"]
-                entry.inputs = inputs.enumerated().map { GraphDump.InputEntry(slot: $0, source: "image #\($1.serial)", edge: "zero", filter: "linear") }
-            }
-            return entry
-        }
+        let programs = try programEntries(plannedPlan, area: area, profile: profile, outputFormat: outputFormat)
         let stats = programCacheStatistics
         return GraphDump(
             roi: area.description, workingFormat: options.workingFormat.rawValue,
@@ -107,6 +66,95 @@ extension Context {
             passes: log.map { GraphDump.PassEntry(pass: $0.pass, changes: $0.changes) },
             programs: programs, totalMilliseconds: profile.map { Double($0.totalNanoseconds) / 1e6 },
             programCache: ["hits": stats.hits, "misses": stats.misses, "entries": stats.entries])
+    }
+
+    /// The entries of `plan`'s stages (ids their indices), then those of the render of each
+    /// intermediate it computes before its work units (ids after all before them; the
+    /// intermediate's entry reads that render's output stage), and so on down. The outer plan's
+    /// entries come last, its output stage at the very end (the root of the text tree).
+    private func programEntries(_ outer: StagePlanner, area outerArea: PixelRect, profile outerProfile: RenderProfile?,
+                                outputFormat: PixelFormat?) throws -> [GraphDump.ProgramEntry] {
+        var groups: [[GraphDump.ProgramEntry]] = []
+        var count = 0
+        // Plans to list: the plan, the rectangle it renders, its profile, and the id of the
+        // intermediate entry it computes (nil for the outer render).
+        var pending: [(plan: StagePlanner, area: PixelRect, profile: RenderProfile?, parent: Int?)] = [(outer, outerArea, outerProfile, nil)]
+        var parents: [Int: Int] = [:]
+        while let (plan, area, profile, parent) = pending.popLast() {
+            let base = count
+            if let parent { parents[parent] = base + plan.rootStage }
+            // What the stages compute in the work units (image processors' inputs render on their own).
+            let stageRegions = RegionOfInterest.propagate(root: plan.root, rect: area, precomputed: RegionOfInterest.computedBeforeWorkUnits)
+            var group: [GraphDump.ProgramEntry] = []
+            for (index, stage) in plan.stages.enumerated() {
+                let isRoot = index == plan.rootStage
+                let region = isRoot ? area : (stageRegions[ObjectIdentifier(stage.node)] ?? .empty)
+                let planes = stage.storedChannels == 1 ? " (grey: 1 plane)" : stage.storedChannels == 3 ? " (opaque: 3 planes)" : ""
+                let format = isRoot ? (parent == nil ? (outputFormat?.rawValue ?? "output") : options.workingFormat.rawValue + planes)
+                    : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue + planes)
+                var entry = GraphDump.ProgramEntry(
+                    id: base + index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,
+                    inputs: [], nodes: stage.nodes.map(\.serial), instructions: [], uniformCount: 0,
+                    timing: profile.map { $0.timing(index) })
+                func describe(_ source: StagePlanner.Slot.Source) -> String {
+                    if case .stage(let input) = source { return "program \(base + input)" }
+                    return self.describe(source)
+                }
+                switch stage.work {
+                case .program(let program, let uniforms, let origins, let slots, let name):
+                    entry.name = name
+                    entry.instructions = program.listing(origins: origins)
+                    entry.uniformCount = uniforms.count
+                    entry.inputs = slots.enumerated().map { slotIndex, slot in
+                        GraphDump.InputEntry(slot: slotIndex,
+                                             source: describe(slot.source) + (slot.decode == nil ? "" : " transfer decoded by table"),
+                                             edge: slot.edge.rawValue, filter: slot.filter.rawValue)
+                    }
+                case .area(let op, let inputs, let layout):
+                    entry.kind = "area"
+                    entry.name = "\(op.name)(" + inputs.indices.map { "in\($0)" }.joined(separator: ", ") + ")"
+                    entry.instructions = [op.summary]
+                    if layout.channels == 1 {
+                        let grey = layout.greyInputs.indices.filter { layout.greyInputs[$0] }.map { "in\($0)" }
+                        entry.instructions.append("grey: red only"
+                                                  + (grey.isEmpty ? "" : "; red only read from " + grey.joined(separator: ", ")))
+                    }
+                    entry.inputs = inputs.enumerated().map { slotIndex, input in
+                        GraphDump.InputEntry(slot: slotIndex,
+                                             source: describe(input.source) + (input.decode == nil ? "" : " transfer decoded by table")
+                                                 + (input.primaries == nil ? "" : " primaries converted"),
+                                             edge: input.edge.rawValue, filter: input.filter.rawValue)
+                    }
+                case .processor(let processor, let inputs) where processor is Intermediate:
+                    entry.kind = "intermediate"
+                    entry.name = processor.name
+                    entry.format = options.workingFormat.rawValue
+                    entry.instructions = [processor.argumentSummary + ", kept in the working format"]
+                    // The render that computes it: the one that ran, or as it would be planned.
+                    if let ran = profile?.intermediates[index] {
+                        pending.append((ran.plan, region, ran, base + index))
+                    } else if !region.isEmpty {
+                        let (_, nested, _) = try self.plan(Image(node: inputs[0]), rect: region, managed: true)
+                        pending.append((nested, region, nil, base + index))
+                    }
+                case .processor(let processor, let inputs):
+                    entry.kind = "processor"
+                    entry.name = processor.name
+                    entry.instructions = ["swift code over whole buffers: \(processor.argumentSummary)"]
+                    entry.inputs = inputs.enumerated().map { GraphDump.InputEntry(slot: $0, source: "image #\($1.serial)", edge: "zero", filter: "linear") }
+                }
+                group.append(entry)
+            }
+            groups.append(group)
+            count += group.count
+        }
+        var entries = groups.dropFirst().reversed().flatMap { $0 } + (groups.first ?? [])
+        for index in entries.indices {
+            guard let nestedRoot = parents[entries[index].id] else { continue }
+            entries[index].inputs = [GraphDump.InputEntry(slot: 0, source: "program \(nestedRoot)", edge: "zero", filter: "linear")]
+            if let stored = entries.first(where: { $0.id == nestedRoot })?.format { entries[index].format = stored }
+        }
+        return entries
     }
 
     private func describe(_ source: StagePlanner.Slot.Source) -> String {
@@ -118,9 +166,3 @@ extension Context {
     }
 }
 
-extension StagePlanner.Work {
-    var isProcessor: Bool {
-        if case .processor = self { return true }
-        return false
-    }
-}

@@ -36,7 +36,7 @@ package protocol AreaOperation: Hashable, Sendable {
     /// Computes `tile.output`. When `tile.channels` is 3, alpha is known to be 1: write channels
     /// 0–2 only; the executor writes alpha. When it is 1, the output is grey and opaque
     /// (``isGrey(inputs:)`` and ``isOpaque(inputs:)``): write channel 0 only, from one-channel
-    /// loads of the grey inputs (`channelCount` 1); the executor copies it to green and blue.
+    /// loads of the grey inputs (`channelCount` 1); the stage stores that one plane, read as red, green and blue.
     func run(_ tile: AreaTile)
     /// The output pixel (`x`, `y`) computed plainly (for ``ReferenceEvaluator``): `input(i, x, y)`
     /// is input `i`'s premultiplied RGBA at pixel (x, y), 0 outside its extent.

@@ -69,6 +69,16 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         return Image(node: Node(.affine(transform, filter), inputs: [node], extent: transform.apply(to: extent)))
     }
 
+    /// The same pixels, computed once over the region a render reads before its tiles start and
+    /// kept for them in the working format (Core Image's `insertingIntermediate()`): worth it for an
+    /// image that tiles read with wide margins (each tile would compute those margins again), at the
+    /// cost of holding it through the render. `name` names the stage in dumps. An image of
+    /// infinite extent is returned as it is (there is no whole to compute).
+    public func insertingIntermediate(named name: String = "intermediate") -> Image {
+        if extent.isInfinite { return self }
+        return applying(Intermediate(name: name))
+    }
+
     /// The image with its edge pixels repeated to infinity (`clampedToExtent()`).
     public func clampedToExtent() -> Image {
         if extent.isInfinite { return self }

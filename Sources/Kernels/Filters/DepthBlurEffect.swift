@@ -8,7 +8,8 @@ enum DepthEffectFilters {
     /// tuning are not public; the steps follow the structure Apple's decompiled filter shows
     /// (refine disparity, blur map, render) and everything numeric here is ours:
     ///
-    /// 1. The photo is scaled by inputScaleFactor (Lanczos); the disparity is refined to its size by
+    /// 1. The photo is scaled by inputScaleFactor (Lanczos; a JPEG file at 1/2, 1/4 or 1/8 decodes at
+    ///    that scale instead, by libjpeg's DCT scaling); the disparity is refined to its size by
     ///    CIEdgePreserveUpsampleFilter with the photo as guide (D; spatial σ 1 map pixel,
     ///    luma σ 0.05, so depth edges snap to the photo's edges).
     /// 2. Focus disparity `f`: the interquartile mean of the disparity over inputFocusRect
@@ -39,6 +40,10 @@ enum DepthEffectFilters {
     /// 6. Grain: `+ g·(h(x, y) − ½)·clamp(|c|/2, 0, 1)` on R, G, B, h the interleaved gradient noise
     ///    `fract(52.9829189·fract(0.06711056·x + 0.00583715·y))` of the pixel position (Jimenez 2014),
     ///    g = inputLumaNoiseScale (0 → 0.004), so blurred areas keep a sensor-like texture.
+    ///
+    /// The blur value map (c after step 3, one grey plane), the blocks and a scaled photo are
+    /// intermediates (`insertingIntermediate`): the coarse layers read them with wide margins, so
+    /// each is computed once, whole, instead of again in every tile's margins.
     static let depthBlurEffect = FilterDescriptor(
         name: "CIDepthBlurEffect", categories: ["CICategoryBlur", "CICategoryStillImage"],
         summary: "Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect.",
@@ -67,10 +72,25 @@ enum DepthEffectFilters {
         let aperture = try args.number("inputAperture"), noise = try args.number("inputLumaNoiseScale")
         let matte = try args.image("inputMatteImage")
         return try PortraitBlur(
-            photo: scale < 1 ? ResamplingFilters.scaled(image, sx: scale, sy: scale, kernel: .lanczos3, name: "CIDepthBlurEffect_scale") : image,
+            photo: scale < 1 ? scaled(image, by: scale) : image,
             disparity: disparity, matte: matte.extent.width > 1 || matte.extent.height > 1 ? matte : nil,
             focusRect: focusRect, aperture: aperture > 0 ? aperture : 2.8, grain: noise > 0 ? noise : 0.004
         ).render()
+    }
+
+    /// The photo at the render scale. A JPEG file at a DCT scale (1/2, 1/4 or 1/8, its size a
+    /// multiple) is decoded at that size: libjpeg's scaled IDCT is a low-pass of its own (45.8 dB
+    /// from the Lanczos scale on the iPhone X portrait at 1/4), so no resample runs and no larger
+    /// decode is held. Any other photo or scale is Lanczos-scaled, once, whole (an intermediate:
+    /// the value map's and the blocks' renders and the composite all read it).
+    static func scaled(_ image: Image, by scale: Double) -> Image {
+        let e = image.extent, k = 1 / scale
+        if case .file = image.node.kind, [2.0, 4, 8].contains(k), e.minX == 0, e.minY == 0,
+           e.width.truncatingRemainder(dividingBy: k) == 0, e.height.truncatingRemainder(dividingBy: k) == 0 {
+            return image.transformed(by: AffineTransform(scaleX: scale, y: scale))
+        }
+        return ResamplingFilters.scaled(image, sx: scale, sy: scale, kernel: .lanczos3, name: "CIDepthBlurEffect_scale")
+            .insertingIntermediate(named: "CIDepthBlurEffect_scaled")
     }
 
     /// A 1×1 transparent image: no matte (Core Image ignores mattes of 1×1 or less).
@@ -120,23 +140,30 @@ struct PortraitBlur {
         let raw = try Self.blurMapKernel.apply(
             [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
              .number(maximumBackRadius), .number(frontCap)], extent: extent)
-        // max over the disc of min(c, 0) is min(max over the disc of c, 0): the map kernel takes the min.
+        // max over the disc of min(c, 0) is min(max over the disc of c, 0): the value kernel takes the min.
         let nearest = raw.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum, grey: true,
                                                                filterName: "\(Self.name)_nearest"))
-        let source = try Self.sourceKernel.apply([.image(photo), .image(raw), .image(nearest), .number(1.5)], extent: extent)
+        // The value map and the blocks are read with the wide margins of the coarsest layers: each
+        // is computed once, whole, rather than again in every tile's margins.
+        let value = try Self.blurValueKernel.apply([.image(raw), .image(nearest)], extent: extent)
+            .insertingIntermediate(named: "\(Self.name)_value")
 
         let sigma = r1 / 2
         let gaussian = photo.clampedToExtent().applying(Resample(kernel: .gaussian(sigma: sigma), x: .init(step: 1, offset: 0),
                                                                  y: .init(step: 1, offset: 0), filterName: "\(Self.name)_gaussian"))
         let origin = (x: Int(extent.minX), y: Int(extent.minY))
-        let blocking = DepthLayerBlocks(origin: origin, filterName: "\(Self.name)_blocks")
-        let blocks = source.clampedToExtent().applying(blocking).cropped(to: blocking.outputExtent(inputExtents: [extent]))
+        let blocking = DepthLayerBlocks(origin: origin, gain: 1.5, filterName: "\(Self.name)_blocks")
+        let blocks = photo.clampedToExtent().applying(blocking, with: [value.clampedToExtent()])
+            .cropped(to: blocking.outputExtent(inputExtents: [extent]))
+            .insertingIntermediate(named: "\(Self.name)_blocks_whole")
         let backSum = try layers(backLayers, sign: -1, inner: r1, blocks: blocks)
         let frontSum = try layers(frontLayers, sign: 1, inner: r1, blocks: blocks)
         let empty = Image(color: [0, 0, 0, 0])
+        // Reciprocals of the own part's spans (uniforms: a multiply per pixel, not a divide).
+        func span(_ t: Double?) -> Double { 1 / max((t ?? 1e9) - r1, 0.0001) }
         return try Self.compositeKernel.apply(
-            [.image(photo), .image(source), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .number(r1),
-             .number(backLayers.first ?? 1e9), .number(frontLayers.first ?? 1e9), .number(grain)], extent: extent)
+            [.image(photo), .image(value), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .number(r1),
+             .number(1 / r1), .number(span(backLayers.first)), .number(span(frontLayers.first)), .number(grain)], extent: extent)
     }
 
     /// The sum of one side's layers (`radii` ascending, signed by `sign`: −1 behind the focus plane),
@@ -210,33 +237,33 @@ struct PortraitBlur {
         kernel vec4 depthLayerSum(__sample a, __sample b) { return a + b; }
         """)
 
-    /// The layer source: the photo's colour with highlights boosted, `rgb·(1 + gain·max(L − 0.85, 0)/0.15)`,
-    /// and in alpha the blur value: `c` in front of the focus plane, else the nearest behind-or-focus
-    /// value around, `min(m, 0)` with m the disc maximum of c.
-    static let sourceKernel = CatalogueKernel("""
-        kernel vec4 depthLayerSource(__sample s, __sample c, __sample m, float gain) {
+    /// The blur value (grey): `c` in front of the focus plane, else the nearest behind-or-focus value
+    /// around, `min(m, 0)` with m the disc maximum of c.
+    static let blurValueKernel = CatalogueKernel("""
+        kernel vec4 depthBlurValue(__sample c, __sample m) {
             float v = c.r > 0.0 ? c.r : min(m.r, 0.0);
-            float l = dot(s.rgb, vec3(0.2125, 0.7154, 0.0721));
-            return vec4(s.rgb * (1.0 + gain * max(l - 0.85, 0.0) / 0.15), v);
+            return vec4(v, v, v, 1.0);
         }
         """)
 
-    /// Own part `S`: linear in |c| from the photo (0) through the Gaussian (r1) to the layers on c's
-    /// side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t);
-    /// `out = F + (1 − F.a)·S`, plus grain where blurred; alpha of s.
+    /// Own part `S`: linear in |c| (c the blur value) from the photo (0) through the Gaussian (r1) to
+    /// the layers on c's side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t; the
+    /// spans come as reciprocals, `1/r1` and `1/max(t − r1, 0.0001)`);
+    /// `out = F + (1 − F.a)·S`, plus grain where blurred; alpha of s. destCoord − ½ is the pixel's
+    /// integer position.
     static let compositeKernel = CatalogueKernel("""
         kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front,
-                                   float r1, float tBack, float tFront, float grain) {
-            float r = c.a;
+                                   float r1, float inverseR1, float backSpan, float frontSpan, float grain) {
+            float r = c.r;
             float a = abs(r);
-            vec3 small = mix(s.rgb, g.rgb, clamp(a / r1, 0.0, 1.0));
-            float t = r < 0.0 ? tBack : tFront;
-            float wl = clamp((a - r1) / max(t - r1, 0.0001), 0.0, 1.0);
-            vec4 side = r < 0.0 ? back : front;
-            vec3 layer = side.rgb / max(side.a, 0.0001);
+            vec3 small = mix(s.rgb, g.rgb, clamp(a * inverseR1, 0.0, 1.0));
+            bool behind = r < 0.0;
+            float wl = clamp((a - r1) * (behind ? backSpan : frontSpan), 0.0, 1.0);
+            vec4 side = behind ? back : front;
+            vec3 layer = side.rgb * (1.0 / max(side.a, 0.0001));
             vec3 own = small + wl * (layer - small);
             float cover = clamp(front.a, 0.0, 1.0);
-            vec2 p = floor(destCoord());
+            vec2 p = destCoord() - 0.5;
             float h = fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715)))) - 0.5;
             float amount = grain * h * clamp(a * 0.5, 0.0, 1.0);
             vec3 rgb = front.rgb + (1.0 - cover) * own + vec3(amount);

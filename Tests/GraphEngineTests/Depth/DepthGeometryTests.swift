@@ -179,6 +179,21 @@ final class DepthGeometryTests: XCTestCase {
                        try DepthTestData.values(try file.depthData().map).values)
     }
 
+    /// An intermediate holds the same pixels: a photo reaching the output through one (and
+    /// directly) keeps its map unchanged.
+    func testIntermediatesKeepTheGeometry() throws {
+        let folder = try DepthTestData.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try Self.writeSyntheticPhoto(in: folder)
+        let photo = try Image(contentsOf: source)
+        let file = try DepthPhoto(contentsOf: source)
+        let edited = photo.insertingIntermediate().applyingColorMatrix(ColorMatrix(rgb: [0.5, 0, 0, 0, 0.5, 0, 0, 0, 0.5], sourceName: "half"))
+            .composited(over: photo)
+        let (kept, notes) = file.auxiliaryImages(following: edited, from: photo)
+        XCTAssertEqual(notes, [])
+        XCTAssertNotNil(kept.depthData?.unchangedStoredMap, "written back as the file stores it")
+    }
+
     /// Area passes that move pixels (a Lanczos shrink) or keep them (blurs, the masked variable
     /// blur's levels, which are resampled and scaled back) tell the map how to follow: the map is
     /// shrunk like the photo and still lines up.

@@ -72,6 +72,9 @@ enum AuxiliaryGeometry {
             switch node.kind {
             case .color, .matrix, .colorConversion, .crop, .clamp:
                 for input in node.inputs { stack.append((input, toNext, above)) }
+            case .processor(let processor) where processor is Intermediate:
+                // The same pixels, stored.
+                for input in node.inputs { stack.append((input, toNext, above)) }
             case .area(let operation):
                 for (index, input) in node.inputs.enumerated() {
                     guard let geometry = operation.geometry(input: index) else {
