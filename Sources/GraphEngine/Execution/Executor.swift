@@ -97,6 +97,7 @@ struct Executor {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let region = regions[ObjectIdentifier(stage.node)] ?? .empty
                 let (output, rendered) = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region,
+                                                                     threads: threads,
                                                                      keeping: { computedStage[ObjectIdentifier($0)] != nil })
                 stages.add(stage.node, index: index, planes: output)
                 timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
@@ -104,9 +105,14 @@ struct Executor {
                 for (input, buffer) in rendered {
                     guard let inputStage = computedStage[ObjectIdentifier(input)], !stages.contains(input),
                           buffer.rect.contains(regions[ObjectIdentifier(input)] ?? .empty) else { continue }
-                    let planes = PlaneSet(format: context.options.workingFormat)
-                    planes.reset(to: buffer.rect)
-                    planes.write(buffer)
+                    let planes: PlaneSet
+                    if buffer.samples == context.planarSamples(.workingFormat) {
+                        planes = PlaneSet(adopting: buffer)
+                    } else {
+                        planes = PlaneSet(format: context.options.workingFormat)
+                        planes.reset(to: buffer.rect)
+                        planes.write(buffer)
+                    }
                     stages.add(input, index: inputStage, planes: planes)
                 }
             }

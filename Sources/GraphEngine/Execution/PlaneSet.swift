@@ -10,17 +10,31 @@ final class PlaneSet: @unchecked Sendable {
     private(set) var rect: PixelRect = .empty
     private(set) var storage: UnsafeMutableRawPointer?
     private var capacity = 0
+    /// The image processor's buffer whose planes these are (adopted, not copied), or nil when the
+    /// storage is this set's own.
+    private var adopted: PlanarBuffer?
 
     init(format: WorkingFormat) { self.format = format }
 
-    deinit { storage?.deallocate() }
+    /// The planes of `buffer` (an image processor's output or rendered input), without a copy:
+    /// Float32 samples as ``WorkingFormat/rgbaf``, half as ``WorkingFormat/rgbah``.
+    init(adopting buffer: PlanarBuffer) {
+        format = buffer.samples == .float32 ? .rgbaf : .rgbah
+        rect = buffer.rect
+        storage = buffer.storage
+        capacity = buffer.byteCount
+        adopted = buffer
+    }
+
+    deinit { if adopted == nil { storage?.deallocate() } }
 
     /// Prepares the planes for `rect` (contents undefined until written).
     func reset(to rect: PixelRect) {
         self.rect = rect
         let needed = rect.pixelCount * 4 * format.bytesPerSample
         if needed > capacity {
-            storage?.deallocate()
+            if adopted == nil { storage?.deallocate() }
+            adopted = nil
             capacity = needed
             storage = UnsafeMutableRawPointer.allocate(byteCount: max(needed, 64), alignment: 64)
         }
@@ -65,7 +79,7 @@ final class PlaneSet: @unchecked Sendable {
         }
     }
 
-    /// Converts all of `buffer` (over this set's rect, set by ``reset(to:)``) into the planes.
+    /// Converts all of `buffer` (Float32, over this set's rect, set by ``reset(to:)``) into the planes.
     func write(_ buffer: PlanarBuffer) {
         for channel in 0..<4 {
             for row in 0..<rect.height {

@@ -28,21 +28,23 @@ extension Executor {
         return bytes
     }
 
-    /// Bytes of the image processors' whole-region results over `rect` (Float32 RGBA planes, with
-    /// their inputs' and output's planar buffers while they compute, and a working-format copy of
-    /// each input the work units read too).
+    /// Bytes of the image processors' whole-region results over `rect` (RGBA planes of the samples
+    /// each asks for, which the result keeps, with their inputs' planar buffers while they compute,
+    /// and a working-format copy of each input the work units read too, unless already in it).
     func processorBytes(rect: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
         let stageNodes = Set(plan.stages.map { ObjectIdentifier($0.node) })
         let shared = 4 * context.options.workingFormat.bytesPerSample
         var bytes = 0
         for stage in plan.stages {
-            guard case .processor(_, let inputs) = stage.work else { continue }
+            guard case .processor(let processor, let inputs) = stage.work else { continue }
             let region = regions[ObjectIdentifier(stage.node)] ?? .empty
-            bytes += region.pixelCount * 16 * 2
-            for input in inputs {
+            bytes += region.pixelCount * 4 * context.planarSamples(processor.outputSamples).bytes
+            for (index, input) in inputs.enumerated() {
                 let pixels = (regions[ObjectIdentifier(input)] ?? .empty).pixelCount
-                bytes += pixels * (stageNodes.contains(ObjectIdentifier(input)) ? 16 + shared : 16)
+                let samples = context.planarSamples(processor.samples(input: index))
+                let copy = stageNodes.contains(ObjectIdentifier(input)) && samples != context.planarSamples(.workingFormat) ? shared : 0
+                bytes += pixels * (4 * samples.bytes + copy)
             }
         }
         return bytes

@@ -61,8 +61,10 @@ extension Context {
 
         let programs = plannedPlan.stages.enumerated().map { index, stage -> GraphDump.ProgramEntry in
             let region = index == plannedPlan.rootStage ? area : (stageRegions[ObjectIdentifier(stage.node)] ?? .empty)
-            let format = index == plannedPlan.rootStage ? (outputFormat?.rawValue ?? "output")
-                : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue)
+            var format = index == plannedPlan.rootStage ? (outputFormat?.rawValue ?? "output") : options.workingFormat.rawValue
+            if case .processor(let processor, _) = stage.work {
+                format = planarSamples(processor.outputSamples) == .half ? WorkingFormat.rgbah.rawValue : WorkingFormat.rgbaf.rawValue
+            }
             var entry = GraphDump.ProgramEntry(
                 id: index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,
                 inputs: [], nodes: stage.nodes.map(\.serial), instructions: [], uniformCount: 0,
@@ -115,12 +117,5 @@ extension Context {
         case .buffer(let buffer): return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue)"
         case .yuv(let frame): return frame.label
         }
-    }
-}
-
-extension StagePlanner.Work {
-    var isProcessor: Bool {
-        if case .processor = self { return true }
-        return false
     }
 }
