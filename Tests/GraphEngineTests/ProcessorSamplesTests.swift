@@ -3,8 +3,9 @@ import XCTest
 @testable import GraphEngine
 
 /// An image processor that asks for the working format gets half-float planes when that is half
-/// (8 bytes a pixel instead of 16), Float32 otherwise, and the context's thread count; its output
-/// buffer becomes the stage's result without a copy.
+/// (8 bytes a pixel instead of 16) and its result carries colour, Float32 otherwise (data keeps its
+/// precision), and the context's thread count; its output buffer becomes the stage's result
+/// without a copy.
 final class ProcessorSamplesTests: XCTestCase {
     /// What the processor saw, per run.
     final class Seen: @unchecked Sendable {
@@ -53,10 +54,16 @@ final class ProcessorSamplesTests: XCTestCase {
 
     private static let width = 70, height = 40
 
-    private func render(_ workingFormat: WorkingFormat, seen: Seen) throws -> (pixels: [SIMD4<Float>], reference: [SIMD4<Float>],
-                                                                                profile: RenderProfile) {
-        let source = Image(buffer: try makeTestBuffer(width: Self.width, height: Self.height, seed: 5))
-        let other = Image(buffer: try makeTestBuffer(width: 3, height: 2, seed: 6))
+    private func render(_ workingFormat: WorkingFormat, data: Bool = false, seen: Seen) throws
+        -> (pixels: [SIMD4<Float>], reference: [SIMD4<Float>], profile: RenderProfile)
+    {
+        // Colour (sRGB) buffers, or the same bytes as data (no colour space).
+        func buffer(_ width: Int, _ height: Int, seed: UInt64) throws -> Image {
+            let colour = try makeTestBuffer(width: width, height: height, seed: seed)
+            return Image(buffer: data ? try ImageBuffer(width: width, height: height, format: .rgba8, alphaMode: .opaque,
+                                                        colorSpace: nil, bytes: colour.bytes) : colour)
+        }
+        let source = try buffer(Self.width, Self.height, seed: 5), other = try buffer(3, 2, seed: 6)
         let image = source.applying(Mirror(seen: seen), with: [other])
         var options = ContextOptions()
         options.workingFormat = workingFormat
@@ -85,6 +92,16 @@ final class ProcessorSamplesTests: XCTestCase {
         // 8-bit values through half planes: within half's rounding (2^-11 relative).
         assertClose(pixels, reference, tolerance: 1.0 / 2048)
         XCTAssertEqual(pixels.count, Self.width * Self.height)
+    }
+
+    func testDataKeepsFloat32PlanesInAHalfWorkingFormat() throws {
+        let seen = Seen()
+        let (pixels, reference, profile) = try render(.rgbah, data: true, seen: seen)
+        XCTAssertEqual(seen.all.first?.inputs, [.float32, .float32])
+        XCTAssertEqual(seen.all.first?.output, .float32)
+        let stage = try XCTUnwrap(profile.plan.stages.firstIndex { if case .processor = $0.work { true } else { false } })
+        XCTAssertEqual(profile.timings.peakBytes[stage], Self.width * Self.height * 16)
+        assertClose(pixels, reference, tolerance: 0)
     }
 
     func testFloatWorkingFormatGivesFloat32Planes() throws {

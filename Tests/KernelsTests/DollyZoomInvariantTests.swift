@@ -87,8 +87,15 @@ final class DollyZoomInvariantTests: XCTestCase {
         return (pixels, holes)
     }
 
-    func zoomed(t: Double) throws -> Image {
-        let photo = try DepthBlurEffectTests.dataImage(width: Self.width, height: Self.height, Self.colour)
+    /// `colour`: the photo tagged linear sRGB (a colour image: half planes in a half working
+    /// format), else data.
+    func zoomed(t: Double, colour: Bool = false) throws -> Image {
+        var photo = try DepthBlurEffectTests.dataImage(width: Self.width, height: Self.height, Self.colour)
+        if colour {
+            let data = try Context().render(photo, format: .rgbaf, colorSpace: .data)
+            photo = Image(buffer: try ImageBuffer(width: Self.width, height: Self.height, format: .rgbaf, alphaMode: .opaque,
+                                                  colorSpace: .linearSRGB, bytes: data.bytes))
+        }
         let map = try DepthBlurEffectTests.dataImage(width: Self.width, height: Self.height) { x, y in
             let d = Self.disparity(x, y)
             return SIMD4(d, d, d, 1)
@@ -119,7 +126,11 @@ final class DollyZoomInvariantTests: XCTestCase {
     /// The same bytes for one thread and several, in Float32 and half working formats (the bands
     /// of the z-buffer and the row ranges differ with the thread count).
     func testTheSameBytesForAnyNumberOfThreads() throws {
-        let image = try zoomed(t: -0.3)
+        let image = try zoomed(t: -0.3, colour: true)
+        var halfOptions = ContextOptions()
+        halfOptions.workingFormat = .rgbah
+        let dump = try Context(options: halfOptions).dump(image)
+        XCTAssertEqual(dump.programs.filter { $0.kind == "processor" }.map(\.format), ["RGBAh"], "half planes")
         for format in [WorkingFormat.rgbaf, .rgbah] {
             var renders: [[UInt8]] = []
             for threads in [1, 2, 3, 7] {
@@ -127,7 +138,7 @@ final class DollyZoomInvariantTests: XCTestCase {
                 options.workingFormat = format
                 options.threads = threads
                 options.tileSize = 16
-                renders.append(try Context(options: options).render(image, format: .rgbaf, colorSpace: .data).bytes)
+                renders.append(try Context(options: options).render(image, format: .rgbaf).bytes)
             }
             for (index, render) in renders.enumerated().dropFirst() { XCTAssertEqual(render, renders[0], "\(format), render \(index)") }
         }

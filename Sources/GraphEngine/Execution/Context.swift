@@ -218,10 +218,11 @@ public final class Context: @unchecked Sendable {
         return output
     }
 
-    /// How a processor's `wanted` samples are stored in this context: half only when the working
-    /// format is.
-    func planarSamples(_ wanted: ProcessorSamples) -> PlanarBuffer.Samples {
-        wanted == .workingFormat && options.workingFormat == .rgbah ? .half : .float32
+    /// How the `wanted` samples of processor `node` are stored in this context: half only when the
+    /// working format is and the processor's result carries colour (data: depth maps and masks,
+    /// keep Float32, as they always had).
+    func planarSamples(_ wanted: ProcessorSamples, of node: Node) -> PlanarBuffer.Samples {
+        wanted == .workingFormat && options.workingFormat == .rgbah && ColorManagement.carriesColor(node) ? .half : .float32
     }
 
     /// The result of an image processor over `region` (run on at most `threads` workers), from the
@@ -241,9 +242,9 @@ public final class Context: @unchecked Sendable {
             if inputRegion.isEmpty && input.extent.isInfinite {
                 throw GraphError.invalidExtent("\(processor.name) needs a finite input region; crop its input first")
             }
-            inputBuffers.append(try renderPlanar(input, region: inputRegion, samples: planarSamples(processor.samples(input: index))))
+            inputBuffers.append(try renderPlanar(input, region: inputRegion, samples: planarSamples(processor.samples(input: index), of: node)))
         }
-        let output = try PlanarBuffer(rect: region, samples: planarSamples(processor.outputSamples))
+        let output = try PlanarBuffer(rect: region, samples: planarSamples(processor.outputSamples, of: node))
         try processor.process(inputs: inputBuffers, output: output, threads: threads)
         let kept = zip(inputs, inputBuffers).filter { keeping($0.0) }.map { (node: $0.0, buffer: $0.1) }
         inputBuffers = []

@@ -106,7 +106,7 @@ struct Executor {
                     guard let inputStage = computedStage[ObjectIdentifier(input)], !stages.contains(input),
                           buffer.rect.contains(regions[ObjectIdentifier(input)] ?? .empty) else { continue }
                     let planes: PlaneSet
-                    if buffer.samples == context.planarSamples(.workingFormat) {
+                    if PlaneSet.format(of: buffer.samples) == context.options.workingFormat {
                         planes = PlaneSet(adopting: buffer)
                     } else {
                         planes = PlaneSet(format: context.options.workingFormat)

@@ -19,7 +19,7 @@ final class PlaneSet: @unchecked Sendable {
     /// The planes of `buffer` (an image processor's output or rendered input), without a copy:
     /// Float32 samples as ``WorkingFormat/rgbaf``, half as ``WorkingFormat/rgbah``.
     init(adopting buffer: PlanarBuffer) {
-        format = buffer.samples == .float32 ? .rgbaf : .rgbah
+        format = Self.format(of: buffer.samples)
         rect = buffer.rect
         storage = buffer.storage
         capacity = buffer.byteCount
@@ -27,6 +27,9 @@ final class PlaneSet: @unchecked Sendable {
     }
 
     deinit { if adopted == nil { storage?.deallocate() } }
+
+    /// The working format whose planes hold `samples`.
+    static func format(of samples: PlanarBuffer.Samples) -> WorkingFormat { samples == .float32 ? .rgbaf : .rgbah }
 
     /// Prepares the planes for `rect` (contents undefined until written).
     func reset(to rect: PixelRect) {

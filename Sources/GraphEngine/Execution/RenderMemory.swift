@@ -39,11 +39,12 @@ extension Executor {
         for stage in plan.stages {
             guard case .processor(let processor, let inputs) = stage.work else { continue }
             let region = regions[ObjectIdentifier(stage.node)] ?? .empty
-            bytes += region.pixelCount * 4 * context.planarSamples(processor.outputSamples).bytes
+            bytes += region.pixelCount * 4 * context.planarSamples(processor.outputSamples, of: stage.node).bytes
             for (index, input) in inputs.enumerated() {
                 let pixels = (regions[ObjectIdentifier(input)] ?? .empty).pixelCount
-                let samples = context.planarSamples(processor.samples(input: index))
-                let copy = stageNodes.contains(ObjectIdentifier(input)) && samples != context.planarSamples(.workingFormat) ? shared : 0
+                let samples = context.planarSamples(processor.samples(input: index), of: stage.node)
+                let copy = stageNodes.contains(ObjectIdentifier(input)) && PlaneSet.format(of: samples) != context.options.workingFormat
+                    ? shared : 0
                 bytes += pixels * (4 * samples.bytes + copy)
             }
         }

@@ -63,7 +63,7 @@ extension Context {
             let region = index == plannedPlan.rootStage ? area : (stageRegions[ObjectIdentifier(stage.node)] ?? .empty)
             var format = index == plannedPlan.rootStage ? (outputFormat?.rawValue ?? "output") : options.workingFormat.rawValue
             if case .processor(let processor, _) = stage.work {
-                format = planarSamples(processor.outputSamples) == .half ? WorkingFormat.rgbah.rawValue : WorkingFormat.rgbaf.rawValue
+                format = PlaneSet.format(of: planarSamples(processor.outputSamples, of: stage.node)).rawValue
             }
             var entry = GraphDump.ProgramEntry(
                 id: index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,

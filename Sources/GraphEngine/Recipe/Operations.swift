@@ -72,8 +72,9 @@ package protocol ImageProcessor: Operation {
 package enum ProcessorSamples: Sendable {
     /// Float32: exact, 16 bytes a pixel.
     case float32
-    /// The render's working format when that is half float (Float32 otherwise): 8 bytes a pixel,
-    /// for whole-photo colour planes whose precision the working format bounds anyway.
+    /// The render's working format when that is half float and the processor's result carries
+    /// colour (Float32 otherwise: data such as depth maps and masks keeps its precision): 8 bytes a
+    /// pixel, for whole-photo colour planes whose precision the working format bounds anyway.
     case workingFormat
 }
 

@@ -3,8 +3,8 @@ import Foundation
 
 /// Premultiplied RGBA in four planes over a pixel rectangle: how image processors see their inputs
 /// and write their output. Samples are Float32, or IEEE binary16 where the processor asks for the
-/// working format and that is half float (``ImageProcessor/samples(input:)``): a 12 MP photo then
-/// takes 96 MB instead of 192 MB.
+/// working format, that is half float and the image carries colour (``ProcessorSamples``): a 12 MP
+/// photo then takes 96 MB instead of 192 MB.
 ///
 /// Rows run bottom-up in working space: row 0 is `y == self.y`. The planes are one allocation,
 /// channel after channel (the layout of ``PlaneSet``, which adopts a processor's output without
