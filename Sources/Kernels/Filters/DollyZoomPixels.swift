@@ -1,13 +1,13 @@
-import Dispatch
 import GraphEngine
 
 /// The dolly zoom's output being built (``DollyZoomReprojection``): per pixel the winning disparity
 /// (−∞: a hole), the colours in the output's planes.
 ///
-/// Each pass runs in ranges of output rows on up to `threads` workers, and each output pixel is
-/// computed by one worker in the order a single one would use, so the bytes are the same for any
-/// worker count: the z-buffer gives every band of output rows the source rows that can reach it,
-/// visited in order; colours are per output pixel; the hole fill is ordered by disparity.
+/// The z-buffer and colour passes run in ranges of output rows on up to `threads` workers, and
+/// each output pixel is computed by one worker in the order a single one would use, so the bytes
+/// are the same for any worker count and any split: the z-buffer gives every band of output rows
+/// the source rows that can reach it, visited in order; colours are per output pixel. The hole
+/// fill is sequential (``fillHoles(_:)``).
 final class DollyZoomPixels: @unchecked Sendable {
     let width: Int, height: Int, count: Int
     let threads: Int
@@ -31,19 +31,8 @@ final class DollyZoomPixels: @unchecked Sendable {
         rowHoles.deallocate()
     }
 
-    /// Runs `body` for `0..<ranges` on up to `threads` workers (range k on worker k mod workers).
-    /// `body` must touch only what range k owns (its rows) besides what no range writes.
-    func forEach(_ ranges: Int, _ body: (Int) -> Void) {
-        let workers = min(threads, ranges)
-        if workers <= 1 {
-            for k in 0..<ranges { body(k) }
-            return
-        }
-        nonisolated(unsafe) let body = body
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for k in stride(from: worker, to: ranges, by: workers) { body(k) }
-        }
-    }
+    /// Runs `body` for `0..<ranges` on up to `threads` workers (see ``ProcessorWorkers``).
+    func forEach(_ ranges: Int, _ body: (Int) -> Void) { ProcessorWorkers.forEach(ranges, threads: threads, body) }
 
     /// The rows of range `k` of `ranges`.
     func rows(_ k: Int, of ranges: Int) -> Range<Int> { (k * height / ranges)..<((k + 1) * height / ranges) }
@@ -83,14 +72,15 @@ final class DollyZoomPixels: @unchecked Sendable {
 
     /// The z-buffer: every source pixel's scaled square, nearest wins. Each band of output rows
     /// visits, bottom first and left to right, the source rows that can reach it (from the range of
-    /// σ their disparities allow, a row wider), and writes only its own rows. One band per worker:
-    /// source rows reaching two bands are visited twice, and a band edge at the centre (two
-    /// workers) is where the fewest do.
+    /// σ their disparities allow, a row wider), and writes only its own rows. Two bands per worker:
+    /// source rows reaching two bands are visited twice (most where the edge is far from the
+    /// centre: a few percent more work), and a worker slowed by the system leaves the other bands
+    /// to the rest.
     func splat(_ geometry: DollyZoomReprojection.Geometry, disparity: DollyZoomReprojection.StretchedDisparity) {
         let reach = UnsafeMutablePointer<Range<Int>>.allocate(capacity: height)
         defer { reach.deallocate() }
         for row in 0..<height { reach[row] = reachedRows(row, geometry, disparity) }
-        let ranges = min(height, threads)
+        let ranges = threads == 1 ? 1 : min(height, 2 * threads)
         forEach(ranges) { k in
             let band = rows(k, of: ranges)
             (depth + band.lowerBound * width).initialize(repeating: -.infinity, count: band.count * width)
