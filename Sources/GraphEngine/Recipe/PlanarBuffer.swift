@@ -116,6 +116,12 @@ package final class PlanarBuffer: @unchecked Sendable {
         }
     }
 
+    /// Whether R, G and B are equal, bit for bit (a depth map or a matte).
+    package var isGrey: Bool {
+        let bytes = width * height * samples.bytes
+        return memcmp(storage, storage + bytes, bytes) == 0 && memcmp(storage, storage + 2 * bytes, bytes) == 0
+    }
+
     /// Binary16 bit patterns to Float32, `count` of them (F16C when the CPU has it): for processors
     /// that gather half samples and convert them at once.
     package static func floats(fromHalves source: UnsafePointer<UInt16>, into destination: UnsafeMutablePointer<Float>, count: Int) {

@@ -138,49 +138,59 @@ final class DollyZoomPixels: @unchecked Sendable {
     static let span = 256
 
     /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0. By
-    /// spans of a row: the four taps of every pixel, then per channel the taps gathered (half
-    /// samples converted at once) and blended, `low + (high − low)·fy` with
-    /// `low = p₀₀ + (p₁₀ − p₀₀)·fx`.
+    /// spans of a row: the taps of every pixel (a plane offset, and whether the right and upper
+    /// neighbours are other pixels or the same one, at the photo's edges), then the four samples of
+    /// each channel gathered as two adjacent pairs, half samples converted at once, and blended,
+    /// `low + (high − low)·fy` with `low = p₀₀ + (p₁₀ − p₀₀)·fx`. A grey photo (a depth map or
+    /// matte: R = G = B bit for bit) is sampled once and its value written to all three.
     func sampleColours(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) {
+        switch photo.samples {
+        case .float32: sampleColours(geometry, planes: photo.planes, photo: photo, into: colour)
+        case .half: sampleColours(geometry, planes: photo.halfPlanes, photo: photo, into: colour)
+        }
+    }
+
+    private func sampleColours<Sample: PlaneSample>(_ geometry: DollyZoomReprojection.Geometry, planes: [UnsafeMutablePointer<Sample>],
+                                                    photo: PlanarBuffer, into colour: PlanarBuffer) {
+        let channels = photo.isGrey ? 1 : 3
         let ranges = min(height, 8 * threads), span = Self.span
         forEach(ranges) { k in
-            let offsets = UnsafeMutablePointer<Int>.allocate(capacity: 4 * span)
-            let fx = UnsafeMutablePointer<Float>.allocate(capacity: span), fy = UnsafeMutablePointer<Float>.allocate(capacity: span)
-            let taps = UnsafeMutablePointer<Float>.allocate(capacity: 4 * span)
-            let halves = UnsafeMutablePointer<UInt16>.allocate(capacity: 4 * span)
+            let taps = TapScratch(span: span)
+            // Per channel and pixel the four samples p₀₀, p₁₀, p₀₁, p₁₁, then as Float32.
+            let samples = UnsafeMutablePointer<Sample>.allocate(capacity: 12 * span)
+            let floats = UnsafeMutablePointer<Float>.allocate(capacity: 4 * span)
             let values = UnsafeMutablePointer<Float>.allocate(capacity: span)
+            let sources = UnsafeMutablePointer<UnsafeMutablePointer<Sample>>.allocate(capacity: 3)
             defer {
-                for pointer in [fx, fy, taps, values] { pointer.deallocate() }
-                offsets.deallocate()
-                halves.deallocate()
+                taps.deallocate()
+                samples.deallocate()
+                floats.deallocate()
+                values.deallocate()
+                sources.deallocate()
             }
+            for channel in 0..<3 { sources[channel] = planes[channel] }
             for row in rows(k, of: ranges) {
                 var rowHoles = 0
                 for start in stride(from: 0, to: width, by: span) {
                     let n = min(span, width - start)
-                    let holes = samplePoints(row: row, columns: start..<(start + n), geometry, offsets: offsets, fx: fx, fy: fy)
+                    let holes = samplePoints(row: row, columns: start..<(start + n), geometry, taps: taps)
                     rowHoles += holes
-                    for channel in 0..<3 {
-                        switch photo.samples {
-                        case .float32:
-                            let plane = photo.planes[channel]
-                            for i in 0..<(4 * span) { taps[i] = plane[offsets[i]] }
-                        case .half:
-                            let plane = photo.halfPlanes[channel]
-                            for i in 0..<(4 * span) { halves[i] = plane[offsets[i]] }
-                            PlanarBuffer.floats(fromHalves: halves, into: taps, count: 4 * span)
-                        }
-                        let (p00, p10, p01, p11) = (taps, taps + span, taps + 2 * span, taps + 3 * span)
+                    Self.gather(sources, channels: channels, taps: taps, count: n, into: samples)
+                    for channel in 0..<channels {
+                        let p = Sample.floats(samples + 4 * span * channel, count: 4 * n, scratch: floats)
                         for i in 0..<n {
-                            let low = p00[i] + (p10[i] - p00[i]) * fx[i]
-                            let high = p01[i] + (p11[i] - p01[i]) * fx[i]
-                            values[i] = low + (high - low) * fy[i]
+                            let fx = taps.fx[i]
+                            let low = p[4 * i] + (p[4 * i + 1] - p[4 * i]) * fx
+                            let high = p[4 * i + 2] + (p[4 * i + 3] - p[4 * i + 2]) * fx
+                            values[i] = low + (high - low) * taps.fy[i]
                         }
                         if holes > 0 {
                             let line = depth + row * width + start
                             for i in 0..<n where line[i] == -.infinity { values[i] = 0 }
                         }
-                        colour.writeRow(channel: channel, row: row, column: start, count: n, from: values)
+                        for target in (channels == 1 ? 0..<3 : channel..<(channel + 1)) {
+                            colour.writeRow(channel: target, row: row, column: start, count: n, from: values)
+                        }
                     }
                 }
                 self.rowHoles[row] = rowHoles
@@ -188,27 +198,74 @@ final class DollyZoomPixels: @unchecked Sendable {
         }
     }
 
-    /// The bilinear taps (plane offsets `p₀₀, p₁₀, p₀₁, p₁₁`, each a run of ``span``) and weights
-    /// of the pixels `columns` of output row `row`, from `c + (q + ½ − c)/σ(d)` clamped to the
-    /// photo's pixel centres (1/σ as a product: no division per pixel); a hole (and the rest of the
-    /// span) reads pixel 0. Returns the holes.
+    /// The taps of a span of pixels: a plane offset (of p₀₀), the steps to p₁₀ (1, or 0 at the
+    /// photo's right edge) and to p₀₁ (a row, or 0 at its top edge), and the weights.
+    struct TapScratch {
+        let offset: UnsafeMutablePointer<Int>, right: UnsafeMutablePointer<Int>, up: UnsafeMutablePointer<Int>
+        let fx: UnsafeMutablePointer<Float>, fy: UnsafeMutablePointer<Float>
+
+        init(span: Int) {
+            offset = .allocate(capacity: span)
+            right = .allocate(capacity: span)
+            up = .allocate(capacity: span)
+            fx = .allocate(capacity: span)
+            fy = .allocate(capacity: span)
+        }
+
+        func deallocate() {
+            for pointer in [offset, right, up] { pointer.deallocate() }
+            fx.deallocate()
+            fy.deallocate()
+        }
+    }
+
+    /// The four samples of each of the first `channels` planes for `count` pixels, channel after
+    /// channel, four per pixel: two adjacent pairs (one load each) where the right neighbour is
+    /// the next sample, the same sample twice at the right edge.
     @inline(__always)
-    private func samplePoints(row: Int, columns: Range<Int>, _ geometry: DollyZoomReprojection.Geometry,
-                              offsets: UnsafeMutablePointer<Int>, fx: UnsafeMutablePointer<Float>,
-                              fy: UnsafeMutablePointer<Float>) -> Int {
-        let span = Self.span, line = depth + row * width
+    private static func gather<Sample: PlaneSample>(_ planes: UnsafeMutablePointer<UnsafeMutablePointer<Sample>>, channels: Int,
+                                                    taps: TapScratch, count: Int, into samples: UnsafeMutablePointer<Sample>) {
+        let stride = 4 * span
+        for i in 0..<count {
+            let offset = taps.offset[i], up = taps.up[i]
+            if taps.right[i] != 0 {
+                for channel in 0..<channels {
+                    let source = UnsafeRawPointer(planes[channel] + offset), out = UnsafeMutableRawPointer(samples + channel * stride + 4 * i)
+                    out.storeBytes(of: source.loadUnaligned(as: Sample.Pair.self), as: Sample.Pair.self)
+                    (out + 2 * MemoryLayout<Sample>.stride).storeBytes(
+                        of: (source + up * MemoryLayout<Sample>.stride).loadUnaligned(as: Sample.Pair.self), as: Sample.Pair.self)
+                }
+            } else {
+                for channel in 0..<channels {
+                    let source = planes[channel] + offset, out = samples + channel * stride + 4 * i
+                    out[0] = source[0]
+                    out[1] = source[0]
+                    out[2] = source[up]
+                    out[3] = source[up]
+                }
+            }
+        }
+    }
+
+    /// The taps of the pixels `columns` of output row `row` (see ``TapScratch``), from
+    /// `c + (q + ½ − c)/σ(d)` clamped to the photo's pixel centres (1/σ as a product: no division
+    /// per pixel); a hole reads pixel 0. Returns the holes.
+    @inline(__always)
+    private func samplePoints(row: Int, columns: Range<Int>, _ geometry: DollyZoomReprojection.Geometry, taps: TapScratch) -> Int {
+        let line = depth + row * width
         let (x0, y0, cx, cy) = (geometry.x0, geometry.y0, geometry.cx, geometry.cy)
         let lastColumn = Double(width - 1), lastRow = Double(height - 1)
         let qy = y0 + Double(row) + 0.5 - cy
         var holes = 0
-        if columns.count < span { offsets.initialize(repeating: 0, count: 4 * span) }
         for (i, column) in columns.enumerated() {
             let d = line[column]
             // Covered pixels hold the disparity of a source pixel with a valid σ.
             guard d != -.infinity else {
-                for k in 0..<4 { offsets[k * span + i] = 0 }
-                fx[i] = 0
-                fy[i] = 0
+                taps.offset[i] = 0
+                taps.right[i] = 0
+                taps.up[i] = 0
+                taps.fx[i] = 0
+                taps.fy[i] = 0
                 holes += 1
                 continue
             }
@@ -218,14 +275,35 @@ final class DollyZoomPixels: @unchecked Sendable {
             let v = qy * inverse + cy - y0 - 0.5
             let cu = min(max(u, 0), lastColumn), cv = min(max(v, 0), lastRow)
             let i0 = Int(cu), j0 = Int(cv)
-            let i1 = min(i0 + 1, width - 1), j1 = min(j0 + 1, height - 1)
-            fx[i] = Float(cu - Double(i0))
-            fy[i] = Float(cv - Double(j0))
-            offsets[i] = j0 * width + i0
-            offsets[span + i] = j0 * width + i1
-            offsets[2 * span + i] = j1 * width + i0
-            offsets[3 * span + i] = j1 * width + i1
+            taps.fx[i] = Float(cu - Double(i0))
+            taps.fy[i] = Float(cv - Double(j0))
+            taps.offset[i] = j0 * width + i0
+            taps.right[i] = i0 < width - 1 ? 1 : 0
+            taps.up[i] = j0 < height - 1 ? width : 0
         }
         return holes
+    }
+}
+
+/// A sample type of planes (Float32 or binary16 bits): loaded two at a time, made Float32.
+protocol PlaneSample {
+    /// Two adjacent samples.
+    associatedtype Pair
+    /// `count` samples as Float32: `samples` itself or `scratch` filled.
+    static func floats(_ samples: UnsafeMutablePointer<Self>, count: Int, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float>
+}
+
+extension Float: PlaneSample {
+    typealias Pair = UInt64
+    static func floats(_ samples: UnsafeMutablePointer<Float>, count: Int, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
+        samples
+    }
+}
+
+extension UInt16: PlaneSample {
+    typealias Pair = UInt32
+    static func floats(_ samples: UnsafeMutablePointer<UInt16>, count: Int, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
+        PlanarBuffer.floats(fromHalves: samples, into: scratch, count: count)
+        return scratch
     }
 }
