@@ -210,10 +210,10 @@ public final class Context: @unchecked Sendable {
         return RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles, totalNanoseconds: total)
     }
 
-    /// Renders `node`, a node of an already colour-managed graph, over `region` into Float32 planes
-    /// (inputs of image processors).
-    func renderPlanar(_ node: Node, region: PixelRect) throws -> PlanarBuffer {
-        let output = PlanarBuffer(rect: region)
+    /// Renders `node`, a node of an already colour-managed graph, over `region` into planes of
+    /// `samples` (inputs of image processors).
+    func renderPlanar(_ node: Node, region: PixelRect, samples: PlanarBuffer.Samples = .float32) throws -> PlanarBuffer {
+        let output = try PlanarBuffer(rect: region, samples: samples)
         guard !region.isEmpty else { return output }
         let (root, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
         let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
@@ -223,10 +223,18 @@ public final class Context: @unchecked Sendable {
         return output
     }
 
-    /// The result of an image processor over `region`, from the cache or computed now; when computed
-    /// now, also the inputs it rendered for it that `keeping` asks for (Float32 planes over their
-    /// regions of interest). The others are let go before the result is copied out.
-    func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect,
+    /// How the `wanted` samples of processor `node` are stored in this context: half only when the
+    /// working format is and the processor's result carries colour (data: depth maps and masks,
+    /// keep Float32, as they always had).
+    func planarSamples(_ wanted: ProcessorSamples, of node: Node) -> PlanarBuffer.Samples {
+        wanted == .workingFormat && options.workingFormat == .rgbah && ColorManagement.carriesColor(node) ? .half : .float32
+    }
+
+    /// The result of an image processor over `region` (run on at most `threads` workers), from the
+    /// cache or computed now; when computed now, also the inputs it rendered for it that `keeping`
+    /// asks for (planes over their regions of interest). The others are let go before the result
+    /// is returned; the result's planes are the processor's output buffer itself.
+    func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect, threads: Int,
                          keeping: (Node) -> Bool = { _ in false }) throws
         -> (output: PlaneSet, renderedInputs: [(node: Node, buffer: PlanarBuffer)])
     {
@@ -239,15 +247,13 @@ public final class Context: @unchecked Sendable {
             if inputRegion.isEmpty && input.extent.isInfinite {
                 throw GraphError.invalidExtent("\(processor.name) needs a finite input region; crop its input first")
             }
-            inputBuffers.append(try renderPlanar(input, region: inputRegion))
+            inputBuffers.append(try renderPlanar(input, region: inputRegion, samples: planarSamples(processor.samples(input: index), of: node)))
         }
-        let output = PlanarBuffer(rect: region)
-        try processor.process(inputs: inputBuffers, output: output)
+        let output = try PlanarBuffer(rect: region, samples: planarSamples(processor.outputSamples, of: node))
+        try processor.process(inputs: inputBuffers, output: output, threads: threads)
         let kept = zip(inputs, inputBuffers).filter { keeping($0.0) }.map { (node: $0.0, buffer: $0.1) }
         inputBuffers = []
-        let planes = PlaneSet(format: .rgbaf)
-        planes.reset(to: region)
-        planes.write(output)
+        let planes = PlaneSet(adopting: output)
         imageCache.insert(planes, for: key, bytes: planes.byteCount)
         return (planes, kept)
     }
@@ -276,15 +282,15 @@ extension Context {
     }
 }
 
-/// Stores spans into Float32 planes (for image-processor inputs).
+/// Stores spans into a processor input's planes (Float32, or converted to half).
 struct PlanarSink: OutputSink, @unchecked Sendable {
     let buffer: PlanarBuffer
     func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
-        let offset = (y - buffer.y) * buffer.width + (x0 - buffer.x)
-        (buffer.planes[0] + offset).update(from: c.0, count: count)
-        (buffer.planes[1] + offset).update(from: c.1, count: count)
-        (buffer.planes[2] + offset).update(from: c.2, count: count)
-        (buffer.planes[3] + offset).update(from: c.3, count: count)
+        let row = y - buffer.y, column = x0 - buffer.x
+        buffer.writeRow(channel: 0, row: row, column: column, count: count, from: c.0)
+        buffer.writeRow(channel: 1, row: row, column: column, count: count, from: c.1)
+        buffer.writeRow(channel: 2, row: row, column: column, count: count, from: c.2)
+        buffer.writeRow(channel: 3, row: row, column: column, count: count, from: c.3)
     }
 }
 

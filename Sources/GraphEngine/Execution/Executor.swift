@@ -105,6 +105,7 @@ struct Executor {
                     continue
                 }
                 let (output, rendered) = try context.processorResult(processor, node: stage.node, inputs: inputs, region: region,
+                                                                     threads: threads,
                                                                      keeping: { computedStage[ObjectIdentifier($0)] != nil })
                 stages.add(stage.node, index: index, planes: output)
                 timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
@@ -112,9 +113,14 @@ struct Executor {
                 for (input, buffer) in rendered {
                     guard let inputStage = computedStage[ObjectIdentifier(input)], !stages.contains(input),
                           buffer.rect.contains(regions[ObjectIdentifier(input)] ?? .empty) else { continue }
-                    let planes = PlaneSet(format: context.options.workingFormat)
-                    planes.reset(to: buffer.rect)
-                    planes.write(buffer)
+                    let planes: PlaneSet
+                    if PlaneSet.format(of: buffer.samples) == context.options.workingFormat {
+                        planes = PlaneSet(adopting: buffer)
+                    } else {
+                        planes = PlaneSet(format: context.options.workingFormat)
+                        planes.reset(to: buffer.rect)
+                        planes.write(buffer)
+                    }
                     stages.add(input, index: inputStage, planes: planes)
                 }
             }

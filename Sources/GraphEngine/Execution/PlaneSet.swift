@@ -16,10 +16,26 @@ final class PlaneSet: @unchecked Sendable {
     private(set) var channels = 4
     private(set) var storage: UnsafeMutableRawPointer?
     private var capacity = 0
+    /// The image processor's buffer whose planes these are (adopted, not copied), or nil when the
+    /// storage is this set's own.
+    private var adopted: PlanarBuffer?
 
     init(format: WorkingFormat) { self.format = format }
 
-    deinit { storage?.deallocate() }
+    /// The planes of `buffer` (an image processor's output or rendered input), without a copy:
+    /// Float32 samples as ``WorkingFormat/rgbaf``, half as ``WorkingFormat/rgbah``.
+    init(adopting buffer: PlanarBuffer) {
+        format = Self.format(of: buffer.samples)
+        rect = buffer.rect
+        storage = buffer.storage
+        capacity = buffer.byteCount
+        adopted = buffer
+    }
+
+    deinit { if adopted == nil { storage?.deallocate() } }
+
+    /// The working format whose planes hold `samples`.
+    static func format(of samples: PlanarBuffer.Samples) -> WorkingFormat { samples == .float32 ? .rgbaf : .rgbah }
 
     /// Prepares `channels` planes (see ``channels``) for `rect` (contents undefined until written).
     func reset(to rect: PixelRect, channels: Int = 4) {
@@ -27,7 +43,8 @@ final class PlaneSet: @unchecked Sendable {
         self.channels = channels == 1 || channels == 3 ? channels : 4
         let needed = byteCount
         if needed > capacity {
-            storage?.deallocate()
+            if adopted == nil { storage?.deallocate() }
+            adopted = nil
             capacity = needed
             storage = UnsafeMutableRawPointer.allocate(byteCount: max(needed, 64), alignment: 64)
         }
@@ -83,7 +100,7 @@ final class PlaneSet: @unchecked Sendable {
         }
     }
 
-    /// Converts all of `buffer` (over this set's rect, set by ``reset(to:channels:)``) into the planes.
+    /// Converts all of `buffer` (Float32, over this set's rect, set by ``reset(to:channels:)``) into the planes.
     func write(_ buffer: PlanarBuffer) {
         for channel in 0..<4 where stores(channel: channel) {
             for row in 0..<rect.height {

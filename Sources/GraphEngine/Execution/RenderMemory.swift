@@ -32,9 +32,10 @@ extension Executor {
         return bytes + slotBytes.reduce(0, +)
     }
 
-    /// Bytes of the image processors' whole-region results over `rect` (Float32 RGBA planes, with
-    /// their inputs' and output's planar buffers while they compute, and a working-format copy of
-    /// each input the work units read too; an intermediate's working-format planes).
+    /// Bytes of the image processors' whole-region results over `rect` (RGBA planes of the samples
+    /// each asks for, which the result keeps, with their inputs' planar buffers while they compute,
+    /// and a working-format copy of each input the work units read too, unless already in it; an
+    /// intermediate's working-format planes).
     func processorBytes(rect: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
         let stageNodes = Set(plan.stages.map { ObjectIdentifier($0.node) })
@@ -48,10 +49,13 @@ extension Executor {
                 bytes += region.pixelCount * shared
                 continue
             }
-            bytes += region.pixelCount * 16 * 2
-            for input in inputs {
+            bytes += region.pixelCount * 4 * context.planarSamples(processor.outputSamples, of: stage.node).bytes
+            for (index, input) in inputs.enumerated() {
                 let pixels = (regions[ObjectIdentifier(input)] ?? .empty).pixelCount
-                bytes += pixels * (stageNodes.contains(ObjectIdentifier(input)) ? 16 + shared : 16)
+                let samples = context.planarSamples(processor.samples(input: index), of: stage.node)
+                let copy = stageNodes.contains(ObjectIdentifier(input)) && PlaneSet.format(of: samples) != context.options.workingFormat
+                    ? shared : 0
+                bytes += pixels * (4 * samples.bytes + copy)
             }
         }
         return bytes

@@ -175,12 +175,15 @@ extension Context {
                 progress: RenderProgress?) throws -> [UInt8] {
         try options.validate(for: format)
         let (options, appended) = try preparingAuxiliaryImages(options, format: format)
+        // The auxiliary images render and encode on a thread of their own beside the primary.
+        appended?.start()
+        defer { appended?.cancel() }
         let target = outputTarget(options.colorSpace)
         let profile = target.tag.flatMap(Context.iccProfile(for:))
         switch format {
         case .jpeg:
             // With auxiliary images the primary is assembled in memory (its MPF index points past it).
-            let primaryDestination = appended.isEmpty ? destination : .memory
+            let primaryDestination = appended == nil ? destination : .memory
             let primary: [UInt8]
             if let source = directlyTranscodable(image, colorSpace: options.colorSpace) {
                 // An unfiltered JPEG file is re-encoded without a render.
@@ -193,8 +196,8 @@ extension Context {
                 primary = try streamedJPEG(image, options: options, iccProfile: profile, destination: primaryDestination,
                                            progress: progress)
             }
-            if appended.isEmpty { return primary }
-            return try destination.deliver(MPF.assemble(primary: primary, auxiliaries: appended))
+            guard let appended else { return primary }
+            return try destination.deliver(MPF.assemble(primary: primary, auxiliaries: try appended.result()))
         case .png:
             return try streamedPNG(image, bitDepth: options.bitDepth, colorSpace: options.colorSpace, iccProfile: profile,
                                    exif: options.exif, xmp: options.jpegSegments.xmp, destination: destination,

@@ -91,7 +91,7 @@ extension Context {
                 let region = isRoot ? area : (stageRegions[ObjectIdentifier(stage.node)] ?? .empty)
                 let planes = stage.storedChannels == 1 ? " (grey: 1 plane)" : stage.storedChannels == 3 ? " (opaque: 3 planes)" : ""
                 let format = isRoot ? (parent == nil ? (outputFormat?.rawValue ?? "output") : options.workingFormat.rawValue + planes)
-                    : (stage.work.isProcessor ? "RGBAf" : options.workingFormat.rawValue + planes)
+                    : options.workingFormat.rawValue + planes
                 var entry = GraphDump.ProgramEntry(
                     id: base + index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,
                     inputs: [], nodes: stage.nodes.map(\.serial), instructions: [], uniformCount: 0,
@@ -140,6 +140,8 @@ extension Context {
                 case .processor(let processor, let inputs):
                     entry.kind = "processor"
                     entry.name = processor.name
+                    // Its result keeps the planes it asked for (no copy into the working format).
+                    if !isRoot { entry.format = PlaneSet.format(of: planarSamples(processor.outputSamples, of: stage.node)).rawValue }
                     entry.instructions = ["swift code over whole buffers: \(processor.argumentSummary)"]
                     entry.inputs = inputs.enumerated().map { GraphDump.InputEntry(slot: $0, source: "image #\($1.serial)", edge: "zero", filter: "linear") }
                 }
@@ -165,4 +167,3 @@ extension Context {
         }
     }
 }
-

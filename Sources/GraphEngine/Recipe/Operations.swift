@@ -49,15 +49,41 @@ package protocol GeneralOperation: Operation {
 
 /// Swift code over whole buffers (reductions, histograms, 3D effects): a fusion barrier.
 ///
-/// Inputs are rendered into Float32 premultiplied RGBA planes over their regions of interest; the
-/// output is written the same way. Implementations must combine values in a fixed order so results
-/// do not depend on threads.
+/// Inputs are rendered into premultiplied RGBA planes (``PlanarBuffer``) over their regions of
+/// interest; the output is written the same way. Planes are Float32 unless the processor asks for
+/// the working format (``samples(input:)``, ``outputSamples``); the reference evaluator always
+/// passes Float32, so a processor that asks must read both. Implementations must combine values in
+/// a fixed order so results do not depend on threads.
 package protocol ImageProcessor: Operation {
     /// The output extent given the inputs' extents.
     func outputExtent(inputExtents: [Rect]) -> Rect
     /// The rectangle of input `index` needed (reductions need their whole area).
     func regionOfInterest(input index: Int, inputExtent: Rect, outputRect: Rect) -> Rect
+    /// How input `index` is rendered (default Float32).
+    func samples(input index: Int) -> ProcessorSamples
+    /// How the output is stored (default Float32).
+    var outputSamples: ProcessorSamples { get }
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws
+    /// The same, on at most `threads` workers (the context's); by default on the calling thread.
+    func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws
+}
+
+/// How an image processor's planes store samples.
+package enum ProcessorSamples: Sendable {
+    /// Float32: exact, 16 bytes a pixel.
+    case float32
+    /// The render's working format when that is half float and the processor's result carries
+    /// colour (Float32 otherwise: data such as depth maps and masks keeps its precision): 8 bytes a
+    /// pixel, for whole-photo colour planes whose precision the working format bounds anyway.
+    case workingFormat
+}
+
+extension ImageProcessor {
+    package func samples(input index: Int) -> ProcessorSamples { .float32 }
+    package var outputSamples: ProcessorSamples { .float32 }
+    package func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws {
+        try process(inputs: inputs, output: output)
+    }
 }
 
 /// An image processor that moves its first input's pixels in a way a map lined up with that input

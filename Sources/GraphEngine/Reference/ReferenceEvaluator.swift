@@ -285,7 +285,7 @@ package final class ReferenceEvaluator {
         for (index, input) in node.inputs.enumerated() {
             let region = PixelRect(processor.regionOfInterest(input: index, inputExtent: input.extent, outputRect: node.extent)
                 .intersection(input.extent))
-            let buffer = PlanarBuffer(rect: region)
+            let buffer = try PlanarBuffer(rect: region)
             for y in region.y..<region.maxY {
                 for x in region.x..<region.maxX {
                     let v = try value(input, x, y)
@@ -294,7 +294,7 @@ package final class ReferenceEvaluator {
             }
             inputs.append(buffer)
         }
-        let output = PlanarBuffer(rect: PixelRect(node.extent))
+        let output = try PlanarBuffer(rect: PixelRect(node.extent))
         try processor.process(inputs: inputs, output: output)
         processed[ObjectIdentifier(node)] = output
         return output

@@ -1,4 +1,3 @@
-import Dispatch
 import GraphEngine
 
 /// The dolly zoom (Vertigo effect) of a depth photo: the camera moves toward the subject by
@@ -51,10 +50,14 @@ enum DollyZoomFilters {
 /// sampled bilinearly (edges clamped) at `c + (q + ½ − c)/σ(d)`, d the winner's: a point in the
 /// winner's square. Pixels no source covers are holes, filled from the background: filled pixels
 /// spread their colour and disparity to open 8-neighbours, the smallest disparity first (see
-/// ``ReprojectedPixels/fillHoles()``), so a disocclusion shows the surface behind, not the one in
-/// front. Output alpha is 1. A depth photo's maps follow it (``MapFollowingProcessor``): the
-/// disparity map run through it (with the same disparity input) is the reprojected disparity, at
-/// the map's resolution.
+/// ``DollyZoomPixels/fillHoles(_:)``), so a disocclusion shows the surface behind, not the one in front. Output
+/// alpha is 1. A depth photo's maps follow it (``MapFollowingProcessor``): the disparity map run
+/// through it (with the same disparity input) is the reprojected disparity, at the map's resolution.
+///
+/// The photo and the result are planes of the working format (half float by default: 96 MB for
+/// 12 MP, where Float32 took 192 MB each); the disparity stays Float32, since its exact values decide
+/// which pixel wins and where it lands. Every pass runs in row ranges on the context's workers, and
+/// gives the same bytes for any number of them (see ``DollyZoomPixels``).
 struct DollyZoomReprojection: MapFollowingProcessor {
     let amount: Double
 
@@ -67,20 +70,32 @@ struct DollyZoomReprojection: MapFollowingProcessor {
 
     func regionOfInterest(input index: Int, inputExtent: Rect, outputRect: Rect) -> Rect { inputExtent }
 
+    func samples(input index: Int) -> ProcessorSamples { index == 0 ? .workingFormat : .float32 }
+
+    var outputSamples: ProcessorSamples { .workingFormat }
+
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
+        try process(inputs: inputs, output: output, threads: ContextOptions.processorCount)
+    }
+
+    func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws {
         let photo = inputs[0]
         guard photo.width > 0, photo.height > 0, inputs[1].width > 0, inputs[1].height > 0 else { return }
         let subject = Double(inputs[2].value(channel: 0, x: inputs[2].x, y: inputs[2].y))
-        let disparity = StretchedDisparity(map: inputs[1], photo: photo)
+        let disparity = StretchedDisparity(map: inputs[1], width: photo.width, height: photo.height)
+        defer { disparity.deallocate() }
         let geometry = Geometry(amount: amount, subject: subject, photo: photo, disparity: disparity)
         // Built straight in the output's planes when it is the photo's rectangle (the usual case).
         let inPlace = output.x == photo.x && output.y == photo.y && output.width == photo.width && output.height == photo.height
-        let pixels = ReprojectedPixels(width: photo.width, height: photo.height, colour: inPlace ? Array(output.planes[0..<3]) : nil)
+        let colour = inPlace ? output : try PlanarBuffer(x: photo.x, y: photo.y, width: photo.width, height: photo.height,
+                                                          samples: output.samples)
+        let pixels = DollyZoomPixels(width: photo.width, height: photo.height, threads: threads)
         defer { pixels.deallocate() }
         pixels.splat(geometry, disparity: disparity)
-        pixels.sampleColours(geometry, photo: photo)
-        pixels.fillHoles()
-        pixels.write(to: output, origin: (photo.x, photo.y))
+        pixels.sampleColours(geometry, photo: photo, into: colour)
+        pixels.fillHoles(colour)
+        colour.fill(channel: 3, with: 1)
+        if !inPlace { output.copy(from: colour) }
     }
 
     /// The scale about the centre for each disparity.
@@ -88,12 +103,18 @@ struct DollyZoomReprojection: MapFollowingProcessor {
         let amount: Double
         /// `1 − t·d_s`, times the magnification k.
         let numerator: Double
+        /// Its reciprocal.
+        let inverseNumerator: Double
         let cx: Double, cy: Double
+        /// The photo's first pixel corner (its centre minus half its size).
+        let x0: Double, y0: Double
 
         init(amount: Double, subject: Double, photo: PlanarBuffer, disparity: StretchedDisparity) {
             self.amount = amount
             cx = Double(photo.x) + Double(photo.width) / 2
             cy = Double(photo.y) + Double(photo.height) / 2
+            x0 = cx - Double(photo.width) / 2
+            y0 = cy - Double(photo.height) / 2
             let unmagnified = 1 - amount * subject
             var least = Double.infinity
             func border(_ column: Int, _ row: Int) {
@@ -109,6 +130,7 @@ struct DollyZoomReprojection: MapFollowingProcessor {
                 border(photo.width - 1, row)
             }
             numerator = least > 0 && least < 1 ? unmagnified / least : unmagnified
+            inverseNumerator = 1 / numerator
         }
 
         /// σ(d), or nil for a pixel behind the camera (or a NaN disparity).
@@ -119,196 +141,101 @@ struct DollyZoomReprojection: MapFollowingProcessor {
             let s = numerator / denominator
             return s > 0 && s.isFinite ? s : nil
         }
+
+        /// 1/σ(d) for a disparity that has a σ, as a product (`(1 − t·d)·(1/numerator)`: a rounding
+        /// or two from the quotient).
+        @inline(__always)
+        func inverseScale(_ d: Float) -> Double { (1 - amount * Double(d)) * inverseNumerator }
+
+        /// The least and greatest σ(d) over the disparities `low...high` that have one (σ is
+        /// monotonic in d on each side of the pole 1 − t·d = 0; the greatest is infinite when the
+        /// range reaches the pole), or nil when none has one. The range is first widened by a
+        /// millionth, so values a rounding away from it are inside.
+        func scaleBounds(low: Float, high: Float) -> (least: Double, greatest: Double)? {
+            guard numerator > 0, numerator.isFinite, low <= high else { return nil }
+            let margin = 1e-6 * max(1, abs(Double(low)), abs(Double(high)))
+            let low = Double(low) - margin, high = Double(high) + margin
+            // The denominators 1 − t·d at the ends, the one nearer the pole first.
+            let (near, far) = amount >= 0 ? (1 - amount * high, 1 - amount * low) : (1 - amount * low, 1 - amount * high)
+            guard far > 0 else { return nil }
+            return (numerator / far, near > 0 ? numerator / near : .infinity)
+        }
     }
 
     /// The disparity at each photo pixel's centre, bilinear from the map (per-column and per-row
     /// taps and weights computed once).
     struct StretchedDisparity {
-        let map: PlanarBuffer
-        let columns: [(Int, Int, Float)], rows: [(Int, Int, Float)]
-
-        init(map: PlanarBuffer, photo: PlanarBuffer) {
-            self.map = map
-            func taps(_ count: Int, _ mapCount: Int) -> [(Int, Int, Float)] {
-                (0..<count).map { i in
-                    let u = (Double(i) + 0.5) * Double(mapCount) / Double(count) - 0.5
-                    let low = Int(u.rounded(.down)), weight = Float(u - Double(low))
-                    return (min(max(low, 0), mapCount - 1), min(max(low + 1, 0), mapCount - 1), weight)
-                }
-            }
-            columns = taps(photo.width, map.width)
-            rows = taps(photo.height, map.height)
+        /// The two map columns (or rows) a photo column (or row) reads and the second one's weight.
+        struct Tap {
+            let low: Int, high: Int, weight: Float
         }
 
-        /// Row `row` of the stretched map into `values` (`photo.width` floats).
+        let map: UnsafePointer<Float>, mapWidth: Int
+        let columns: UnsafeMutableBufferPointer<Tap>, rows: UnsafeMutableBufferPointer<Tap>
+        /// Per map row, its least and greatest finite value (+∞ and −∞ when it has none).
+        let rowRanges: UnsafeMutableBufferPointer<(low: Float, high: Float)>
+
+        /// `map`: Float32 planes (its red channel is read).
+        init(map buffer: PlanarBuffer, width: Int, height: Int) {
+            map = UnsafePointer(buffer.planes[0])
+            mapWidth = buffer.width
+            func taps(_ count: Int, _ mapCount: Int) -> UnsafeMutableBufferPointer<Tap> {
+                let taps = UnsafeMutableBufferPointer<Tap>.allocate(capacity: count)
+                for i in 0..<count {
+                    let u = (Double(i) + 0.5) * Double(mapCount) / Double(count) - 0.5
+                    let low = Int(u.rounded(.down)), weight = Float(u - Double(low))
+                    taps[i] = Tap(low: min(max(low, 0), mapCount - 1), high: min(max(low + 1, 0), mapCount - 1), weight: weight)
+                }
+                return taps
+            }
+            columns = taps(width, buffer.width)
+            rows = taps(height, buffer.height)
+            rowRanges = .allocate(capacity: buffer.height)
+            for row in 0..<buffer.height {
+                var low = Float.infinity, high = -Float.infinity
+                for value in UnsafeBufferPointer(start: map + row * buffer.width, count: buffer.width) where value.isFinite {
+                    low = min(low, value)
+                    high = max(high, value)
+                }
+                rowRanges[row] = (low, high)
+            }
+        }
+
+        func deallocate() {
+            columns.deallocate()
+            rows.deallocate()
+            rowRanges.deallocate()
+        }
+
+        @inline(__always)
+        private static func lerp(_ a: Float, _ b: Float, _ f: Float) -> Float { f == 0 ? a : (f == 1 ? b : a + (b - a) * f) }
+
+        /// Row `row` of the stretched map into `values` (one float per photo column).
         func fill(row: Int, into values: UnsafeMutablePointer<Float>) {
-            for column in columns.indices { values[column] = value(column: column, row: row) }
+            let tap = rows[row]
+            let bottom = map + tap.low * mapWidth, top = map + tap.high * mapWidth
+            if tap.weight == 0 {
+                for (column, x) in columns.enumerated() { values[column] = Self.lerp(bottom[x.low], bottom[x.high], x.weight) }
+            } else {
+                for (column, x) in columns.enumerated() {
+                    values[column] = Self.lerp(Self.lerp(bottom[x.low], bottom[x.high], x.weight),
+                                               Self.lerp(top[x.low], top[x.high], x.weight), tap.weight)
+                }
+            }
         }
 
         @inline(__always)
         func value(column: Int, row: Int) -> Float {
-            let (x0, x1, fx) = columns[column], (y0, y1, fy) = rows[row]
-            let plane = map.planes[0], width = map.width
-            func lerp(_ a: Float, _ b: Float, _ f: Float) -> Float { f == 0 ? a : (f == 1 ? b : a + (b - a) * f) }
-            let bottom = lerp(plane[y0 * width + x0], plane[y0 * width + x1], fx)
-            if fy == 0 { return bottom }
-            return lerp(bottom, lerp(plane[y1 * width + x0], plane[y1 * width + x1], fx), fy)
-        }
-    }
-
-    /// The output being built: per pixel the winning disparity (−∞: a hole) and RGB.
-    final class ReprojectedPixels: @unchecked Sendable {
-        let width: Int, height: Int, count: Int
-        let depth: UnsafeMutablePointer<Float>
-        let colour: [UnsafeMutablePointer<Float>]
-        /// Whether `colour` was allocated here (else it is the output's).
-        private let ownsColour: Bool
-
-        /// `colour`: three planes of `width·height` floats to build the colours in, or nil to allocate them.
-        init(width: Int, height: Int, colour planes: [UnsafeMutablePointer<Float>]?) {
-            self.width = width
-            self.height = height
-            count = width * height
-            depth = .allocate(capacity: count)
-            depth.initialize(repeating: -.infinity, count: count)
-            ownsColour = planes == nil
-            colour = planes ?? (0..<3).map { _ in .allocate(capacity: width * height) }
-            for plane in colour { plane.update(repeating: 0, count: count) }
+            let x = columns[column], y = rows[row]
+            let bottom = Self.lerp(map[y.low * mapWidth + x.low], map[y.low * mapWidth + x.high], x.weight)
+            if y.weight == 0 { return bottom }
+            return Self.lerp(bottom, Self.lerp(map[y.high * mapWidth + x.low], map[y.high * mapWidth + x.high], x.weight), y.weight)
         }
 
-        func deallocate() {
-            depth.deallocate()
-            if ownsColour { for plane in colour { plane.deallocate() } }
-        }
-
-        /// The z-buffer: every source pixel's scaled square, nearest wins.
-        func splat(_ geometry: Geometry, disparity: StretchedDisparity) {
-            let x0 = geometry.cx - Double(width) / 2, y0 = geometry.cy - Double(height) / 2
-            let values = UnsafeMutablePointer<Float>.allocate(capacity: width)
-            defer { values.deallocate() }
-            // The first output pixel (of `count`) whose centre i + ½ is at or after `edge` (relative to
-            // the first pixel's left edge), clamped to 0...count (an edge far out cannot overflow).
-            func firstCentre(_ edge: Double, _ count: Int) -> Int {
-                Int(min(max((edge - 0.5).rounded(.up), 0), Double(count)))
-            }
-            for row in 0..<height {
-                disparity.fill(row: row, into: values)
-                let bottom = y0 + Double(row) - geometry.cy
-                for column in 0..<width {
-                    let d = values[column]
-                    guard let s = geometry.scale(d) else { continue }
-                    let left = x0 + Double(column) - geometry.cx
-                    // Output pixels whose centres lie in [c + e·s, c + (e + 1)·s).
-                    let firstColumn = firstCentre(geometry.cx + left * s - x0, width)
-                    let endColumn = firstCentre(geometry.cx + (left + 1) * s - x0, width)
-                    let firstRow = firstCentre(geometry.cy + bottom * s - y0, height)
-                    let endRow = firstCentre(geometry.cy + (bottom + 1) * s - y0, height)
-                    guard firstColumn < endColumn, firstRow < endRow else { continue }
-                    for target in firstRow..<endRow {
-                        let line = depth + target * width
-                        for i in firstColumn..<endColumn where d > line[i] { line[i] = d }
-                    }
-                }
-            }
-        }
-
-        /// Each covered pixel's colour: the photo at its point in the winner's square (rows in parallel).
-        func sampleColours(_ geometry: Geometry, photo: PlanarBuffer) {
-            DispatchQueue.concurrentPerform(iterations: height) { row in sampleColours(row: row, geometry, photo: photo) }
-        }
-
-        private func sampleColours(row: Int, _ geometry: Geometry, photo: PlanarBuffer) {
-            let x0 = geometry.cx - Double(width) / 2, y0 = geometry.cy - Double(height) / 2
-            let planes = photo.planes
-            for column in 0..<width {
-                let index = row * width + column
-                guard let s = geometry.scale(depth[index]) else { continue }
-                // Source position, relative to the photo's first pixel centre.
-                let u = (x0 + Double(column) + 0.5 - geometry.cx) / s + geometry.cx - x0 - 0.5
-                let v = (y0 + Double(row) + 0.5 - geometry.cy) / s + geometry.cy - y0 - 0.5
-                let cu = min(max(u, 0), Double(width - 1)), cv = min(max(v, 0), Double(height - 1))
-                let i0 = Int(cu), j0 = Int(cv)
-                let i1 = min(i0 + 1, width - 1), j1 = min(j0 + 1, height - 1)
-                let fx = Float(cu - Double(i0)), fy = Float(cv - Double(j0))
-                for channel in 0..<3 {
-                    let p = planes[channel]
-                    let low = p[j0 * width + i0] + (p[j0 * width + i1] - p[j0 * width + i0]) * fx
-                    let high = p[j1 * width + i0] + (p[j1 * width + i1] - p[j1 * width + i0]) * fx
-                    colour[channel][index] = low + (high - low) * fy
-                }
-            }
-        }
-
-        /// Holes filled from the farthest surface around them: filled pixels spread to their open
-        /// 8-neighbours in order of increasing disparity (first the pixels that border a hole,
-        /// sorted by disparity then position; each filled hole spreads in turn, after those of
-        /// smaller disparity and, on a tie, after the pixels queued before it). The order is a merge
-        /// of the sorted border pixels with the queue of filled holes, whose disparities never
-        /// decrease: linear after the sort.
-        func fillHoles() {
-            let filled = UnsafeMutablePointer<Bool>.allocate(capacity: count)
-            defer { filled.deallocate() }
-            for index in 0..<count { filled[index] = depth[index] != -.infinity }
-            // The filled pixels next to a hole, each once.
-            let bordering = UnsafeMutablePointer<Bool>.allocate(capacity: count)
-            defer { bordering.deallocate() }
-            bordering.initialize(repeating: false, count: count)
-            var border: [Int] = []
-            for index in 0..<count where !filled[index] {
-                forEachNeighbour(of: index) { n in
-                    if filled[n], !bordering[n] {
-                        bordering[n] = true
-                        border.append(n)
-                    }
-                }
-            }
-            border.sort { depth[$0] < depth[$1] || (depth[$0] == depth[$1] && $0 < $1) }
-            var queue: [Int] = []
-            var head = 0, next = 0
-            while next < border.count || head < queue.count {
-                let from: Int
-                if head < queue.count, next == border.count || depth[queue[head]] < depth[border[next]] {
-                    from = queue[head]
-                    head += 1
-                } else {
-                    from = border[next]
-                    next += 1
-                }
-                forEachNeighbour(of: from) { n in
-                    guard !filled[n] else { return }
-                    filled[n] = true
-                    depth[n] = depth[from]
-                    for channel in 0..<3 { colour[channel][n] = colour[channel][from] }
-                    queue.append(n)
-                }
-            }
-        }
-
-        /// Calls `body` with the 8-neighbours of `index` inside the image, rows from below, columns
-        /// from the left.
-        @inline(__always)
-        private func forEachNeighbour(of index: Int, _ body: (Int) -> Void) {
-            let row = index / width, column = index % width
-            for r in max(row - 1, 0)...min(row + 1, height - 1) {
-                for c in max(column - 1, 0)...min(column + 1, width - 1) where r != row || c != column {
-                    body(r * width + c)
-                }
-            }
-        }
-
-        /// RGB into the output's planes (its pixels of the photo; already there when built in them), alpha 1.
-        func write(to output: PlanarBuffer, origin: (x: Int, y: Int)) {
-            let columns = max(output.x, origin.x)..<min(output.x + output.width, origin.x + width)
-            let rows = max(output.y, origin.y)..<min(output.y + output.height, origin.y + height)
-            guard !columns.isEmpty, !rows.isEmpty else { return }
-            for y in rows {
-                let source = (y - origin.y) * width + (columns.lowerBound - origin.x)
-                let destination = (y - output.y) * output.width + (columns.lowerBound - output.x)
-                if ownsColour {
-                    for channel in 0..<3 { (output.planes[channel] + destination).update(from: colour[channel] + source, count: columns.count) }
-                }
-                (output.planes[3] + destination).update(repeating: 1, count: columns.count)
-            }
+        /// The least and greatest finite value row `row` can have (its map rows' ranges joined).
+        func range(row: Int) -> (low: Float, high: Float) {
+            let tap = rows[row], a = rowRanges[tap.low], b = rowRanges[tap.high]
+            return (min(a.low, b.low), max(a.high, b.high))
         }
     }
 }

@@ -2,7 +2,8 @@ import GraphCodecs
 
 extension Context {
     /// The options a JPEG or PNG output is finally written with, and the auxiliary JPEGs to
-    /// append after the primary (Apple style, see `MPF.assemble`).
+    /// append after the primary (Apple style, see `MPF.assemble`), as work still to do: they do not
+    /// depend on the primary, so they can render beside it.
     ///
     /// - Apple: each map renders to values (as data), is normalised over its own minimum and
     ///   maximum (the recomputed FloatMin/FloatMax) to 8 bits and written as a grey JPEG with
@@ -14,24 +15,27 @@ extension Context {
     ///   map would no longer match the pixels.
     /// NaN values (holes) are written as the range's minimum: 8-bit maps cannot hold them.
     func preparingAuxiliaryImages(_ options: ImageWriteOptions, format: OutputFileFormat) throws
-        -> (options: ImageWriteOptions, appended: [[UInt8]])
+        -> (options: ImageWriteOptions, appended: AppendedImages?)
     {
         var options = options
         let auxiliary = options.auxiliaryImages
         let carriesGDepth = options.metadata?.xmp.map(GDepth.isPresent(inMainPacket:)) ?? false
         if auxiliary.isEmpty || format != .jpeg {
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
-            return (options, [])
+            return (options, nil)
         }
         switch auxiliary.writtenFormat {
         case .apple:
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
-            var appended: [[UInt8]] = []
-            if let depth = auxiliary.depthData { appended.append(try appleJPEG(depth, quality: auxiliary.quality)) }
-            if let matte = auxiliary.portraitEffectsMatte { appended.append(try appleJPEG(matte, quality: auxiliary.quality)) }
-            return (options, appended)
+            guard auxiliary.depthData != nil || auxiliary.portraitEffectsMatte != nil else { return (options, nil) }
+            return (options, AppendedImages { [self] in
+                var appended: [[UInt8]] = []
+                if let depth = auxiliary.depthData { appended.append(try appleJPEG(depth, quality: auxiliary.quality)) }
+                if let matte = auxiliary.portraitEffectsMatte { appended.append(try appleJPEG(matte, quality: auxiliary.quality)) }
+                return appended
+            })
         case .gDepth:
-            guard let depth = auxiliary.depthData else { return (options, []) }
+            guard let depth = auxiliary.depthData else { return (options, nil) }
             var metadata = try gDepthMetadata(depth)
             if let original = auxiliary.originalImage {
                 // Still the file's GImage: copied as is; otherwise rendered.
@@ -46,7 +50,7 @@ extension Context {
             let focus = options.metadata?.xmp.map(GDepth.focusProperties(inMainPacket:)) ?? []
             let packets = GDepth.packets(metadata, focus: focus)
             options.replacedXMP = XMPPackets(main: packets.main, extended: packets.extended)
-            return (options, [])
+            return (options, nil)
         }
     }
 

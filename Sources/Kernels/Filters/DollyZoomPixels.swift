@@ -1,0 +1,309 @@
+import GraphEngine
+
+/// The dolly zoom's output being built (``DollyZoomReprojection``): per pixel the winning disparity
+/// (−∞: a hole), the colours in the output's planes.
+///
+/// The z-buffer and colour passes run in ranges of output rows on up to `threads` workers, and
+/// each output pixel is computed by one worker in the order a single one would use, so the bytes
+/// are the same for any worker count and any split: the z-buffer gives every band of output rows
+/// the source rows that can reach it, visited in order; colours are per output pixel. The hole
+/// fill is sequential (``fillHoles(_:)``).
+final class DollyZoomPixels: @unchecked Sendable {
+    let width: Int, height: Int, count: Int
+    let threads: Int
+    /// The winning disparity per output pixel; −∞ for a hole.
+    let depth: UnsafeMutablePointer<Float>
+    /// Holes per output row (after ``sampleColours(_:photo:into:)``).
+    let rowHoles: UnsafeMutablePointer<Int>
+
+    init(width: Int, height: Int, threads: Int) {
+        self.width = width
+        self.height = height
+        self.threads = max(1, threads)
+        count = width * height
+        depth = .allocate(capacity: count)
+        rowHoles = .allocate(capacity: height)
+        rowHoles.initialize(repeating: 0, count: height)
+    }
+
+    func deallocate() {
+        depth.deallocate()
+        rowHoles.deallocate()
+    }
+
+    /// Runs `body` for `0..<ranges` on up to `threads` workers (see ``ProcessorWorkers``).
+    func forEach(_ ranges: Int, _ body: (Int) -> Void) { ProcessorWorkers.forEach(ranges, threads: threads, body) }
+
+    /// The rows of range `k` of `ranges`.
+    func rows(_ k: Int, of ranges: Int) -> Range<Int> { (k * height / ranges)..<((k + 1) * height / ranges) }
+
+    /// The first pixel (of `count`) whose centre i + ½ is at or after an edge, from `x` = the
+    /// edge − ½ (relative to the first pixel's left edge): ⌈x⌉ clamped to 0...count, by truncation
+    /// (a library call otherwise) after clamping x to −1...count so it fits an Int. Remembers the
+    /// x that give the same answer, so the next edge costs comparisons when it gives the same or
+    /// the next one (the rows a source pixel covers change rarely along a row, its columns by one).
+    struct FirstCentre {
+        let count: Int
+        private var value = 0
+        /// The answer stands for x in (low, high] (none yet).
+        private var low = Double.infinity, high = -Double.infinity
+
+        init(count: Int) { self.count = count }
+
+        @inline(__always)
+        mutating func callAsFunction(_ x: Double) -> Int {
+            if x > low && x <= high { return value }
+            // The next pixel's (the edges of consecutive source pixels are about a pixel apart).
+            if x > high && x <= high + 1 {
+                value += 1
+                low = high
+                high = value == count ? .infinity : high + 1
+                return value
+            }
+            let clamped = min(max(x, -1), Double(count)), truncated = Int(clamped)
+            value = max(Double(truncated) < clamped ? truncated + 1 : truncated, 0)
+            low = value == 0 ? -.infinity : Double(value - 1)
+            high = value == count ? .infinity : Double(value)
+            return value
+        }
+    }
+
+    // MARK: z-buffer
+
+    /// The z-buffer: every source pixel's scaled square, nearest wins. Each band of output rows
+    /// visits, bottom first and left to right, the source rows that can reach it (from the range of
+    /// σ their disparities allow, a row wider), and writes only its own rows. Two bands per worker:
+    /// source rows reaching two bands are visited twice (most where the edge is far from the
+    /// centre: a few percent more work), and a worker slowed by the system leaves the other bands
+    /// to the rest.
+    func splat(_ geometry: DollyZoomReprojection.Geometry, disparity: DollyZoomReprojection.StretchedDisparity) {
+        let reach = UnsafeMutablePointer<Range<Int>>.allocate(capacity: height)
+        defer { reach.deallocate() }
+        for row in 0..<height { reach[row] = reachedRows(row, geometry, disparity) }
+        let ranges = threads == 1 ? 1 : min(height, 2 * threads)
+        forEach(ranges) { k in
+            let band = rows(k, of: ranges)
+            (depth + band.lowerBound * width).initialize(repeating: -.infinity, count: band.count * width)
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: width)
+            defer { values.deallocate() }
+            for row in 0..<height where reach[row].overlaps(band) {
+                disparity.fill(row: row, into: values)
+                splat(row: row, values: values, band: band, geometry)
+            }
+        }
+    }
+
+    /// The output rows source row `row` can cover, from the least and greatest σ of its map rows'
+    /// disparities (σ moves a row's edges monotonically), widened by a row for rounding.
+    private func reachedRows(_ row: Int, _ geometry: DollyZoomReprojection.Geometry,
+                             _ disparity: DollyZoomReprojection.StretchedDisparity) -> Range<Int> {
+        let range = disparity.range(row: row)
+        guard let (least, greatest) = geometry.scaleBounds(low: range.low, high: range.high) else { return 0..<0 }
+        guard greatest.isFinite else { return 0..<height }
+        let bottom = geometry.y0 + Double(row) - geometry.cy
+        var first = FirstCentre(count: height)
+        func firstRow(_ s: Double) -> Int { first(geometry.cy + bottom * s - geometry.y0 - 0.5) }
+        func endRow(_ s: Double) -> Int { first(geometry.cy + (bottom + 1) * s - geometry.y0 - 0.5) }
+        return max(min(firstRow(least), firstRow(greatest)) - 1, 0)..<min(max(endRow(least), endRow(greatest)) + 1, height)
+    }
+
+    /// Source row `row` (its disparities in `values`) into the output rows of `band`: each pixel
+    /// covers the output pixels whose centres lie in [c + e·s, c + (e + 1)·s), e its square's edges
+    /// relative to c.
+    @inline(__always)
+    private func splat(row: Int, values: UnsafeMutablePointer<Float>, band: Range<Int>, _ geometry: DollyZoomReprojection.Geometry) {
+        let (x0, y0, cx, cy) = (geometry.x0, geometry.y0, geometry.cx, geometry.cy)
+        let bottom = y0 + Double(row) - cy
+        var firstRow = FirstCentre(count: height), endRow = FirstCentre(count: height)
+        var firstColumn = FirstCentre(count: width), endColumn = FirstCentre(count: width)
+        for column in 0..<width {
+            let d = values[column]
+            guard let s = geometry.scale(d) else { continue }
+            let lowest = max(firstRow(cy + bottom * s - y0 - 0.5), band.lowerBound)
+            let end = min(endRow(cy + (bottom + 1) * s - y0 - 0.5), band.upperBound)
+            guard lowest < end else { continue }
+            let left = x0 + Double(column) - cx
+            // Ordered: the edges' x grow with e (s > 0), and so do their ceilings.
+            let columns = firstColumn(cx + left * s - x0 - 0.5)..<endColumn(cx + (left + 1) * s - x0 - 0.5)
+            for target in lowest..<end {
+                let line = depth + target * width
+                for i in columns { line[i] = d > line[i] ? d : line[i] }
+            }
+        }
+    }
+
+    // MARK: Colours
+
+    /// Pixels per span of the colour pass: its scratch stays in the first-level cache.
+    static let span = 256
+
+    /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0. By
+    /// spans of a row: the taps of every pixel (a plane offset, and whether the right and upper
+    /// neighbours are other pixels or the same one, at the photo's edges), then the four samples of
+    /// each channel gathered as two adjacent pairs, half samples converted at once, and blended,
+    /// `low + (high − low)·fy` with `low = p₀₀ + (p₁₀ − p₀₀)·fx`. A grey photo (a depth map or
+    /// matte: R = G = B bit for bit) is sampled once and its value written to all three.
+    func sampleColours(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) {
+        switch photo.samples {
+        case .float32: sampleColours(geometry, planes: photo.planes, photo: photo, into: colour)
+        case .half: sampleColours(geometry, planes: photo.halfPlanes, photo: photo, into: colour)
+        }
+    }
+
+    private func sampleColours<Sample: PlaneSample>(_ geometry: DollyZoomReprojection.Geometry, planes: [UnsafeMutablePointer<Sample>],
+                                                    photo: PlanarBuffer, into colour: PlanarBuffer) {
+        let channels = photo.isGrey ? 1 : 3
+        let ranges = min(height, 8 * threads), span = Self.span
+        forEach(ranges) { k in
+            let taps = TapScratch(span: span)
+            // Per channel and pixel the four samples p₀₀, p₁₀, p₀₁, p₁₁, then as Float32.
+            let samples = UnsafeMutablePointer<Sample>.allocate(capacity: 12 * span)
+            let floats = UnsafeMutablePointer<Float>.allocate(capacity: 4 * span)
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: span)
+            let sources = UnsafeMutablePointer<UnsafeMutablePointer<Sample>>.allocate(capacity: 3)
+            defer {
+                taps.deallocate()
+                samples.deallocate()
+                floats.deallocate()
+                values.deallocate()
+                sources.deallocate()
+            }
+            for channel in 0..<3 { sources[channel] = planes[channel] }
+            for row in rows(k, of: ranges) {
+                var rowHoles = 0
+                for start in stride(from: 0, to: width, by: span) {
+                    let n = min(span, width - start)
+                    let holes = samplePoints(row: row, columns: start..<(start + n), geometry, taps: taps)
+                    rowHoles += holes
+                    Self.gather(sources, channels: channels, taps: taps, count: n, into: samples)
+                    for channel in 0..<channels {
+                        let p = Sample.floats(samples + 4 * span * channel, count: 4 * n, scratch: floats)
+                        for i in 0..<n {
+                            let fx = taps.fx[i]
+                            let low = p[4 * i] + (p[4 * i + 1] - p[4 * i]) * fx
+                            let high = p[4 * i + 2] + (p[4 * i + 3] - p[4 * i + 2]) * fx
+                            values[i] = low + (high - low) * taps.fy[i]
+                        }
+                        if holes > 0 {
+                            let line = depth + row * width + start
+                            for i in 0..<n where line[i] == -.infinity { values[i] = 0 }
+                        }
+                        for target in (channels == 1 ? 0..<3 : channel..<(channel + 1)) {
+                            colour.writeRow(channel: target, row: row, column: start, count: n, from: values)
+                        }
+                    }
+                }
+                self.rowHoles[row] = rowHoles
+            }
+        }
+    }
+
+    /// The taps of a span of pixels: a plane offset (of p₀₀), the steps to p₁₀ (1, or 0 at the
+    /// photo's right edge) and to p₀₁ (a row, or 0 at its top edge), and the weights.
+    struct TapScratch {
+        let offset: UnsafeMutablePointer<Int>, right: UnsafeMutablePointer<Int>, up: UnsafeMutablePointer<Int>
+        let fx: UnsafeMutablePointer<Float>, fy: UnsafeMutablePointer<Float>
+
+        init(span: Int) {
+            offset = .allocate(capacity: span)
+            right = .allocate(capacity: span)
+            up = .allocate(capacity: span)
+            fx = .allocate(capacity: span)
+            fy = .allocate(capacity: span)
+        }
+
+        func deallocate() {
+            for pointer in [offset, right, up] { pointer.deallocate() }
+            fx.deallocate()
+            fy.deallocate()
+        }
+    }
+
+    /// The four samples of each of the first `channels` planes for `count` pixels, channel after
+    /// channel, four per pixel: two adjacent pairs (one load each) where the right neighbour is
+    /// the next sample, the same sample twice at the right edge.
+    @inline(__always)
+    private static func gather<Sample: PlaneSample>(_ planes: UnsafeMutablePointer<UnsafeMutablePointer<Sample>>, channels: Int,
+                                                    taps: TapScratch, count: Int, into samples: UnsafeMutablePointer<Sample>) {
+        let stride = 4 * span
+        for i in 0..<count {
+            let offset = taps.offset[i], up = taps.up[i]
+            if taps.right[i] != 0 {
+                for channel in 0..<channels {
+                    let source = UnsafeRawPointer(planes[channel] + offset), out = UnsafeMutableRawPointer(samples + channel * stride + 4 * i)
+                    out.storeBytes(of: source.loadUnaligned(as: Sample.Pair.self), as: Sample.Pair.self)
+                    (out + 2 * MemoryLayout<Sample>.stride).storeBytes(
+                        of: (source + up * MemoryLayout<Sample>.stride).loadUnaligned(as: Sample.Pair.self), as: Sample.Pair.self)
+                }
+            } else {
+                for channel in 0..<channels {
+                    let source = planes[channel] + offset, out = samples + channel * stride + 4 * i
+                    out[0] = source[0]
+                    out[1] = source[0]
+                    out[2] = source[up]
+                    out[3] = source[up]
+                }
+            }
+        }
+    }
+
+    /// The taps of the pixels `columns` of output row `row` (see ``TapScratch``), from
+    /// `c + (q + ½ − c)/σ(d)` clamped to the photo's pixel centres (1/σ as a product: no division
+    /// per pixel); a hole reads pixel 0. Returns the holes.
+    @inline(__always)
+    private func samplePoints(row: Int, columns: Range<Int>, _ geometry: DollyZoomReprojection.Geometry, taps: TapScratch) -> Int {
+        let line = depth + row * width
+        let (x0, y0, cx, cy) = (geometry.x0, geometry.y0, geometry.cx, geometry.cy)
+        let lastColumn = Double(width - 1), lastRow = Double(height - 1)
+        let qy = y0 + Double(row) + 0.5 - cy
+        var holes = 0
+        for (i, column) in columns.enumerated() {
+            let d = line[column]
+            // Covered pixels hold the disparity of a source pixel with a valid σ.
+            guard d != -.infinity else {
+                taps.offset[i] = 0
+                taps.right[i] = 0
+                taps.up[i] = 0
+                taps.fx[i] = 0
+                taps.fy[i] = 0
+                holes += 1
+                continue
+            }
+            let inverse = geometry.inverseScale(d)
+            // Source position, relative to the photo's first pixel centre.
+            let u = (x0 + Double(column) + 0.5 - cx) * inverse + cx - x0 - 0.5
+            let v = qy * inverse + cy - y0 - 0.5
+            let cu = min(max(u, 0), lastColumn), cv = min(max(v, 0), lastRow)
+            let i0 = Int(cu), j0 = Int(cv)
+            taps.fx[i] = Float(cu - Double(i0))
+            taps.fy[i] = Float(cv - Double(j0))
+            taps.offset[i] = j0 * width + i0
+            taps.right[i] = i0 < width - 1 ? 1 : 0
+            taps.up[i] = j0 < height - 1 ? width : 0
+        }
+        return holes
+    }
+}
+
+/// A sample type of planes (Float32 or binary16 bits): loaded two at a time, made Float32.
+protocol PlaneSample {
+    /// Two adjacent samples.
+    associatedtype Pair
+    /// `count` samples as Float32: `samples` itself or `scratch` filled.
+    static func floats(_ samples: UnsafeMutablePointer<Self>, count: Int, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float>
+}
+
+extension Float: PlaneSample {
+    typealias Pair = UInt64
+    static func floats(_ samples: UnsafeMutablePointer<Float>, count: Int, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
+        samples
+    }
+}
+
+extension UInt16: PlaneSample {
+    typealias Pair = UInt32
+    static func floats(_ samples: UnsafeMutablePointer<UInt16>, count: Int, scratch: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Float> {
+        PlanarBuffer.floats(fromHalves: samples, into: scratch, count: count)
+        return scratch
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import GraphEngine
+import XCTest
+@testable import Kernels
+
+/// What the fast dolly zoom relies on: the same bytes for any number of threads (the z-buffer in
+/// bands of output rows, colours by rows), hole regions filled on their own exactly as the global
+/// disparity order fills them, and the remembered ceilings of ``DollyZoomPixels/FirstCentre``.
+final class DollyZoomInvariantTests: XCTestCase {
+    static let width = 72, height = 54
+    /// Four surfaces: a background at 0.2 with a step to 0.45 on the right, a bar at 0.7 and the
+    /// subject (1.0) in the middle, so holes open between several of them (t < 0), plus a NaN.
+    static func disparity(_ x: Int, _ y: Int) -> Double {
+        if x == 9 && y == 40 { return .nan }
+        if x >= 30 && x < 42 && y >= 21 && y < 33 { return 1.0 }
+        if x >= 14 && x < 60 && y >= 8 && y < 13 { return 0.7 }
+        return x >= 50 ? 0.45 : 0.2
+    }
+    static let levels = [0.2, 0.45, 0.7, 1.0]
+    static func colour(_ x: Int, _ y: Int) -> SIMD4<Double> {
+        SIMD4(Double(x) / Double(width), Double(y) / Double(height), (Double(x * y % 17) + 0.5) / 17, 1)
+    }
+
+    static func bilinear(_ u: Double, _ v: Double) -> SIMD4<Double> {
+        let cu = min(max(u, 0), Double(width - 1)), cv = min(max(v, 0), Double(height - 1))
+        let i = Int(cu), j = Int(cv), fx = cu - Double(i), fy = cv - Double(j)
+        let i1 = min(i + 1, width - 1), j1 = min(j + 1, height - 1)
+        let low = colour(i, j) * (1 - fx) + colour(i1, j) * fx, high = colour(i, j1) * (1 - fx) + colour(i1, j1) * fx
+        return low * (1 - fy) + high * fy
+    }
+
+    /// The filter written the other way round (as `DollyZoomTests`' model, over four levels), with
+    /// the holes filled in one global order: a priority queue of (disparity, order) entries, the
+    /// smallest taken first, first every filled pixel next to a hole (order: its position), then
+    /// each hole as it is filled.
+    static func model(t: Double) -> (pixels: [[SIMD4<Double>]], holes: Int) {
+        let c = (Double(width) / 2, Double(height) / 2)
+        func unmagnified(_ d: Double) -> Double? { 1 - t * d > 0 ? (1 - t) / (1 - t * d) : nil }
+        var least = Double.infinity
+        for y in 0..<height {
+            for x in 0..<width where x == 0 || y == 0 || x == width - 1 || y == height - 1 {
+                if let s = unmagnified(disparity(x, y)) { least = min(least, s) }
+            }
+        }
+        let k = least < 1 ? 1 / least : 1
+        var depth = Array(repeating: Array(repeating: -Double.infinity, count: width), count: height)
+        var pixels = Array(repeating: Array(repeating: SIMD4<Double>(0, 0, 0, 1), count: width), count: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                for d in levels where d > depth[y][x] {
+                    guard let s1 = unmagnified(d) else { continue }
+                    let s = k * s1
+                    let u = c.0 + (Double(x) + 0.5 - c.0) / s, v = c.1 + (Double(y) + 0.5 - c.1) / s
+                    let px = Int(u.rounded(.down)), py = Int(v.rounded(.down))
+                    guard px >= 0, px < width, py >= 0, py < height, disparity(px, py) == d else { continue }
+                    depth[y][x] = d
+                    pixels[y][x] = bilinear(u - 0.5, v - 0.5)
+                }
+            }
+        }
+        let holes = depth.reduce(0) { $0 + $1.filter { $0 == -.infinity }.count }
+        var filled = depth.map { $0.map { $0 > -.infinity } }
+        func neighbours(_ x: Int, _ y: Int) -> [(Int, Int)] {
+            var result: [(Int, Int)] = []
+            for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+                for nx in max(x - 1, 0)...min(x + 1, width - 1) where nx != x || ny != y { result.append((nx, ny)) }
+            }
+            return result
+        }
+        var queue: [(d: Double, order: Int, x: Int, y: Int)] = []
+        for y in 0..<height {
+            for x in 0..<width where filled[y][x] && neighbours(x, y).contains(where: { !filled[$0.1][$0.0] }) {
+                queue.append((depth[y][x], y * width + x, x, y))
+            }
+        }
+        var order = width * height
+        while let first = queue.indices.min(by: { (queue[$0].d, queue[$0].order) < (queue[$1].d, queue[$1].order) }) {
+            let (d, _, x, y) = queue.remove(at: first)
+            for (nx, ny) in neighbours(x, y) where !filled[ny][nx] {
+                filled[ny][nx] = true
+                depth[ny][nx] = d
+                pixels[ny][nx] = pixels[y][x]
+                queue.append((d, order, nx, ny))
+                order += 1
+            }
+        }
+        return (pixels, holes)
+    }
+
+    /// `colour`: the photo tagged linear sRGB (a colour image: half planes in a half working
+    /// format), else data.
+    func zoomed(t: Double, colour: Bool = false) throws -> Image {
+        var photo = try DepthBlurEffectTests.dataImage(width: Self.width, height: Self.height, Self.colour)
+        if colour {
+            let data = try Context().render(photo, format: .rgbaf, colorSpace: .data)
+            photo = Image(buffer: try ImageBuffer(width: Self.width, height: Self.height, format: .rgbaf, alphaMode: .opaque,
+                                                  colorSpace: .linearSRGB, bytes: data.bytes))
+        }
+        let map = try DepthBlurEffectTests.dataImage(width: Self.width, height: Self.height) { x, y in
+            let d = Self.disparity(x, y)
+            return SIMD4(d, d, d, 1)
+        }
+        // The focus rectangle lies inside the subject: d_s = 1.
+        return try photo.applyingFilter("GEDepthDollyZoom", parameters: [
+            "inputDisparityImage": .image(map), "inputAmount": .number(t),
+            "inputFocusRect": .rect(Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))])
+    }
+
+    /// Hole regions bordered by several surfaces, filled region by region, match the global order.
+    func testHoleRegionsAreFilledAsTheGlobalDisparityOrderFillsThem() throws {
+        for t in [-0.45, -0.2, 0.3] {
+            let out = try renderExactly(try zoomed(t: t), Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height)))
+            let (expected, holes) = Self.model(t: t)
+            if t < 0 { XCTAssertGreaterThan(holes, 50, "t = \(t): holes between the surfaces") }
+            var worst = 0.0, at = (0, 0)
+            for y in 0..<Self.height {
+                for x in 0..<Self.width {
+                    let e = (0..<4).map { abs(out[y][x][$0] - expected[y][x][$0]) }.max() ?? 0
+                    if e > worst { worst = e; at = (x, y) }
+                }
+            }
+            XCTAssertLessThan(worst, 1e-5, "t = \(t), worst at \(at): \(out[at.1][at.0]) vs \(expected[at.1][at.0])")
+        }
+    }
+
+    /// The same bytes for one thread and several, in Float32 and half working formats (the bands
+    /// of the z-buffer and the row ranges differ with the thread count).
+    func testTheSameBytesForAnyNumberOfThreads() throws {
+        let image = try zoomed(t: -0.3, colour: true)
+        var halfOptions = ContextOptions()
+        halfOptions.workingFormat = .rgbah
+        let dump = try Context(options: halfOptions).dump(image)
+        XCTAssertEqual(dump.programs.filter { $0.kind == "processor" }.map(\.format), ["RGBAh"], "half planes")
+        for format in [WorkingFormat.rgbaf, .rgbah] {
+            var renders: [[UInt8]] = []
+            for threads in [1, 2, 3, 7] {
+                var options = ContextOptions()
+                options.workingFormat = format
+                options.threads = threads
+                options.tileSize = 16
+                renders.append(try Context(options: options).render(image, format: .rgbaf).bytes)
+            }
+            for (index, render) in renders.enumerated().dropFirst() { XCTAssertEqual(render, renders[0], "\(format), render \(index)") }
+        }
+    }
+
+    /// A render of part of the image (the processor's output smaller than the photo: its colours
+    /// built aside and copied) gives the same pixels as the whole render there.
+    func testAPartRendersAsTheWhole() throws {
+        let image = try zoomed(t: -0.3)
+        let whole = try renderExactly(image, image.extent)
+        let part = try renderExactly(image, Rect(x: 20, y: 10, width: 31, height: 17))
+        for y in 0..<17 {
+            for x in 0..<31 { XCTAssertEqual(part[y][x], whole[10 + y][20 + x], "(\(x), \(y))") }
+        }
+    }
+
+    /// The z-buffer's banded pass on its own: every band count gives the same disparities.
+    func testTheZBufferIsTheSameForAnyBandCount() throws {
+        let width = 173, height = 131
+        var rng = SystemRandomNumberGenerator()
+        var map = [Float]()
+        for _ in 0..<(40 * 30) { map.append(Float.random(in: 0.5...2, using: &rng)) }
+        let photoBuffer = try PlanarBuffer(x: 0, y: 0, width: width, height: height, samples: .float32)
+        let mapBuffer = try PlanarBuffer(x: 0, y: 0, width: 40, height: 30, samples: .float32)
+        for (i, value) in map.enumerated() { mapBuffer.planes[0][i] = value }
+        let disparity = DollyZoomReprojection.StretchedDisparity(map: mapBuffer, width: width, height: height)
+        defer { disparity.deallocate() }
+        for amount in [0.35, -0.4] {
+            let geometry = DollyZoomReprojection.Geometry(amount: amount, subject: 1.2, photo: photoBuffer, disparity: disparity)
+            var results: [[UInt32]] = []
+            for threads in [1, 2, 5, 16] {
+                let pixels = DollyZoomPixels(width: width, height: height, threads: threads)
+                defer { pixels.deallocate() }
+                pixels.splat(geometry, disparity: disparity)
+                results.append((0..<(width * height)).map { pixels.depth[$0].bitPattern })
+            }
+            XCTAssertGreaterThan(results[0].filter { $0 != Float(-Float.infinity).bitPattern }.count, width * height / 2)
+            for result in results.dropFirst() { XCTAssertEqual(result, results[0], "amount \(amount)") }
+        }
+    }
+
+    /// ⌈x⌉ clamped to 0...count, whatever came before (remembered answers, the next pixel's).
+    func testFirstCentreMatchesTheCeiling() {
+        var rng = SystemRandomNumberGenerator()
+        for count in [1, 2, 7, 100] {
+            var first = DollyZoomPixels.FirstCentre(count: count)
+            var x = Double.random(in: -3...Double(count + 3), using: &rng)
+            for step in 0..<2000 {
+                // Mostly small steps (as along a row), sometimes jumps, and whole numbers.
+                switch step % 7 {
+                case 0: x = Double.random(in: -3...Double(count + 3), using: &rng)
+                case 1: x = x.rounded()
+                default: x += Double.random(in: -0.3...1.2, using: &rng)
+                }
+                let expected = Int(min(max(x.rounded(.up), 0), Double(count)))
+                XCTAssertEqual(first(x), expected, "count \(count), x \(x)")
+            }
+        }
+    }
+}
