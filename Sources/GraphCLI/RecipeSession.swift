@@ -46,8 +46,10 @@ struct RecipeSession {
         var builder = RecipeBuilder(recipe: recipe)
         let (images, outputs) = try builder.outputImages()
         recipe.outputs = outputs
+        // What several outputs compute (a mask written and also blended through) is computed once.
+        let shared = Image.insertingSharedIntermediates(images)
         return RecipeSession(recipe: recipe, context: context ?? Context(options: recipe.options.contextOptions()),
-                             images: images, warnings: builder.warnings)
+                             images: shared, warnings: builder.warnings)
     }
 
     /// Parses a comma list of dump stages.

@@ -53,11 +53,10 @@ struct RunCommand: ParsableCommand {
             // anywhere writes no file at all.
             for output in session.recipe.outputs { try outputs.prepare(output) }
             var timings: [Double] = []
-            // Area passes several outputs read (a refined depth map) are computed once, in the
-            // first output's time.
+            // Work several outputs share (a refined depth map, a mask) is computed once, in the
+            // first output's time (see `RecipeSession.prepare`).
             var start = DispatchTime.now().uptimeNanoseconds
-            let images = try session.context.sharingAreaPasses(of: session.images)
-            for (index, (output, image)) in zip(session.recipe.outputs, images).enumerated() {
+            for (index, (output, image)) in zip(session.recipe.outputs, session.images).enumerated() {
                 if index > 0 { start = DispatchTime.now().uptimeNanoseconds }
                 let progress = RenderProgress()
                 let line = ProgressLine(label: (output.file as NSString).lastPathComponent, progress: progress)

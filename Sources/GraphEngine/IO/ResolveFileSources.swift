@@ -7,13 +7,16 @@ import Foundation
 ///
 /// `sequential`: the render reads the image once, top to bottom (a streamed encode), so each file
 /// gets a windowed decode of its own (``FileSource/sequentialBuffer(scale:)``), shared by every
-/// use of it in this graph.
+/// use of it in this graph. A file a cached intermediate reads (one computed over its extent and
+/// shared by renders) reads the kept whole decode instead, in this render too: the intermediate's
+/// graph must be the same in every render to be found in the cache.
 enum ResolveFileSources {
     static func run(_ root: Node, log: inout [String], sequential: Bool = false) throws -> Node {
         var failure: Error?
         var own: [DecodeKey: ImageBuffer] = [:]
+        let shared = sequential ? filesUnderCachedIntermediates(root) : []
         func decode(_ source: any FileSource, scale: Int) throws -> ImageBuffer {
-            guard sequential else { return try source.buffer(scale: scale) }
+            guard sequential, !shared.contains(ObjectIdentifier(source)) else { return try source.buffer(scale: scale) }
             let key = DecodeKey(source: ObjectIdentifier(source), scale: scale)
             if let buffer = own[key] { return buffer }
             let buffer = try source.sequentialBuffer(scale: scale)
@@ -58,6 +61,19 @@ enum ResolveFileSources {
         }
         if let failure { throw failure }
         return resolved
+    }
+
+    /// The file sources read below a cached intermediate (``Intermediate/coversExtent``).
+    private static func filesUnderCachedIntermediates(_ root: Node) -> Set<ObjectIdentifier> {
+        var files = Set<ObjectIdentifier>()
+        var visited = Set<ObjectIdentifier>()
+        var pending = RegionOfInterest.topologicalOrder(root).filter(RegionOfInterest.coversExtent)
+        while let node = pending.popLast() {
+            guard visited.insert(ObjectIdentifier(node)).inserted else { continue }
+            if case .file(let source) = node.kind { files.insert(ObjectIdentifier(source)) }
+            pending.append(contentsOf: node.inputs)
+        }
+        return files
     }
 
     private struct DecodeKey: Hashable {

@@ -26,18 +26,30 @@ enum RegionOfInterest {
     /// (``computedBeforeWorkUnits``: image processors, whose inputs a render of their own computes):
     /// such a node gets its region, but nothing is asked of its inputs on its behalf. Without it
     /// (the default), the regions reach through every node: what the whole render reads, nested
-    /// renders included.
+    /// renders included. A cached intermediate read at all gets its whole extent.
     static func propagate(root: Node, rect: PixelRect, order: [Node]? = nil,
                           precomputed: (Node) -> Bool = { _ in false }) -> [ObjectIdentifier: PixelRect] {
         var need: [ObjectIdentifier: PixelRect] = [ObjectIdentifier(root): clip(rect, to: root.extent)]
         for node in (order ?? topologicalOrder(root)).reversed() {
-            guard let region = need[ObjectIdentifier(node)], !region.isEmpty, !precomputed(node) else { continue }
+            guard var region = need[ObjectIdentifier(node)], !region.isEmpty else { continue }
+            if coversExtent(node) {
+                region = PixelRect(node.extent)
+                need[ObjectIdentifier(node)] = region
+            }
+            if precomputed(node) { continue }
             for (index, input) in node.inputs.enumerated() {
                 let wanted = clip(inputRegion(node, index, region.rect), to: input.extent)
                 need[ObjectIdentifier(input)] = (need[ObjectIdentifier(input)] ?? .empty).union(wanted)
             }
         }
         return need
+    }
+
+    /// A cached intermediate (``Intermediate/coversExtent``): computed over its whole (finite)
+    /// extent whenever a render reads any of it.
+    static func coversExtent(_ node: Node) -> Bool {
+        guard case .processor(let processor as Intermediate) = node.kind else { return false }
+        return processor.coversExtent && !node.extent.isInfinite
     }
 
     /// Image processors: each runs once over its whole region before a render's work units, its

@@ -74,9 +74,14 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// image that tiles read with wide margins (each tile would compute those margins again), at the
     /// cost of holding it through the render. `name` names the stage in dumps. An image of
     /// infinite extent is returned as it is (there is no whole to compute).
-    public func insertingIntermediate(named name: String = "intermediate") -> Image {
+    ///
+    /// `cache` (Core Image's `insertingIntermediate(cache:)`): computed over its whole extent,
+    /// whatever part a render reads, so that later renders with the same context (a recipe's other
+    /// outputs, a preview of another region) reuse it from the context's cache; see
+    /// ``insertingSharedIntermediates(_:)``.
+    public func insertingIntermediate(named name: String = "intermediate", cache: Bool = false) -> Image {
         if extent.isInfinite { return self }
-        return applying(Intermediate(name: name))
+        return applying(Intermediate(name: name, coversExtent: cache))
     }
 
     /// The image with its edge pixels repeated to infinity (`clampedToExtent()`).

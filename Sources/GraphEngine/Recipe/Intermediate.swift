@@ -13,20 +13,35 @@
 /// It is an image processor whose processing is the identity (what the reference evaluator runs),
 /// so region-of-interest propagation and streamed sources treat it as any processor; opacity,
 /// greyness and the depth maps carried with a photo see through it.
+///
+/// A *cached* intermediate (``Image/insertingIntermediate(named:cache:)``) is computed over its
+/// whole extent, whatever part a render reads, so that every render of the context that reads it
+/// (the other outputs of a recipe) finds the same pixels in the context's cache instead of
+/// computing them again.
 package struct Intermediate: ImageProcessor {
     /// The stage name in dumps.
     package let name: String
+    /// Computed over its whole extent, for every render that reads it.
+    package let coversExtent: Bool
 
-    package init(name: String) { self.name = name }
+    package init(name: String, coversExtent: Bool = false) {
+        self.name = name
+        self.coversExtent = coversExtent
+    }
 
-    package var structureKey: String { "intermediate" }
+    package var structureKey: String { coversExtent ? "intermediate whole extent" : "intermediate" }
     package var uniformValues: [Float] { [] }
-    package var argumentSummary: String { "computed whole before the work units" }
+    package var argumentSummary: String {
+        coversExtent ? "computed whole, over its extent, before the work units (shared by renders)" : "computed whole before the work units"
+    }
 
     package func outputExtent(inputExtents: [Rect]) -> Rect { inputExtents[0] }
 
-    /// The pixels asked of it.
-    package func regionOfInterest(input index: Int, inputExtent: Rect, outputRect: Rect) -> Rect { outputRect }
+    /// The pixels asked of it (all of them when it covers its extent: see
+    /// ``RegionOfInterest/propagate(root:rect:order:precomputed:)``).
+    package func regionOfInterest(input index: Int, inputExtent: Rect, outputRect: Rect) -> Rect {
+        coversExtent ? inputExtent : outputRect
+    }
 
     /// The input, copied (the executor stores it rather than running this).
     package func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
