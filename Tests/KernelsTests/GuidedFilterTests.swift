@@ -7,20 +7,48 @@ import XCTest
 /// against float64 statements of their formulas written here, plus properties a user relies on.
 final class GuidedFilterTests: XCTestCase {
     func testMaskedVariableBlurBlendsDecimatedGaussianLevels() throws {
-        let source = try TestImage(width: 40, height: 28, seed: 31, opaque: false)
-        let mask = try TestImage(width: 40, height: 28, seed: 32)
-        let radius = 7.0
-        let image = try source.image.applyingFilter("CIMaskedVariableBlur", parameters: ["inputMask": .image(mask.image), "inputRadius": .number(radius)])
-        XCTAssertEqual(image.extent, Rect(x: -21, y: -21, width: 82, height: 70))
         // Levels σ = 7, 3.5, 1.75, 0.875; each the full-size Gaussian sampled every d pixels
         // (d the largest power of two ≤ σ/2), read bilinearly.
-        let sigmas = [0.875, 1.75, 3.5, 7.0], decimations = [1, 1, 1, 2]
+        try assertMaskedVariableBlur(radius: 7, extent: Rect(x: -21, y: -21, width: 82, height: 70),
+                                     sigmas: [0.875, 1.75, 3.5, 7.0], decimations: [1, 1, 1, 2])
+    }
+
+    /// With a large radius the coarse levels come from the finer decimated ones (a Gaussian
+    /// pyramid): σ = 12 from σ = 6 (d = 2), σ = 24 from σ = 12 (d = 4).
+    func testMaskedVariableBlurCascadesTheCoarseLevels() throws {
+        try assertMaskedVariableBlur(radius: 24, extent: Rect(x: -72, y: -72, width: 184, height: 172),
+                                     sigmas: [0.75, 1.5, 3, 6, 12, 24], decimations: [1, 1, 1, 2, 4, 8])
+    }
+
+    /// CIMaskedVariableBlur of a 40×28 image by a mask against its formula in float64: per pixel
+    /// σ = radius·clamp(luma(mask)), blended linearly between the levels around σ (σ = 0 the image),
+    /// each level read bilinearly at its decimation. Level j holds at its pixel (a, b) the full-size
+    /// Gaussian of σ_j at input pixel (d_j·a, d_j·b), unless the finer level is decimated: then the
+    /// Gaussian of σ' = √(σ_j² − σ_{j−1}²)/d_{j−1} of the finer level's pixels, around its pixel
+    /// (s·a, s·b), s = d_j/d_{j−1}.
+    func assertMaskedVariableBlur(radius: Double, extent: Rect, sigmas: [Double], decimations: [Int],
+                                  file: StaticString = #filePath, line: UInt = #line) throws {
+        let source = try TestImage(width: 40, height: 28, seed: 31, opaque: false)
+        let mask = try TestImage(width: 40, height: 28, seed: 32)
+        let image = try source.image.applyingFilter("CIMaskedVariableBlur", parameters: ["inputMask": .image(mask.image), "inputRadius": .number(radius)])
+        XCTAssertEqual(image.extent, extent, file: file, line: line)
         let taps = sigmas.map(gaussianTaps)
-        var blurred: [SIMD3<Int>: SIMD4<Double>] = [:]
-        func gaussian(_ level: Int, _ x: Int, _ y: Int) -> SIMD4<Double> {
-            if let known = blurred[SIMD3(level, x, y)] { return known }
-            let value = separable(taps[level], x, y, source.at)
-            blurred[SIMD3(level, x, y)] = value
+        let cascadeTaps = sigmas.indices.map { j -> [Double]? in
+            guard j > 0, decimations[j - 1] >= 2 else { return nil }
+            return gaussianTaps((sigmas[j] * sigmas[j] - sigmas[j - 1] * sigmas[j - 1]).squareRoot() / Double(decimations[j - 1]))
+        }
+        var known: [SIMD3<Int>: SIMD4<Double>] = [:]
+        // Level `j` (0-based among the blurred levels) at its own pixel (a, b).
+        func levelPixel(_ j: Int, _ a: Int, _ b: Int) -> SIMD4<Double> {
+            if let value = known[SIMD3(j, a, b)] { return value }
+            let value: SIMD4<Double>
+            if let taps = cascadeTaps[j] {
+                let s = decimations[j] / decimations[j - 1]
+                value = separable(taps, s * a, s * b) { levelPixel(j - 1, $0, $1) }
+            } else {
+                value = separable(taps[j], a * decimations[j], b * decimations[j], source.at)
+            }
+            known[SIMD3(j, a, b)] = value
             return value
         }
         func level(_ j: Int, _ x: Int, _ y: Int) -> SIMD4<Double> {
@@ -28,13 +56,13 @@ final class GuidedFilterTests: XCTestCase {
             let d = decimations[j - 1]
             let gx = Double(x) / Double(d), gy = Double(y) / Double(d)
             let i = Int(gx.rounded(.down)), k = Int(gy.rounded(.down)), fx = gx - Double(i), fy = gy - Double(k)
-            func g(_ a: Int, _ b: Int) -> SIMD4<Double> { gaussian(j - 1, a * d, b * d) }
+            func g(_ a: Int, _ b: Int) -> SIMD4<Double> { levelPixel(j - 1, a, b) }
             return (1 - fy) * ((1 - fx) * g(i, k) + fx * g(i + 1, k)) + fy * ((1 - fx) * g(i, k + 1) + fx * g(i + 1, k + 1))
         }
-        try assertMatches(image, Rect(x: -4, y: -4, width: 48, height: 36), tolerance: 2e-6) { x, y in
+        try assertMatches(image, Rect(x: -4, y: -4, width: 48, height: 36), tolerance: 2e-6, file: file, line: line) { x, y in
             let sigma = radius * min(max(luma(mask.at(x, y)), 0), 1)
             let knots = [0] + sigmas
-            guard sigma < radius else { return level(4, x, y) }
+            guard sigma < radius else { return level(sigmas.count, x, y) }
             var j = 0
             while knots[j + 1] <= sigma { j += 1 }
             let t = (sigma - knots[j]) / (knots[j + 1] - knots[j])
@@ -43,7 +71,7 @@ final class GuidedFilterTests: XCTestCase {
         // Where the mask is 0 the image is untouched.
         let none = try source.image.applyingFilter("CIMaskedVariableBlur", parameters: [
             "inputMask": .image(Image(color: [0, 0, 0, 1]).cropped(to: source.image.extent)), "inputRadius": .number(radius)])
-        try assertMatches(none, source.image.extent, tolerance: 1e-7) { x, y in source.at(x, y) }
+        try assertMatches(none, source.image.extent, tolerance: 1e-7, file: file, line: line) { x, y in source.at(x, y) }
     }
 
     /// sRGB encode of a linear value (the guide luma).

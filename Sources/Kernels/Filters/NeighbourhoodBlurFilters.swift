@@ -114,9 +114,12 @@ enum NeighbourhoodBlurFilters {
     /// 0.7154 g + 0.0721 b): Gaussian levels σ_j = inputRadius/2^j down to about 1 pixel, each
     /// computed only every d_j pixels (d_j the largest power of two ≤ σ_j/2: the blur is smooth
     /// there) and blended per pixel between the two levels around σ (linearly in σ; σ = 0 is the
-    /// sharp image), the levels read bilinearly. The work is a fraction of one full-size Gaussian
-    /// of the largest σ plus two bilinear reads per pixel. Apple's method is not public (its
-    /// documentation says the mask's brightness sets the radius); this is ours. Extent grows by 3σ.
+    /// sharp image), the levels read bilinearly. A level whose finer neighbour is itself decimated
+    /// is computed from it (a Gaussian pyramid: σ_j² = σ_{j+1}² + σ'², so σ' = √(σ_j² − σ_{j+1}²) in
+    /// that level's pixels, far fewer taps over a fraction of the pixels). The work is a fraction of
+    /// one full-size Gaussian of the largest σ plus two bilinear reads per pixel. Apple's method is
+    /// not public (its documentation says the mask's brightness sets the radius); this is ours.
+    /// Extent grows by 3σ.
     static let maskedVariable = FilterDescriptor(
         name: "CIMaskedVariableBlur", categories: categories,
         summary: "Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ.",
@@ -134,11 +137,15 @@ enum NeighbourhoodBlurFilters {
             while Double(2 * d) <= sigma / 2 { d *= 2 }
             return VariableBlurBlend.Level(sigma: sigma, decimation: d)
         }
-        let grids = levels.enumerated().map { index, level -> Image in
-            let d = Double(level.decimation)
-            let axis = Resample.AxisMapping(step: d, offset: 0.5 - d / 2)
-            return image.applying(Resample(kernel: .gaussian(sigma: level.sigma), x: axis, y: axis,
-                                           filterName: "CIMaskedVariableBlur_level\(index + 1)"))
+        var grids: [Image] = []
+        for (index, level) in levels.enumerated() {
+            // Level pixel X is at input pixel d·X; from a finer level of decimation e, at its pixel (d/e)·X.
+            let finer = index > 0 && levels[index - 1].decimation >= 2 ? levels[index - 1] : nil
+            let step = Double(level.decimation / (finer?.decimation ?? 1))
+            let sigma = finer.map { (level.sigma * level.sigma - $0.sigma * $0.sigma).squareRoot() / Double($0.decimation) } ?? level.sigma
+            let axis = Resample.AxisMapping(step: step, offset: 0.5 - step / 2)
+            grids.append((finer == nil ? image : grids[index - 1]).applying(
+                Resample(kernel: .gaussian(sigma: sigma), x: axis, y: axis, filterName: "CIMaskedVariableBlur_level\(index + 1)")))
         }
         let blend = VariableBlurBlend(radius: radius, levels: levels, growth: (3 * radius).rounded(.up),
                                       filterName: "CIMaskedVariableBlur")
