@@ -221,7 +221,7 @@ final class DollyZoomInvariantTests: XCTestCase {
             for (i, d) in depth.enumerated() { pixels.depth[i] = d }
             let plan = try DollyZoomHoleFill(pixels)
             defer { plan.deallocate() }
-            let planned = (0..<plan.count).map { (hole: plan.holes[$0], origin: plan.origins[$0]) }
+            let planned = (0..<plan.count).map { (hole: Int(plan.holes[$0]), origin: Int(plan.origins[$0])) }
             XCTAssertEqual(Set(planned.map(\.hole)).count, planned.count, "each hole once")
             XCTAssertEqual(planned.map(\.hole).sorted(), depth.indices.filter { depth[$0] == -.infinity && origin[$0] >= 0 })
             for (hole, from) in planned {

@@ -74,6 +74,9 @@ struct DollyZoomReprojection: MapFollowingProcessor {
 
     var outputSamples: ProcessorSamples { .workingFormat }
 
+    /// Only the photo's colour and the maps' red are read.
+    func readsAlpha(input index: Int) -> Bool { false }
+
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
         try process(inputs: inputs, output: output, threads: ContextOptions.processorCount)
     }

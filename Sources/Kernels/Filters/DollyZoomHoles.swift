@@ -19,18 +19,22 @@ import GraphEngine
 /// origin (the bordering pixel its colour spreads from). So the plan (every hole and its origin)
 /// is made beside the colour pass, and ``apply(to:threads:)`` then copies the origins' colours.
 struct DollyZoomHoleFill {
-    /// The filled holes and their origins (covered pixels), `count` of each.
-    let holes: UnsafeMutablePointer<Int>, origins: UnsafeMutablePointer<Int>
+    /// The filled holes and their origins (covered pixels), `count` of each, as pixel indices
+    /// (32 bits: half the memory of Int).
+    let holes: UnsafeMutablePointer<UInt32>, origins: UnsafeMutablePointer<UInt32>
     let count: Int
 
     /// The plan of `pixels`' z-buffer, once complete (it is only read). Throws when the memory
-    /// cannot be had.
+    /// cannot be had or the pixels cannot be numbered in 32 bits.
     init(_ pixels: DollyZoomPixels) throws {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        guard pixels.count <= Int(UInt32.max) else {
+            throw GraphError.invalidSize("the dolly zoom takes at most \(UInt32.max) pixels (\(width)x\(height))")
+        }
         var total = 0
         for i in 0..<pixels.count where depth[i] == -.infinity { total += 1 }
-        let holes = UnsafeMutablePointer<Int>.allocate(capacity: max(total, 1))
-        let origins = UnsafeMutablePointer<Int>.allocate(capacity: max(total, 1))
+        let holes = UnsafeMutablePointer<UInt32>.allocate(capacity: max(total, 1))
+        let origins = UnsafeMutablePointer<UInt32>.allocate(capacity: max(total, 1))
         (self.holes, self.origins) = (holes, origins)
         guard total > 0 else {
             count = 0
@@ -46,7 +50,7 @@ struct DollyZoomHoleFill {
         }
         let state = zeroed.assumingMemoryBound(to: UInt8.self)
         // One region's pixels as found (a stack).
-        let pending = UnsafeMutablePointer<Int>.allocate(capacity: total)
+        let pending = UnsafeMutablePointer<UInt32>.allocate(capacity: total)
         defer {
             free(zeroed)
             pending.deallocate()
@@ -59,16 +63,16 @@ struct DollyZoomHoleFill {
             var least = Float.infinity
             sources.removeAll(keepingCapacity: true)
             state[start] = marked
-            pending[0] = start
+            pending[0] = UInt32(start)
             var stacked = 1
             while stacked > 0 {
                 stacked -= 1
-                Self.forEachNeighbour(of: pending[stacked], width: width, height: height) { n in
+                Self.forEachNeighbour(of: Int(pending[stacked]), width: width, height: height) { n in
                     let d = depth[n]
                     if d == -.infinity {
                         if state[n] == 0 {
                             state[n] = marked
-                            pending[stacked] = n
+                            pending[stacked] = UInt32(n)
                             stacked += 1
                         }
                     } else if d < least {
@@ -85,22 +89,22 @@ struct DollyZoomHoleFill {
             sources.sort()
             var head = tail, next = 0
             while next < sources.count || head < tail {
-                let from: Int, origin: Int
+                let from: Int, origin: UInt32
                 if next < sources.count {
                     from = sources[next]
-                    origin = from
+                    origin = UInt32(from)
                     next += 1
                     // A pixel next to several holes of the region was gathered once for each.
                     if next > 1 && sources[next - 2] == from { continue }
                 } else {
-                    from = holes[head]
+                    from = Int(holes[head])
                     origin = origins[head]
                     head += 1
                 }
                 Self.forEachNeighbour(of: from, width: width, height: height) { n in
                     guard state[n] == marked else { return }
                     state[n] = filled
-                    holes[tail] = n
+                    holes[tail] = UInt32(n)
                     origins[tail] = origin
                     tail += 1
                 }
@@ -128,7 +132,7 @@ struct DollyZoomHoleFill {
         let ranges = min(count, 4 * max(threads, 1))
         ProcessorWorkers.forEach(ranges, threads: threads) { k in
             for i in (k * count / ranges)..<((k + 1) * count / ranges) {
-                let hole = holes[i], origin = origins[i]
+                let hole = Int(holes[i]), origin = Int(origins[i])
                 red[hole] = red[origin]
                 green[hole] = green[origin]
                 blue[hole] = blue[origin]
