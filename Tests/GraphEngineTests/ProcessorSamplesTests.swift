@@ -113,4 +113,45 @@ final class ProcessorSamplesTests: XCTestCase {
         XCTAssertEqual(profile.timings.peakBytes[stage], Self.width * Self.height * 16)
         assertClose(pixels, reference, tolerance: 0)
     }
+
+    /// Copies input 0's colour and records its alpha plane; it says it reads no alpha of input 0
+    /// unless `readsAlpha`.
+    struct AlphaProbe: ImageProcessor {
+        let readsInputAlpha: Bool
+        let alphas: ProcessorRecomputationTests.PixelCounter
+        var name: String { "alpha-probe" }
+        var structureKey: String { "alpha-probe \(readsInputAlpha) \(ObjectIdentifier(alphas).hashValue)" }
+        var uniformValues: [Float] { [] }
+        var argumentSummary: String { "" }
+        func outputExtent(inputExtents: [Rect]) -> Rect { inputExtents[0] }
+        func regionOfInterest(input index: Int, inputExtent: Rect, outputRect: Rect) -> Rect { inputExtent }
+        func readsAlpha(input index: Int) -> Bool { readsInputAlpha }
+        func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
+            let input = inputs[0]
+            for y in input.y..<(input.y + input.height) {
+                for x in input.x..<(input.x + input.width) {
+                    if input.value(channel: 3, x: x, y: y) != 0 { alphas.add(1) }
+                    for c in 0..<3 { output.setValue(input.value(channel: c, x: x, y: y), channel: c, x: x, y: y) }
+                    output.setValue(1, channel: 3, x: x, y: y)
+                }
+            }
+        }
+    }
+
+    /// A processor that reads no alpha of an input gets that plane unrendered (0), the colour
+    /// planes as one that reads it gets them.
+    func testAnInputsAlphaIsRenderedOnlyForAProcessorThatReadsIt() throws {
+        let source = Image(buffer: try makeTestBuffer(width: Self.width, height: Self.height, seed: 9))
+        var options = ContextOptions()
+        options.workingColorSpace = nil
+        options.outputColorSpace = nil
+        var results: [[SIMD4<Float>]] = []
+        for reads in [true, false] {
+            let alphas = ProcessorRecomputationTests.PixelCounter()
+            let image = source.applying(AlphaProbe(readsInputAlpha: reads, alphas: alphas))
+            results.append(bottomUpPixels(try Context(options: options).render(image, format: .rgbaf)))
+            XCTAssertEqual(alphas.pixels, reads ? Self.width * Self.height : 0, "reads alpha: \(reads)")
+        }
+        XCTAssertEqual(results[0], results[1])
+    }
 }

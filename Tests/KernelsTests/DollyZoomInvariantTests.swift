@@ -180,6 +180,74 @@ final class DollyZoomInvariantTests: XCTestCase {
         }
     }
 
+    /// The hole fill's plan on random z-buffers (holes, four disparities): each hole of a region
+    /// that borders a covered pixel takes the colour of the covered pixel the global disparity
+    /// order spreads to it (the model: a priority queue of (disparity, order), as `model(t:)`), and
+    /// that origin is a covered pixel itself, so the copies may run in any order: the same colours
+    /// on 1 and 5 workers, in Float32 and half planes.
+    func testTheHoleFillPlanTakesEachHolesColourFromItsCoveredOrigin() throws {
+        let width = 23, height = 17, count = width * height
+        var rng = SystemRandomNumberGenerator()
+        for trial in 0..<20 {
+            let holeShare = [0.2, 0.5, 0.8][trial % 3]
+            let depth: [Float] = (0..<count).map { _ in
+                Double.random(in: 0..<1, using: &rng) < holeShare ? -.infinity : [0.2, 0.45, 0.7, 1][Int.random(in: 0..<4, using: &rng)]
+            }
+            func neighbours(_ i: Int) -> [Int] {
+                let (x, y) = (i % width, i / width)
+                var result: [Int] = []
+                for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+                    for nx in max(x - 1, 0)...min(x + 1, width - 1) where nx != x || ny != y { result.append(ny * width + nx) }
+                }
+                return result
+            }
+            // The model: origin per pixel (itself when covered, −1 for a hole never reached).
+            var origin = depth.indices.map { depth[$0] == -.infinity ? -1 : $0 }
+            var modelDepth = depth.map(Double.init)
+            var queue = depth.indices.filter { depth[$0] != -.infinity && neighbours($0).contains { depth[$0] == -.infinity } }
+                .map { (d: modelDepth[$0], order: $0, index: $0) }
+            var order = count
+            while let first = queue.indices.min(by: { (queue[$0].d, queue[$0].order) < (queue[$1].d, queue[$1].order) }) {
+                let (d, _, index) = queue.remove(at: first)
+                for n in neighbours(index) where origin[n] == -1 {
+                    origin[n] = origin[index]
+                    modelDepth[n] = d
+                    queue.append((d, order, n))
+                    order += 1
+                }
+            }
+            let pixels = DollyZoomPixels(width: width, height: height, threads: 1)
+            defer { pixels.deallocate() }
+            for (i, d) in depth.enumerated() { pixels.depth[i] = d }
+            let plan = try DollyZoomHoleFill(pixels)
+            defer { plan.deallocate() }
+            let planned = (0..<plan.count).map { (hole: Int(plan.holes[$0]), origin: Int(plan.origins[$0])) }
+            XCTAssertEqual(Set(planned.map(\.hole)).count, planned.count, "each hole once")
+            XCTAssertEqual(planned.map(\.hole).sorted(), depth.indices.filter { depth[$0] == -.infinity && origin[$0] >= 0 })
+            for (hole, from) in planned {
+                XCTAssertEqual(from, origin[hole], "trial \(trial), hole \(hole)")
+                XCTAssertNotEqual(depth[from], -.infinity, "an origin is covered")
+            }
+            // Colours: each covered pixel's own (its index over the count, exact in half too).
+            for samples in [PlanarBuffer.Samples.float32, .half] {
+                for threads in [1, 5] {
+                    let colour = try PlanarBuffer(x: 0, y: 0, width: width, height: height, samples: samples)
+                    for i in 0..<count where depth[i] != -.infinity {
+                        for channel in 0..<3 { colour.setValue(Float(i * (channel + 1) % 1024) / 1024, channel: channel, x: i % width, y: i / width) }
+                    }
+                    plan.apply(to: colour, threads: threads)
+                    for i in 0..<count {
+                        for channel in 0..<3 {
+                            let expected = origin[i] < 0 ? 0 : Float(origin[i] * (channel + 1) % 1024) / 1024
+                            XCTAssertEqual(colour.value(channel: channel, x: i % width, y: i / width), expected,
+                                           "trial \(trial), \(samples), \(threads) workers, pixel \(i)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// ⌈x⌉ clamped to 0...count, whatever came before (remembered answers, the next pixel's).
     func testFirstCentreMatchesTheCeiling() {
         var rng = SystemRandomNumberGenerator()

@@ -212,12 +212,12 @@ public final class Context: @unchecked Sendable {
 
     /// Renders `node`, a node of an already colour-managed graph, over `region` into planes of
     /// `samples` (inputs of image processors).
-    func renderPlanar(_ node: Node, region: PixelRect, samples: PlanarBuffer.Samples = .float32) throws -> PlanarBuffer {
+    func renderPlanar(_ node: Node, region: PixelRect, samples: PlanarBuffer.Samples = .float32, alpha: Bool = true) throws -> PlanarBuffer {
         let output = try PlanarBuffer(rect: region, samples: samples)
         guard !region.isEmpty else { return output }
         let (root, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
         let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
-        try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output) },
+        try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output, alpha: alpha) },
                          timings: Executor.Timings(count: plan.stages.count))
         try plan.checkStreamingSources()
         return output
@@ -232,7 +232,7 @@ public final class Context: @unchecked Sendable {
 
     /// The result of an image processor over `region` (run on at most `threads` workers), from the
     /// cache or computed now; when computed now, also the inputs it rendered for it that `keeping`
-    /// asks for (planes over their regions of interest). The others are let go before the result
+    /// asks for (planes over their regions of interest; those with their alpha). The others are let go before the result
     /// is returned; the result's planes are the processor's output buffer itself.
     func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect, threads: Int,
                          keeping: (Node) -> Bool = { _ in false }) throws
@@ -247,11 +247,14 @@ public final class Context: @unchecked Sendable {
             if inputRegion.isEmpty && input.extent.isInfinite {
                 throw GraphError.invalidExtent("\(processor.name) needs a finite input region; crop its input first")
             }
-            inputBuffers.append(try renderPlanar(input, region: inputRegion, samples: planarSamples(processor.samples(input: index), of: node)))
+            inputBuffers.append(try renderPlanar(input, region: inputRegion, samples: planarSamples(processor.samples(input: index), of: node),
+                                                 alpha: processor.readsAlpha(input: index)))
         }
         let output = try PlanarBuffer(rect: region, samples: planarSamples(processor.outputSamples, of: node))
         try processor.process(inputs: inputBuffers, output: output, threads: threads)
-        let kept = zip(inputs, inputBuffers).filter { keeping($0.0) }.map { (node: $0.0, buffer: $0.1) }
+        // Inputs rendered without alpha are not the input's whole pixels: never kept.
+        let kept = inputs.indices.filter { keeping(inputs[$0]) && processor.readsAlpha(input: $0) }
+            .map { (node: inputs[$0], buffer: inputBuffers[$0]) }
         inputBuffers = []
         let planes = PlaneSet(adopting: output)
         imageCache.insert(planes, for: key, bytes: planes.byteCount)
@@ -282,15 +285,17 @@ extension Context {
     }
 }
 
-/// Stores spans into a processor input's planes (Float32, or converted to half).
+/// Stores spans into a processor input's planes (Float32, or converted to half); alpha only when
+/// the processor reads it (else its plane stays 0, its pages untouched).
 struct PlanarSink: OutputSink, @unchecked Sendable {
     let buffer: PlanarBuffer
+    var alpha = true
     func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
         let row = y - buffer.y, column = x0 - buffer.x
         buffer.writeRow(channel: 0, row: row, column: column, count: count, from: c.0)
         buffer.writeRow(channel: 1, row: row, column: column, count: count, from: c.1)
         buffer.writeRow(channel: 2, row: row, column: column, count: count, from: c.2)
-        buffer.writeRow(channel: 3, row: row, column: column, count: count, from: c.3)
+        if alpha { buffer.writeRow(channel: 3, row: row, column: column, count: count, from: c.3) }
     }
 }
 

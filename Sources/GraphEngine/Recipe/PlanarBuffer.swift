@@ -90,14 +90,17 @@ package final class PlanarBuffer: @unchecked Sendable {
     }
 
     /// Sets every sample of channel `c` to `value`.
-    package func fill(channel c: Int, with value: Float) {
-        let count = width * height
+    package func fill(channel c: Int, with value: Float) { fill(channel: c, rows: 0..<height, with: value) }
+
+    /// Sets the samples of channel `c` in rows `rows` (bottom-up, relative to the buffer) to `value`.
+    package func fill(channel c: Int, rows: Range<Int>, with value: Float) {
+        let offset = rows.lowerBound * width, count = rows.count * width
         switch samples {
-        case .float32: planes[c].update(repeating: value, count: count)
+        case .float32: (planes[c] + offset).update(repeating: value, count: count)
         case .half:
             var v = value, bits: UInt16 = 0
             graph_float_to_half(&v, &bits, 1)
-            halfPlanes[c].update(repeating: bits, count: count)
+            (halfPlanes[c] + offset).update(repeating: bits, count: count)
         }
     }
 

@@ -50,7 +50,7 @@ enum DollyZoomFilters {
 /// sampled bilinearly (edges clamped) at `c + (q + ½ − c)/σ(d)`, d the winner's: a point in the
 /// winner's square. Pixels no source covers are holes, filled from the background: filled pixels
 /// spread their colour and disparity to open 8-neighbours, the smallest disparity first (see
-/// ``DollyZoomPixels/fillHoles(_:)``), so a disocclusion shows the surface behind, not the one in front. Output
+/// ``DollyZoomHoleFill``), so a disocclusion shows the surface behind, not the one in front. Output
 /// alpha is 1. A depth photo's maps follow it (``MapFollowingProcessor``): the disparity map run
 /// through it (with the same disparity input) is the reprojected disparity, at the map's resolution.
 ///
@@ -74,6 +74,9 @@ struct DollyZoomReprojection: MapFollowingProcessor {
 
     var outputSamples: ProcessorSamples { .workingFormat }
 
+    /// Only the photo's colour and the maps' red are read.
+    func readsAlpha(input index: Int) -> Bool { false }
+
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
         try process(inputs: inputs, output: output, threads: ContextOptions.processorCount)
     }
@@ -92,9 +95,7 @@ struct DollyZoomReprojection: MapFollowingProcessor {
         let pixels = DollyZoomPixels(width: photo.width, height: photo.height, threads: threads)
         defer { pixels.deallocate() }
         pixels.splat(geometry, disparity: disparity)
-        pixels.sampleColours(geometry, photo: photo, into: colour)
-        pixels.fillHoles(colour)
-        colour.fill(channel: 3, with: 1)
+        try pixels.colour(geometry, photo: photo, into: colour)
         if !inPlace { output.copy(from: colour) }
     }
 

@@ -7,14 +7,12 @@ import GraphEngine
 /// each output pixel is computed by one worker in the order a single one would use, so the bytes
 /// are the same for any worker count and any split: the z-buffer gives every band of output rows
 /// the source rows that can reach it, visited in order; colours are per output pixel. The hole
-/// fill is sequential (``fillHoles(_:)``).
+/// fill's plan (``DollyZoomHoleFill``) is sequential, made by one worker beside the colour pass.
 final class DollyZoomPixels: @unchecked Sendable {
     let width: Int, height: Int, count: Int
     let threads: Int
     /// The winning disparity per output pixel; −∞ for a hole.
     let depth: UnsafeMutablePointer<Float>
-    /// Holes per output row (after ``sampleColours(_:photo:into:)``).
-    let rowHoles: UnsafeMutablePointer<Int>
 
     init(width: Int, height: Int, threads: Int) {
         self.width = width
@@ -22,14 +20,9 @@ final class DollyZoomPixels: @unchecked Sendable {
         self.threads = max(1, threads)
         count = width * height
         depth = .allocate(capacity: count)
-        rowHoles = .allocate(capacity: height)
-        rowHoles.initialize(repeating: 0, count: height)
     }
 
-    func deallocate() {
-        depth.deallocate()
-        rowHoles.deallocate()
-    }
+    func deallocate() { depth.deallocate() }
 
     /// Runs `body` for `0..<ranges` on up to `threads` workers (see ``ProcessorWorkers``).
     func forEach(_ ranges: Int, _ body: (Int) -> Void) { ProcessorWorkers.forEach(ranges, threads: threads, body) }
@@ -137,24 +130,39 @@ final class DollyZoomPixels: @unchecked Sendable {
     /// Pixels per span of the colour pass: its scratch stays in the first-level cache.
     static let span = 256
 
-    /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0. By
+    /// Each pixel's colour: the covered ones' by ``sampleColours(_:photo:into:beside:)``, with the
+    /// hole fill's plan made beside it (it reads only the z-buffer), then the holes' from the plan.
+    func colour(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) throws {
+        var plan: Result<DollyZoomHoleFill, Error>?
+        sampleColours(geometry, photo: photo, into: colour) { plan = Result { try DollyZoomHoleFill(self) } }
+        guard let fill = try plan?.get() else { return }
+        defer { fill.deallocate() }
+        fill.apply(to: colour, threads: threads)
+    }
+
+    /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0; alpha 1
+    /// everywhere (each range of rows writes its own: the fresh pages are touched by all workers). By
     /// spans of a row: the taps of every pixel (a plane offset, and whether the right and upper
     /// neighbours are other pixels or the same one, at the photo's edges), then the four samples of
     /// each channel gathered as two adjacent pairs, half samples converted at once, and blended,
     /// `low + (high − low)·fy` with `low = p₀₀ + (p₁₀ − p₀₀)·fx`. A grey photo (a depth map or
-    /// matte: R = G = B bit for bit) is sampled once and its value written to all three.
-    func sampleColours(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) {
+    /// matte: R = G = B bit for bit) is sampled once and its value written to all three. `beside`
+    /// runs as one more item of the parallel loop, the first taken.
+    func sampleColours(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer,
+                       beside: () -> Void = {}) {
         switch photo.samples {
-        case .float32: sampleColours(geometry, planes: photo.planes, photo: photo, into: colour)
-        case .half: sampleColours(geometry, planes: photo.halfPlanes, photo: photo, into: colour)
+        case .float32: sampleColours(geometry, planes: photo.planes, photo: photo, into: colour, beside: beside)
+        case .half: sampleColours(geometry, planes: photo.halfPlanes, photo: photo, into: colour, beside: beside)
         }
     }
 
     private func sampleColours<Sample: PlaneSample>(_ geometry: DollyZoomReprojection.Geometry, planes: [UnsafeMutablePointer<Sample>],
-                                                    photo: PlanarBuffer, into colour: PlanarBuffer) {
+                                                    photo: PlanarBuffer, into colour: PlanarBuffer, beside: () -> Void) {
         let channels = photo.isGrey ? 1 : 3
         let ranges = min(height, 8 * threads), span = Self.span
-        forEach(ranges) { k in
+        forEach(ranges + 1) { item in
+            guard item > 0 else { return beside() }
+            let k = item - 1
             let taps = TapScratch(span: span)
             // Per channel and pixel the four samples p₀₀, p₁₀, p₀₁, p₁₁, then as Float32.
             let samples = UnsafeMutablePointer<Sample>.allocate(capacity: 12 * span)
@@ -169,12 +177,11 @@ final class DollyZoomPixels: @unchecked Sendable {
                 sources.deallocate()
             }
             for channel in 0..<3 { sources[channel] = planes[channel] }
+            colour.fill(channel: 3, rows: rows(k, of: ranges), with: 1)
             for row in rows(k, of: ranges) {
-                var rowHoles = 0
                 for start in stride(from: 0, to: width, by: span) {
                     let n = min(span, width - start)
                     let holes = samplePoints(row: row, columns: start..<(start + n), geometry, taps: taps)
-                    rowHoles += holes
                     Self.gather(sources, channels: channels, taps: taps, count: n, into: samples)
                     for channel in 0..<channels {
                         let p = Sample.floats(samples + 4 * span * channel, count: 4 * n, scratch: floats)
@@ -193,7 +200,6 @@ final class DollyZoomPixels: @unchecked Sendable {
                         }
                     }
                 }
-                self.rowHoles[row] = rowHoles
             }
         }
     }
