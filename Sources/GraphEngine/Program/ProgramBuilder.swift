@@ -3,9 +3,8 @@
 /// Lowering code asks for registers, uniforms and instructions here. Literal constants are folded
 /// as they are emitted (so `x * 1.0` costs nothing); uniforms are never folded, because their
 /// values are not part of the program's structure. Repeated pure instructions are emitted once
-/// (``ValueNumbering``). Inputs known grey
-/// (``greyInputs``) load and sample as one register in red, green and blue, so per-channel code
-/// on them computes one channel.
+/// (``ValueNumbering``). Inputs known grey (``greyInputs``) load and sample as one register in
+/// red, green and blue, so per-channel code on them computes one channel.
 package struct ProgramBuilder: Sendable {
     package private(set) var instructions: [Instruction] = []
     /// For each instruction, the recipe node it was lowered from (for the program dumps).
@@ -131,7 +130,9 @@ package struct ProgramBuilder: Sendable {
     }
 
     /// Applies a 4×5 row-major colour matrix held in 20 new uniforms. Equal R, G and B rows (bit
-    /// for bit) give one value: the result is grey, `(v, v, v, a)`, whatever the source.
+    /// for bit) give one value: the result is grey, `(v, v, v, a)`, whatever the source (so the
+    /// code after it depends on whether the rows are equal, as ``Greyness`` does: rows that become
+    /// equal or unequal compile another program).
     package mutating func colorMatrix(_ matrix: [Float], _ source: OperandQuad) -> OperandQuad {
         precondition(matrix.count == 20, "a colour matrix has 20 coefficients")
         let equalRows = (0..<5).allSatisfy {
