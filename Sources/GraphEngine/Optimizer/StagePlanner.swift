@@ -258,6 +258,15 @@ struct StagePlanner {
     /// program that stores it.
     func isOpaque(_ node: Node) -> Bool { Opacity.isOpaque(node, storedOpaque: storedOpaque) }
 
+    /// Whether what `slot` reads has R = G = B bit for bit (``Greyness``: a grey buffer, a program
+    /// stage storing one value in red, green and blue, a grey area pass), so a program loads it as
+    /// one register. A camera frame's (Y, Cb, Cr) and a slot converting primaries are not grey.
+    mutating func isGrey(_ slot: Slot) -> Bool {
+        if case .yuv = slot.source { return false }
+        guard slot.primaries == nil else { return false }
+        return Greyness.isGrey(slot.node, known: &greyness, storedOpaque: storedOpaque)
+    }
+
     /// The slot for reading `node` from another program.
     mutating func slot(for node: Node, edge: EdgeMode, filter: SamplingFilter) throws -> Slot {
         switch node.kind {
@@ -409,6 +418,7 @@ struct StageLowering {
     private mutating func slotIndex(_ slot: StagePlanner.Slot) -> Int {
         if let index = slots.firstIndex(of: slot) { return index }
         slots.append(slot)
+        if planner.isGrey(slot) { builder.greyInputs.insert(slots.count - 1) }
         return slots.count - 1
     }
 

@@ -2,7 +2,9 @@
 ///
 /// Lowering code asks for registers, uniforms and instructions here. Literal constants are folded
 /// as they are emitted (so `x * 1.0` costs nothing); uniforms are never folded, because their
-/// values are not part of the program's structure.
+/// values are not part of the program's structure. Repeated pure instructions are emitted once
+/// (``ValueNumbering``). Inputs known grey (``greyInputs``) load and sample as one register in
+/// red, green and blue, so per-channel code on them computes one channel.
 package struct ProgramBuilder: Sendable {
     package private(set) var instructions: [Instruction] = []
     /// For each instruction, the recipe node it was lowered from (for the program dumps).
@@ -14,6 +16,9 @@ package struct ProgramBuilder: Sendable {
     package internal(set) var inputCount = 0
     /// The recipe node whose lowering is emitting right now.
     package var currentOrigin = ""
+    /// Input slots whose R, G and B are equal bit for bit (filled by the stage lowering).
+    package var greyInputs: Set<Int> = []
+    private var numbering = ValueNumbering()
 
     package init() {}
 
@@ -47,14 +52,22 @@ package struct ProgramBuilder: Sendable {
         return base
     }
 
+    /// The register holding `key`'s result: the one computed before, or a new one `instruction`
+    /// (given the destination) computes.
+    private mutating func numbered(_ key: ValueNumbering.Key, _ instruction: (Int) -> Instruction) -> Int {
+        if let earlier = numbering.register(for: key) { return earlier }
+        let d = newRegister()
+        emit(instruction(d))
+        numbering.record(key, in: d)
+        return d
+    }
+
 
     // MARK: Arithmetic with constant folding
 
     package mutating func unary(_ op: UnaryOperator, _ a: Operand) -> Operand {
         if case .constant(let x) = a { return .constant(ScalarMath.unary(op, x)) }
-        let d = newRegister()
-        emit(.unary(op, destination: d, a))
-        return .register(d)
+        return .register(numbered(.unary(op, a)) { .unary(op, destination: $0, a) })
     }
 
     package mutating func binary(_ op: BinaryOperator, _ a: Operand, _ b: Operand) -> Operand {
@@ -69,9 +82,7 @@ package struct ProgramBuilder: Sendable {
         case (.divide, _, .constant(1)): return a
         default: break
         }
-        let d = newRegister()
-        emit(.binary(op, destination: d, a, b))
-        return .register(d)
+        return .register(numbered(ValueNumbering.binary(op, a, b)) { .binary(op, destination: $0, a, b) })
     }
 
     package mutating func ternary(_ op: TernaryOperator, _ a: Operand, _ b: Operand, _ c: Operand) -> Operand {
@@ -79,17 +90,14 @@ package struct ProgramBuilder: Sendable {
             return .constant(ScalarMath.ternary(op, x, y, z))
         }
         if op == .select, case .constant(let condition) = a { return condition != 0 ? b : c }
-        let d = newRegister()
-        emit(.ternary(op, destination: d, a, b, c))
-        return .register(d)
+        if op == .select, b == c { return b }
+        return .register(numbered(.ternary(op, a, b, c)) { .ternary(op, destination: $0, a, b, c) })
     }
 
     /// Puts an operand into a register (a no-op for registers).
     package mutating func materialize(_ a: Operand) -> Int {
         if case .register(let r) = a { return r }
-        let d = newRegister()
-        emit(.move(destination: d, a))
-        return d
+        return numbered(.move(a)) { .move(destination: $0, a) }
     }
 
     /// The destination coordinate (`destCoord()`), emitted once per program.
@@ -104,34 +112,45 @@ package struct ProgramBuilder: Sendable {
 
     private var destinationCache: (x: Operand, y: Operand)?
 
-    /// Reads input `slot` at the destination pixels.
+    /// Reads input `slot` at the destination pixels: `(v, v, v, a)` from a grey input.
     package mutating func load(input slot: Int) -> OperandQuad {
         let quad = newQuad()
         emit(.load(input: slot, destination: quad))
-        return OperandQuad(quad)
+        return greyInputs.contains(slot) ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), .register(quad.a))
+            : OperandQuad(quad)
     }
 
-    /// Samples input `slot` at a working-space point.
+    /// Samples input `slot` at a working-space point: `(v, v, v, a)` from a grey input (the
+    /// interpolation is the same on each channel).
     package mutating func sample(input slot: Int, x: Operand, y: Operand) -> OperandQuad {
         let quad = newQuad()
         emit(.sample(input: slot, x: x, y: y, destination: quad))
-        return OperandQuad(quad)
+        return greyInputs.contains(slot) ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), .register(quad.a))
+            : OperandQuad(quad)
     }
 
-    /// Applies a 4×5 row-major colour matrix held in 20 new uniforms.
+    /// Applies a 4×5 row-major colour matrix held in 20 new uniforms. Equal R, G and B rows (bit
+    /// for bit) give one value: the result is grey, `(v, v, v, a)`, whatever the source (so the
+    /// code after it depends on whether the rows are equal, as ``Greyness`` does: rows that become
+    /// equal or unequal compile another program).
     package mutating func colorMatrix(_ matrix: [Float], _ source: OperandQuad) -> OperandQuad {
         precondition(matrix.count == 20, "a colour matrix has 20 coefficients")
+        let equalRows = (0..<5).allSatisfy {
+            matrix[$0].bitPattern == matrix[5 + $0].bitPattern && matrix[$0].bitPattern == matrix[10 + $0].bitPattern
+        }
         if matrix[15] == 0 && matrix[16] == 0 && matrix[17] == 0 && matrix[18] == 1 && matrix[19] == 0 {
             // Alpha passes through: three rows only (the matrix shape is part of the structure).
             let base = uniforms(Array(matrix[0..<15]))
             let triple = RegisterTriple(newRegister(), newRegister(), newRegister())
             emit(.colorMatrixRGB(destination: triple, source: source, uniformBase: base))
-            return OperandQuad(.register(triple.r), .register(triple.g), .register(triple.b), source.a)
+            let g = equalRows ? triple.r : triple.g, b = equalRows ? triple.r : triple.b
+            return OperandQuad(.register(triple.r), .register(g), .register(b), source.a)
         }
         let base = uniforms(matrix)
         let quad = newQuad()
         emit(.colorMatrix(destination: quad, source: source, uniformBase: base))
-        return OperandQuad(quad)
+        return equalRows ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), .register(quad.a))
+            : OperandQuad(quad)
     }
 
     /// Looks premultiplied `source` up in a 3D colour table (``Instruction/lookup3D(destination:source:dimension:extrapolate:uniformBase:)``)

@@ -111,16 +111,35 @@ enum ColorAdjustmentFilters {
 }
 
 /// Clamp on unpremultiplied colour: unpremultiply, clamp each channel, premultiply.
+///
+/// Two variants keep what the data is known to be (each its own structure key, as it lowers to
+/// other code): the same bounds for red, green and blue clamp the three with one pair of uniforms,
+/// so a grey input stays grey (one channel computed, one plane stored); an alpha range holding 1
+/// (the default 0…1) leaves an opaque input's alpha the constant 1, so the result is known opaque.
 struct ColorClampOperation: ColorOperation {
     let minimum: [Double], maximum: [Double]
     var name: String { "CIColorClamp" }
-    var structureKey: String { "CIColorClamp" }
+    var structureKey: String {
+        "CIColorClamp" + (sameColourBounds ? " (one RGB range)" : "") + (keepsOpaqueAlpha ? "" : " (alpha range without 1)")
+    }
     var uniformValues: [Float] { (minimum + maximum).map { Float($0) } }
     var argumentSummary: String { "min=\(minimum) max=\(maximum)" }
+    /// `clamp(1, min.a, max.a) = 1`.
+    var keepsOpaqueAlpha: Bool { Float(minimum[3]) <= 1 && Float(maximum[3]) >= 1 }
+    /// Red, green and blue have the same bounds, bit for bit.
+    var sameColourBounds: Bool {
+        let values = uniformValues.map(\.bitPattern)
+        return values[0] == values[1] && values[0] == values[2] && values[4] == values[5] && values[4] == values[6]
+    }
     func lower(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
                builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = b.unpremultiply(inputs[0])
-        let channels = s.operands.enumerated().map { index, value in b.ternary(.clamp, value, u[index], u[4 + index]) }
+        let one = sameColourBounds
+        var channels = s.operands.enumerated().map { index, value in
+            let bound = one && index < 3 ? 0 : index
+            return b.ternary(.clamp, value, u[bound], u[4 + bound])
+        }
+        if s.a == .constant(1), keepsOpaqueAlpha { channels[3] = s.a }
         return b.premultiply(OperandQuad(channels))
     }
 }
