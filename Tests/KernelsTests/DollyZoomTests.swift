@@ -28,59 +28,7 @@ final class DollyZoomTests: XCTestCase {
     /// The model's output (rows bottom-up) for amount `t`, disparity `disparity(x, y)` (NaN: none)
     /// and subject disparity 1; also which pixels were holes.
     static func model(t: Double, disparity: (Int, Int) -> Double) -> (pixels: [[SIMD4<Double>]], holes: Int) {
-        let c = (Double(width) / 2, Double(height) / 2)
-        func unmagnified(_ d: Double) -> Double? { 1 - t * d > 0 ? (1 - t) / (1 - t * d) : nil }
-        var least = Double.infinity
-        for y in 0..<height {
-            for x in 0..<width where x == 0 || y == 0 || x == width - 1 || y == height - 1 {
-                if let s = unmagnified(disparity(x, y)) { least = min(least, s) }
-            }
-        }
-        let k = least < 1 ? 1 / least : 1
-        var depth = Array(repeating: Array(repeating: -Double.infinity, count: width), count: height)
-        var pixels = Array(repeating: Array(repeating: SIMD4<Double>(0, 0, 0, 1), count: width), count: height)
-        for y in 0..<height {
-            for x in 0..<width {
-                for d in [0.25, 1.0] where d > depth[y][x] {
-                    guard let s1 = unmagnified(d) else { continue }
-                    let s = k * s1
-                    let u = c.0 + (Double(x) + 0.5 - c.0) / s, v = c.1 + (Double(y) + 0.5 - c.1) / s
-                    let px = Int(u.rounded(.down)), py = Int(v.rounded(.down))
-                    guard px >= 0, px < width, py >= 0, py < height, disparity(px, py) == d else { continue }
-                    depth[y][x] = d
-                    pixels[y][x] = bilinear(u - 0.5, v - 0.5)
-                }
-            }
-        }
-        // Holes: a priority queue of (disparity, order) entries, the smallest taken first: first
-        // every filled pixel next to a hole (order: its position), then each hole as it is filled.
-        let holes = depth.reduce(0) { $0 + $1.filter { $0 == -.infinity }.count }
-        var filled = depth.map { $0.map { $0 > -.infinity } }
-        func neighbours(_ x: Int, _ y: Int) -> [(Int, Int)] {
-            var result: [(Int, Int)] = []
-            for ny in max(y - 1, 0)...min(y + 1, height - 1) {
-                for nx in max(x - 1, 0)...min(x + 1, width - 1) where nx != x || ny != y { result.append((nx, ny)) }
-            }
-            return result
-        }
-        var queue: [(d: Double, order: Int, x: Int, y: Int)] = []
-        for y in 0..<height {
-            for x in 0..<width where filled[y][x] && neighbours(x, y).contains(where: { !filled[$0.1][$0.0] }) {
-                queue.append((depth[y][x], y * width + x, x, y))
-            }
-        }
-        var order = width * height
-        while let first = queue.indices.min(by: { (queue[$0].d, queue[$0].order) < (queue[$1].d, queue[$1].order) }) {
-            let (d, _, x, y) = queue.remove(at: first)
-            for (nx, ny) in neighbours(x, y) where !filled[ny][nx] {
-                filled[ny][nx] = true
-                depth[ny][nx] = d
-                pixels[ny][nx] = pixels[y][x]
-                queue.append((d, order, nx, ny))
-                order += 1
-            }
-        }
-        return (pixels, holes)
+        DollyZoomModel.render(width: width, height: height, levels: [0.25, 1.0], t: t, disparity: disparity, bilinear: bilinear)
     }
 
     func zoomed(t: Double, disparity: @escaping (Int, Int) -> Double) throws -> [[SIMD4<Double>]] {
