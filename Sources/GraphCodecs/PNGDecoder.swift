@@ -107,31 +107,25 @@ public enum PNGCodec {
         let info: png_infop
         let report: LibraryReport
 
-        init(_ buffer: UnsafeBufferPointer<UInt8>, report: LibraryReport) throws(CodecError) {
-            self.report = report
-            guard buffer.count >= 8 else {
-                throw CodecError(.truncated, "file is only \(buffer.count) bytes: too short for a PNG signature", format: .png)
+        convenience init(_ buffer: UnsafeBufferPointer<UInt8>, report: LibraryReport) throws(CodecError) {
+            try self.init(byteCount: buffer.count, report: report) {
+                buffer.baseAddress.flatMap { ccs_png_dec_create($0, buffer.count, report.pointer) }
             }
-            guard let base = buffer.baseAddress, let dec = ccs_png_dec_create(base, buffer.count, report.pointer),
-                let png = ccs_png_dec_png(dec), let info = ccs_png_dec_info(dec)
-            else {
-                throw CodecError(.corrupt, "cannot create the libpng decoder", format: .png, libraryMessage: report.error)
-            }
-            self.dec = dec
-            self.png = png
-            self.info = info
         }
 
         /// A reader of bytes `0 ..< byteCount` of the open file `fileDescriptor`, read 64 KiB at a
         /// time as libpng asks (the descriptor must outlive the reader).
-        init(fileDescriptor: Int32, byteCount: Int, report: LibraryReport) throws(CodecError) {
+        convenience init(fileDescriptor: Int32, byteCount: Int, report: LibraryReport) throws(CodecError) {
+            try self.init(byteCount: byteCount, report: report) { ccs_png_dec_create_fd(fileDescriptor, byteCount, report.pointer) }
+        }
+
+        /// The reader over `byteCount` bytes whose C decoder `create` makes (nil: it could not).
+        private init(byteCount: Int, report: LibraryReport, create: () -> OpaquePointer?) throws(CodecError) {
             self.report = report
             guard byteCount >= 8 else {
                 throw CodecError(.truncated, "file is only \(byteCount) bytes: too short for a PNG signature", format: .png)
             }
-            guard let dec = ccs_png_dec_create_fd(fileDescriptor, byteCount, report.pointer),
-                let png = ccs_png_dec_png(dec), let info = ccs_png_dec_info(dec)
-            else {
+            guard let dec = create(), let png = ccs_png_dec_png(dec), let info = ccs_png_dec_info(dec) else {
                 throw CodecError(.corrupt, "cannot create the libpng decoder", format: .png, libraryMessage: report.error)
             }
             self.dec = dec
