@@ -22,11 +22,7 @@ final class DollyZoomInvariantTests: XCTestCase {
     }
 
     static func bilinear(_ u: Double, _ v: Double) -> SIMD4<Double> {
-        let cu = min(max(u, 0), Double(width - 1)), cv = min(max(v, 0), Double(height - 1))
-        let i = Int(cu), j = Int(cv), fx = cu - Double(i), fy = cv - Double(j)
-        let i1 = min(i + 1, width - 1), j1 = min(j + 1, height - 1)
-        let low = colour(i, j) * (1 - fx) + colour(i1, j) * fx, high = colour(i, j1) * (1 - fx) + colour(i1, j1) * fx
-        return low * (1 - fy) + high * fy
+        DollyZoomModel.bilinear(u, v, width: width, height: height, colour: colour)
     }
 
     /// The filter written the other way round (`DollyZoomModel`, over four levels).

@@ -63,4 +63,13 @@ enum DollyZoomModel {
         }
         return (pixels, holes)
     }
+
+    /// `colour` of a `width`×`height` photo bilinearly at (u, v) (pixel-centre coordinates), edges clamped.
+    static func bilinear(_ u: Double, _ v: Double, width: Int, height: Int, colour: (Int, Int) -> SIMD4<Double>) -> SIMD4<Double> {
+        let cu = min(max(u, 0), Double(width - 1)), cv = min(max(v, 0), Double(height - 1))
+        let i = Int(cu), j = Int(cv), fx = cu - Double(i), fy = cv - Double(j)
+        let i1 = min(i + 1, width - 1), j1 = min(j + 1, height - 1)
+        let low = colour(i, j) * (1 - fx) + colour(i1, j) * fx, high = colour(i, j1) * (1 - fx) + colour(i1, j1) * fx
+        return low * (1 - fy) + high * fy
+    }
 }

@@ -18,11 +18,7 @@ final class DollyZoomTests: XCTestCase {
 
     /// The photo bilinearly at (u, v) (pixel-centre coordinates), edges clamped.
     static func bilinear(_ u: Double, _ v: Double) -> SIMD4<Double> {
-        let cu = min(max(u, 0), Double(width - 1)), cv = min(max(v, 0), Double(height - 1))
-        let i = Int(cu), j = Int(cv), fx = cu - Double(i), fy = cv - Double(j)
-        let i1 = min(i + 1, width - 1), j1 = min(j + 1, height - 1)
-        let low = colour(i, j) * (1 - fx) + colour(i1, j) * fx, high = colour(i, j1) * (1 - fx) + colour(i1, j1) * fx
-        return low * (1 - fy) + high * fy
+        DollyZoomModel.bilinear(u, v, width: width, height: height, colour: colour)
     }
 
     /// The model's output (rows bottom-up) for amount `t`, disparity `disparity(x, y)` (NaN: none)
