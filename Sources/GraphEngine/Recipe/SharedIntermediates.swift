@@ -19,7 +19,7 @@ extension Image {
         let order = topologicalOrder(roots)
         let candidates = sharedCostlyNodes(roots, order: order)
         guard !candidates.isEmpty else { return images }
-        let kept = keptIntermediates(roots, candidates: candidates)
+        let kept = keptIntermediates(roots, order: order, candidates: candidates)
         guard !kept.isEmpty else { return images }
         var rewritten: [ObjectIdentifier: Node] = [:]
         for node in order {
@@ -71,10 +71,9 @@ extension Image {
     /// The candidates read by two or more readers (roots, or other kept candidates) without
     /// passing through a kept candidate: dropping one that fails this can give others more readers,
     /// so it is repeated until nothing changes.
-    private static func keptIntermediates(_ roots: [Node], candidates: Set<ObjectIdentifier>) -> Set<ObjectIdentifier> {
+    private static func keptIntermediates(_ roots: [Node], order: [Node], candidates: Set<ObjectIdentifier>) -> Set<ObjectIdentifier> {
         var kept = candidates
-        var nodes: [ObjectIdentifier: Node] = [:]
-        for root in roots { for node in RegionOfInterest.topologicalOrder(root) { nodes[ObjectIdentifier(node)] = node } }
+        let nodes = Dictionary(uniqueKeysWithValues: order.map { (ObjectIdentifier($0), $0) })
         while true {
             var readers: [ObjectIdentifier: Int] = [:]
             // Each reader (a root, or a kept node through its inputs) counts once per kept node it reaches.
