@@ -42,17 +42,15 @@ struct DollyZoomHoleFill {
         }
         // Per pixel: 0 not reached, `marked` found in its region's search, `filled`.
         let marked: UInt8 = 1, filled: UInt8 = 2
-        // Zeroed by the system: pages far from any hole are never touched.
-        guard let zeroed = calloc(pixels.count, 1) else {
-            holes.deallocate()
-            origins.deallocate()
-            throw GraphError.renderFailed("out of memory for the dolly zoom's hole fill (\(width)x\(height))")
-        }
-        let state = zeroed.assumingMemoryBound(to: UInt8.self)
+        // Zeroed here, not by the system (calloc): a fresh page the search reads before it writes
+        // is mapped to the shared zero page and copied on the write, and each such copy stops every
+        // other worker of the process to flush its TLB (slower than writing all the bytes first).
+        let state = UnsafeMutablePointer<UInt8>.allocate(capacity: pixels.count)
+        state.initialize(repeating: 0, count: pixels.count)
         // One region's pixels as found (a stack).
         let pending = UnsafeMutablePointer<UInt32>.allocate(capacity: total)
         defer {
-            free(zeroed)
+            state.deallocate()
             pending.deallocate()
         }
         var sources: [Int] = []
