@@ -102,8 +102,12 @@ final class ProcessorPlanesTests: XCTestCase {
             let seen = Seen(), untold = Seen()
             let source = try Self.source(test.format, opaque: test.opaque, seed: UInt64(index + 1))
             let mirrored = source.applying(Mirror(readsInputAlpha: test.readsAlpha, seen: seen))
-            let pixels = bottomUpPixels(try Context(options: options).render(mirrored, format: .rgbaf, colorSpace: .data))
+            let (buffer, profile) = try Context(options: options).renderWithProfile(mirrored, format: .rgbaf, colorSpace: .data)
+            let pixels = bottomUpPixels(buffer)
             let reference = try ReferenceEvaluator().render(mirrored, rect: mirrored.extent, options: options)
+            // The stage's result is the output buffer, its planes adopted as they are.
+            let stage = try XCTUnwrap(profile.plan.stages.firstIndex { if case .processor = $0.work { true } else { false } })
+            XCTAssertEqual(profile.timings.peakBytes[stage], Self.width * Self.height * 4 * test.output, test.name)
             assertClose(pixels, reference, tolerance: 0)
             XCTAssertEqual(pixels.count, Self.width * Self.height, test.name)
             // Runs: the render's, then the reference's (four planes in and out).
