@@ -35,7 +35,7 @@ package final class PlanarBuffer: @unchecked Sendable {
     package let halfPlanes: [UnsafeMutablePointer<UInt16>]
     /// The stored planes, zero-initialised (calloc: fresh pages are not written twice).
     let storage: UnsafeMutableRawPointer
-    /// A row of Float32 ones: what alpha reads in a buffer without an alpha plane.
+    /// A row of Float32 ones: what alpha reads in a buffer without an alpha plane (``readingRow(channel:row:)``).
     private let ones: UnsafeMutablePointer<Float>
 
     /// Throws when the memory cannot be had. `channels`: 4, 3 or 1 (anything else is 4).
@@ -51,8 +51,10 @@ package final class PlanarBuffer: @unchecked Sendable {
         let starts = (0..<self.channels).map { zeroed + $0 * count * samples.bytes }
         planes = samples == .float32 ? starts.map { $0.assumingMemoryBound(to: Float.self) } : []
         halfPlanes = samples == .half ? starts.map { $0.assumingMemoryBound(to: UInt16.self) } : []
-        ones = .allocate(capacity: max(rect.width, 1))
-        ones.initialize(repeating: 1, count: max(rect.width, 1))
+        // Never read with an alpha plane: a row of one sample then.
+        let onesCount = self.channels < 4 ? max(rect.width, 1) : 1
+        ones = .allocate(capacity: onesCount)
+        ones.initialize(repeating: 1, count: onesCount)
     }
 
     /// A buffer over `width`×`height` pixels from (`x`, `y`), for a processor's own scratch planes.
