@@ -73,7 +73,7 @@ final class DollyZoomInvariantTests: XCTestCase {
         var halfOptions = ContextOptions()
         halfOptions.workingFormat = .rgbah
         let dump = try Context(options: halfOptions).dump(image)
-        XCTAssertEqual(dump.programs.filter { $0.kind == "processor" }.map(\.format), ["RGBAh"], "half planes")
+        XCTAssertEqual(dump.programs.filter { $0.kind == "processor" }.map(\.format), ["RGBAh (opaque: 3 planes)"], "half planes, no alpha")
         for format in [WorkingFormat.rgbaf, .rgbah] {
             var renders: [[UInt8]] = []
             for threads in [1, 2, 3, 7] {

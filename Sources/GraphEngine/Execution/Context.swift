@@ -210,14 +210,14 @@ public final class Context: @unchecked Sendable {
         return RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles, totalNanoseconds: total)
     }
 
-    /// Renders `node`, a node of an already colour-managed graph, over `region` into planes of
-    /// `samples` (inputs of image processors).
-    func renderPlanar(_ node: Node, region: PixelRect, samples: PlanarBuffer.Samples = .float32, alpha: Bool = true) throws -> PlanarBuffer {
-        let output = try PlanarBuffer(rect: region, samples: samples)
+    /// Renders `node`, a node of an already colour-managed graph, over `region` into `channels`
+    /// planes of `samples` (inputs of image processors; see ``ProcessorPlanes``).
+    func renderPlanar(_ node: Node, region: PixelRect, samples: PlanarBuffer.Samples = .float32, channels: Int = 4) throws -> PlanarBuffer {
+        let output = try PlanarBuffer(rect: region, samples: samples, channels: channels)
         guard !region.isEmpty else { return output }
         let (root, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
         let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
-        try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output, alpha: alpha) },
+        try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output) },
                          timings: Executor.Timings(count: plan.stages.count))
         try plan.checkStreamingSources()
         return output
@@ -232,14 +232,16 @@ public final class Context: @unchecked Sendable {
 
     /// The result of an image processor over `region` (run on at most `threads` workers), from the
     /// cache or computed now; when computed now, also the inputs it rendered for it that `keeping`
-    /// asks for (planes over their regions of interest; those with their alpha). The others are let go before the result
-    /// is returned; the result's planes are the processor's output buffer itself.
+    /// asks for (planes over their regions of interest; those holding their whole pixels). The
+    /// others are let go before the result is returned; the result's planes are the processor's
+    /// output buffer itself. Inputs and output have the planes ``ProcessorPlanes`` decides.
     func processorResult(_ processor: any ImageProcessor, node: Node, inputs: [Node], region: PixelRect, threads: Int,
                          keeping: (Node) -> Bool = { _ in false }) throws
         -> (output: PlaneSet, renderedInputs: [(node: Node, buffer: PlanarBuffer)])
     {
         let key = ProcessorKey(node: node, region: region)
         if let cached = imageCache.value(for: key) { return (cached, []) }
+        let planes = ProcessorPlanes(processor, inputs: inputs)
         var inputBuffers: [PlanarBuffer] = []
         for (index, input) in inputs.enumerated() {
             let wanted = RegionOfInterest.inputRegion(node, index, region.rect)
@@ -248,17 +250,17 @@ public final class Context: @unchecked Sendable {
                 throw GraphError.invalidExtent("\(processor.name) needs a finite input region; crop its input first")
             }
             inputBuffers.append(try renderPlanar(input, region: inputRegion, samples: planarSamples(processor.samples(input: index), of: node),
-                                                 alpha: processor.readsAlpha(input: index)))
+                                                 channels: planes.inputs[index].channels))
         }
-        let output = try PlanarBuffer(rect: region, samples: planarSamples(processor.outputSamples, of: node))
+        let output = try PlanarBuffer(rect: region, samples: planarSamples(processor.outputSamples, of: node), channels: planes.output)
         try processor.process(inputs: inputBuffers, output: output, threads: threads)
-        // Inputs rendered without alpha are not the input's whole pixels: never kept.
-        let kept = inputs.indices.filter { keeping(inputs[$0]) && processor.readsAlpha(input: $0) }
+        // Inputs rendered without the alpha they have are not their whole pixels: never kept.
+        let kept = inputs.indices.filter { keeping(inputs[$0]) && planes.inputs[$0].whole }
             .map { (node: inputs[$0], buffer: inputBuffers[$0]) }
         inputBuffers = []
-        let planes = PlaneSet(adopting: output)
-        imageCache.insert(planes, for: key, bytes: planes.byteCount)
-        return (planes, kept)
+        let result = PlaneSet(adopting: output)
+        imageCache.insert(result, for: key, bytes: result.byteCount)
+        return (result, kept)
     }
 }
 
@@ -285,17 +287,18 @@ extension Context {
     }
 }
 
-/// Stores spans into a processor input's planes (Float32, or converted to half); alpha only when
-/// the processor reads it (else its plane stays 0, its pages untouched).
+/// Stores spans into a processor input's planes (Float32, or converted to half): only those the
+/// buffer has (red alone for a grey input, no alpha for an opaque one or one whose alpha the
+/// processor does not read).
 struct PlanarSink: OutputSink, @unchecked Sendable {
     let buffer: PlanarBuffer
-    var alpha = true
     func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
         let row = y - buffer.y, column = x0 - buffer.x
         buffer.writeRow(channel: 0, row: row, column: column, count: count, from: c.0)
+        guard buffer.channels > 1 else { return }
         buffer.writeRow(channel: 1, row: row, column: column, count: count, from: c.1)
         buffer.writeRow(channel: 2, row: row, column: column, count: count, from: c.2)
-        if alpha { buffer.writeRow(channel: 3, row: row, column: column, count: count, from: c.3) }
+        if buffer.channels == 4 { buffer.writeRow(channel: 3, row: row, column: column, count: count, from: c.3) }
     }
 }
 

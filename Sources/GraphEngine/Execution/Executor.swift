@@ -118,7 +118,7 @@ struct Executor {
                         planes = PlaneSet(adopting: buffer)
                     } else {
                         planes = PlaneSet(format: context.options.workingFormat)
-                        planes.reset(to: buffer.rect)
+                        planes.reset(to: buffer.rect, channels: buffer.channels)
                         planes.write(buffer)
                     }
                     stages.add(input, index: inputStage, planes: planes)

@@ -23,10 +23,12 @@ final class PlaneSet: @unchecked Sendable {
     init(format: WorkingFormat) { self.format = format }
 
     /// The planes of `buffer` (an image processor's output or rendered input), without a copy:
-    /// Float32 samples as ``WorkingFormat/rgbaf``, half as ``WorkingFormat/rgbah``.
+    /// Float32 samples as ``WorkingFormat/rgbaf``, half as ``WorkingFormat/rgbah``, as many planes
+    /// as it stores.
     init(adopting buffer: PlanarBuffer) {
         format = Self.format(of: buffer.samples)
         rect = buffer.rect
+        channels = buffer.channels
         storage = buffer.storage
         capacity = buffer.byteCount
         adopted = buffer
@@ -104,7 +106,7 @@ final class PlaneSet: @unchecked Sendable {
     func write(_ buffer: PlanarBuffer) {
         for channel in 0..<4 where stores(channel: channel) {
             for row in 0..<rect.height {
-                write(channel: channel, row: row, column: 0, count: rect.width, from: buffer.planes[channel] + row * rect.width)
+                write(channel: channel, row: row, column: 0, count: rect.width, from: buffer.readingRow(channel: channel, row: row))
             }
         }
     }

@@ -32,9 +32,9 @@ extension Executor {
         return bytes + slotBytes.reduce(0, +)
     }
 
-    /// Bytes of the image processors' whole-region results over `rect` (RGBA planes of the samples
-    /// each asks for, which the result keeps, with their inputs' planar buffers while they compute,
-    /// and a working-format copy of each input the work units read too, unless already in it; an
+    /// Bytes of the image processors' whole-region results over `rect` (planes of the samples each
+    /// asks for, as many as ``ProcessorPlanes`` decides, which the result keeps, with their inputs'
+    /// planar buffers while they compute, and a working-format copy of each input the work units read too, unless already in it; an
     /// intermediate's working-format planes).
     func processorBytes(rect: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: rect, order: order)
@@ -49,13 +49,14 @@ extension Executor {
                 bytes += region.pixelCount * shared
                 continue
             }
-            bytes += region.pixelCount * 4 * context.planarSamples(processor.outputSamples, of: stage.node).bytes
+            let planes = ProcessorPlanes(processor, inputs: inputs)
+            bytes += region.pixelCount * planes.output * context.planarSamples(processor.outputSamples, of: stage.node).bytes
             for (index, input) in inputs.enumerated() {
                 let pixels = (regions[ObjectIdentifier(input)] ?? .empty).pixelCount
                 let samples = context.planarSamples(processor.samples(input: index), of: stage.node)
                 let copy = stageNodes.contains(ObjectIdentifier(input)) && PlaneSet.format(of: samples) != context.options.workingFormat
                     ? shared : 0
-                bytes += pixels * (4 * samples.bytes + copy)
+                bytes += pixels * (planes.inputs[index].channels * samples.bytes + copy)
             }
         }
         return bytes

@@ -1,10 +1,11 @@
 /// Which nodes are known to be grey: R = G = B everywhere, bit for bit (depth maps, masks, a guide's
 /// luma). An area pass whose output is grey and opaque computes one channel instead of three
-/// (``AreaOperation/isGrey(inputs:)``).
+/// (``AreaOperation/isGrey(inputs:)``); an image processor's says so itself
+/// (``ImageProcessor/isGrey(inputs:)``).
 enum Greyness {
     /// Follows the chain of nodes that keep grey grey down to what decides it (a loop: chains may be
     /// long); `known` holds what program stages store (grey when they store one value in red, green
-    /// and blue) and remembers the area passes' answers, so a chain of passes is walked once.
+    /// and blue) and remembers the area passes' and processors' answers, so a chain of them is walked once.
     /// `storedOpaque`: program stages whose stored alpha is 1 (see ``Opacity``).
     static func isGrey(_ node: Node, known: inout [ObjectIdentifier: Bool], storedOpaque: Set<ObjectIdentifier>) -> Bool {
         var node = node
@@ -27,6 +28,14 @@ enum Greyness {
                                          isGrey: isGrey($0, known: &known, storedOpaque: storedOpaque))
                 }
                 let answer = op.isGrey(inputs: inputs)
+                known[ObjectIdentifier(node)] = answer
+                return answer
+            case .processor(let processor):
+                let inputs = node.inputs.map {
+                    AreaInputDescription(isOpaque: Opacity.isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent,
+                                         isGrey: isGrey($0, known: &known, storedOpaque: storedOpaque))
+                }
+                let answer = processor.isGrey(inputs: inputs)
                 known[ObjectIdentifier(node)] = answer
                 return answer
             default: return false

@@ -319,7 +319,8 @@ struct StagePlanner {
             if let index = materialStageIndex[ObjectIdentifier(node)] {
                 return Slot(source: .stage(index), edge: edge, filter: filter, node: node)
             }
-            stages.append(Stage(node: node, work: .processor(processor, inputs: node.inputs), nodes: [node]))
+            stages.append(Stage(node: node, work: .processor(processor, inputs: node.inputs), nodes: [node],
+                                storedChannels: processor is Intermediate ? 4 : ProcessorPlanes(processor, inputs: node.inputs).output))
             materialStageIndex[ObjectIdentifier(node)] = stages.count - 1
             return Slot(source: .stage(stages.count - 1), edge: edge, filter: filter, node: node)
         default:
@@ -706,6 +707,10 @@ enum Opacity {
             case .processor(let processor) where processor is Intermediate: node = node.inputs[0]
             case .area(let op):
                 return op.isOpaque(inputs: node.inputs.map {
+                    AreaInputDescription(isOpaque: isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent)
+                })
+            case .processor(let processor):
+                return processor.isOpaque(inputs: node.inputs.map {
                     AreaInputDescription(isOpaque: isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent)
                 })
             default: return false

@@ -141,7 +141,7 @@ extension Context {
                     entry.kind = "processor"
                     entry.name = processor.name
                     // Its result keeps the planes it asked for (no copy into the working format).
-                    if !isRoot { entry.format = PlaneSet.format(of: planarSamples(processor.outputSamples, of: stage.node)).rawValue }
+                    if !isRoot { entry.format = PlaneSet.format(of: planarSamples(processor.outputSamples, of: stage.node)).rawValue + planes }
                     entry.instructions = ["swift code over whole buffers: \(processor.argumentSummary)"]
                     entry.inputs = inputs.enumerated().map { GraphDump.InputEntry(slot: $0, source: "image #\($1.serial)", edge: "zero", filter: "linear") }
                 }

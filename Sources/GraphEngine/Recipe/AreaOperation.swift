@@ -61,7 +61,8 @@ extension AreaOperation {
 package typealias AreaInputReduction = (_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                         _ a: UnsafePointer<Float>, _ count: Int, _ out: UnsafeMutablePointer<Float>) -> Void
 
-/// What an area pass may know about an input when deciding whether its output is opaque or grey.
+/// What an area pass or an image processor may know about an input when deciding whether its
+/// output is opaque or grey.
 package struct AreaInputDescription: Sendable {
     /// Alpha is 1 everywhere inside the input's extent.
     package let isOpaque: Bool

@@ -54,6 +54,13 @@ package protocol GeneralOperation: Operation {
 /// the working format (``samples(input:)``, ``outputSamples``); the reference evaluator always
 /// passes Float32, so a processor that asks must read both. Implementations must combine values in
 /// a fixed order so results do not depend on threads.
+///
+/// Buffers hold only the planes known to be needed (``PlanarBuffer/channels``, see
+/// ``ProcessorPlanes``): an input with no alpha plane when it is opaque or its alpha is not read,
+/// one plane when it is also grey; the output three planes when ``isOpaque(inputs:)``, one when
+/// also ``isGrey(inputs:)``. The reference evaluator passes four planes in and out, so a processor
+/// reads through the buffer's accessors (or checks ``PlanarBuffer/channels``) and writes the
+/// planes its output stores (writes to others are ignored).
 package protocol ImageProcessor: Operation {
     /// The output extent given the inputs' extents.
     func outputExtent(inputExtents: [Rect]) -> Rect
@@ -66,6 +73,13 @@ package protocol ImageProcessor: Operation {
     /// Whether the processor reads input `index`'s alpha (default true). When it does not, that
     /// plane is left unrendered (it reads 0): a quarter less to convert and write for a photo.
     func readsAlpha(input index: Int) -> Bool
+    /// Whether the output is opaque inside its extent (alpha 1) given each input's opacity and
+    /// extent (default false): it is then stored without an alpha plane and programs reading it
+    /// take alpha as the constant 1.
+    func isOpaque(inputs: [AreaInputDescription]) -> Bool
+    /// Whether the output is grey (R = G = B, bit for bit) given what is known of the inputs
+    /// (default false): programs reading it load one register, and an opaque grey output is one plane.
+    func isGrey(inputs: [AreaInputDescription]) -> Bool
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws
     /// The same, on at most `threads` workers (the context's); by default on the calling thread.
     func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws
@@ -85,6 +99,8 @@ extension ImageProcessor {
     package func samples(input index: Int) -> ProcessorSamples { .float32 }
     package var outputSamples: ProcessorSamples { .float32 }
     package func readsAlpha(input index: Int) -> Bool { true }
+    package func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
+    package func isGrey(inputs: [AreaInputDescription]) -> Bool { false }
     package func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws {
         try process(inputs: inputs, output: output)
     }

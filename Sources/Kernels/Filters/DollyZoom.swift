@@ -51,8 +51,10 @@ enum DollyZoomFilters {
 /// winner's square. Pixels no source covers are holes, filled from the background: filled pixels
 /// spread their colour and disparity to open 8-neighbours, the smallest disparity first (see
 /// ``DollyZoomHoleFill``), so a disocclusion shows the surface behind, not the one in front. Output
-/// alpha is 1. A depth photo's maps follow it (``MapFollowingProcessor``): the disparity map run
-/// through it (with the same disparity input) is the reprojected disparity, at the map's resolution.
+/// alpha is 1 (no alpha plane), and a grey photo gives a grey result (one plane). A depth photo's
+/// maps follow it (``MapFollowingProcessor``): the disparity map run through it (with the same
+/// disparity input) is the reprojected disparity, at the map's resolution (a 1512×2016 matte: one
+/// Float32 plane in and one out, 24 MB, where four planes in and out took 98 MB).
 ///
 /// The photo and the result are planes of the working format (half float by default: 96 MB for
 /// 12 MP, where Float32 took 192 MB each); the disparity stays Float32, since its exact values decide
@@ -77,6 +79,12 @@ struct DollyZoomReprojection: MapFollowingProcessor {
     /// Only the photo's colour and the maps' red are read.
     func readsAlpha(input index: Int) -> Bool { false }
 
+    /// Alpha is 1 everywhere: no alpha plane.
+    func isOpaque(inputs: [AreaInputDescription]) -> Bool { true }
+
+    /// A grey photo (a depth map or matte following it) gives a grey result: one plane.
+    func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
+
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
         try process(inputs: inputs, output: output, threads: ContextOptions.processorCount)
     }
@@ -91,7 +99,7 @@ struct DollyZoomReprojection: MapFollowingProcessor {
         // Built straight in the output's planes when it is the photo's rectangle (the usual case).
         let inPlace = output.x == photo.x && output.y == photo.y && output.width == photo.width && output.height == photo.height
         let colour = inPlace ? output : try PlanarBuffer(x: photo.x, y: photo.y, width: photo.width, height: photo.height,
-                                                          samples: output.samples)
+                                                          samples: output.samples, channels: output.channels)
         let pixels = DollyZoomPixels(width: photo.width, height: photo.height, threads: threads)
         defer { pixels.deallocate() }
         pixels.splat(geometry, disparity: disparity)

@@ -116,8 +116,9 @@ struct DollyZoomHoleFill {
         origins.deallocate()
     }
 
-    /// Each filled hole's colour (red, green, blue) copied from its origin, in ranges of the plan on
-    /// up to `threads` workers (origins are covered pixels: no range writes what another reads).
+    /// Each filled hole's colour (red, green, blue, or red alone in a grey result's one plane)
+    /// copied from its origin, in ranges of the plan on up to `threads` workers (origins are covered
+    /// pixels: no range writes what another reads).
     func apply(to colour: PlanarBuffer, threads: Int) {
         switch colour.samples {
         case .float32: apply(planes: colour.planes, threads: threads)
@@ -126,12 +127,14 @@ struct DollyZoomHoleFill {
     }
 
     private func apply<Sample>(planes: [UnsafeMutablePointer<Sample>], threads: Int) {
-        let (red, green, blue) = (planes[0], planes[1], planes[2])
+        let red = planes[0], grey = planes.count == 1
+        let (green, blue) = grey ? (red, red) : (planes[1], planes[2])
         let ranges = min(count, 4 * max(threads, 1))
         ProcessorWorkers.forEach(ranges, threads: threads) { k in
             for i in (k * count / ranges)..<((k + 1) * count / ranges) {
                 let hole = Int(holes[i]), origin = Int(origins[i])
                 red[hole] = red[origin]
+                guard !grey else { continue }
                 green[hole] = green[origin]
                 blue[hole] = blue[origin]
             }

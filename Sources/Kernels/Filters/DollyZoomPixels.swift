@@ -141,13 +141,14 @@ final class DollyZoomPixels: @unchecked Sendable {
     }
 
     /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0; alpha 1
-    /// everywhere (each range of rows writes its own: the fresh pages are touched by all workers). By
-    /// spans of a row: the taps of every pixel (a plane offset, and whether the right and upper
-    /// neighbours are other pixels or the same one, at the photo's edges), then the four samples of
-    /// each channel gathered as two adjacent pairs, half samples converted at once, and blended,
-    /// `low + (high − low)·fy` with `low = p₀₀ + (p₁₀ − p₀₀)·fx`. A grey photo (a depth map or
-    /// matte: R = G = B bit for bit) is sampled once and its value written to all three. `beside`
-    /// runs as one more item of the parallel loop, the first taken.
+    /// everywhere, written only where `colour` has an alpha plane (each range of rows writes its
+    /// own: the fresh pages are touched by all workers). By spans of a row: the taps of every pixel
+    /// (a plane offset, and whether the right and upper neighbours are other pixels or the same one,
+    /// at the photo's edges), then the four samples of each channel gathered as two adjacent pairs,
+    /// half samples converted at once, and blended, `low + (high − low)·fy` with
+    /// `low = p₀₀ + (p₁₀ − p₀₀)·fx`. A grey photo or result (one plane: a depth map or matte
+    /// following the photo) is sampled once, red alone, and its value written to each colour plane
+    /// `colour` stores. `beside` runs as one more item of the parallel loop, the first taken.
     func sampleColours(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer,
                        beside: () -> Void = {}) {
         switch photo.samples {
@@ -158,7 +159,9 @@ final class DollyZoomPixels: @unchecked Sendable {
 
     private func sampleColours<Sample: PlaneSample>(_ geometry: DollyZoomReprojection.Geometry, planes: [UnsafeMutablePointer<Sample>],
                                                     photo: PlanarBuffer, into colour: PlanarBuffer, beside: () -> Void) {
-        let channels = photo.isGrey ? 1 : 3
+        let channels = photo.channels == 1 || colour.channels == 1 ? 1 : 3
+        // The planes a grey value goes to: red alone in a grey result, all three otherwise.
+        let greyTargets = 0..<(colour.channels == 1 ? 1 : 3)
         let ranges = min(height, 8 * threads), span = Self.span
         forEach(ranges + 1) { item in
             guard item > 0 else { return beside() }
@@ -176,8 +179,8 @@ final class DollyZoomPixels: @unchecked Sendable {
                 values.deallocate()
                 sources.deallocate()
             }
-            for channel in 0..<3 { sources[channel] = planes[channel] }
-            colour.fill(channel: 3, rows: rows(k, of: ranges), with: 1)
+            for channel in 0..<channels { sources[channel] = planes[channel] }
+            if colour.stores(channel: 3) { colour.fill(channel: 3, rows: rows(k, of: ranges), with: 1) }
             for row in rows(k, of: ranges) {
                 for start in stride(from: 0, to: width, by: span) {
                     let n = min(span, width - start)
@@ -195,7 +198,7 @@ final class DollyZoomPixels: @unchecked Sendable {
                             let line = depth + row * width + start
                             for i in 0..<n where line[i] == -.infinity { values[i] = 0 }
                         }
-                        for target in (channels == 1 ? 0..<3 : channel..<(channel + 1)) {
+                        for target in (channels == 1 ? greyTargets : channel..<(channel + 1)) {
                             colour.writeRow(channel: target, row: row, column: start, count: n, from: values)
                         }
                     }

@@ -59,6 +59,11 @@ struct FocusDisparity: ImageProcessor {
     /// The whole map (small: the fallback needs it).
     func regionOfInterest(input index: Int, inputExtent: Rect, outputRect: Rect) -> Rect { inputExtent }
 
+    /// (f, f, f, 1): one plane.
+    func isOpaque(inputs: [AreaInputDescription]) -> Bool { true }
+
+    func isGrey(inputs: [AreaInputDescription]) -> Bool { true }
+
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
         let map = inputs[0]
         var values = Self.finiteValues(map, in: area)

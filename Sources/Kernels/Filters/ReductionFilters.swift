@@ -186,14 +186,15 @@ struct AreaPixels {
         x = Int(area.x); y = Int(area.y); width = Int(area.width); height = Int(area.height)
     }
 
-    /// Row `row` (from the area's bottom) of channel `channel`, columns in the buffer only:
-    /// `(pointer to the first buffered column, its area column, count)`, or nil outside the buffer.
-    func bufferedRun(channel: Int, row: Int, columns: Range<Int>) -> (UnsafeMutablePointer<Float>, Int, Int)? {
+    /// Row `row` (from the area's bottom) of channel `channel` as it reads (an opaque input's alpha
+    /// without a plane reads 1), columns in the buffer only: `(pointer to the first buffered column,
+    /// its area column, count)`, or nil outside the buffer.
+    func bufferedRun(channel: Int, row: Int, columns: Range<Int>) -> (UnsafePointer<Float>, Int, Int)? {
         let bufferRow = y + row - buffer.y
         guard bufferRow >= 0, bufferRow < buffer.height else { return nil }
         let start = max(x + columns.lowerBound, buffer.x), end = min(x + columns.upperBound, buffer.x + buffer.width)
         guard end > start else { return nil }
-        return (buffer.planes[channel] + bufferRow * buffer.width + (start - buffer.x), start - x, end - start)
+        return (buffer.readingRow(channel: channel, row: bufferRow) + (start - buffer.x), start - x, end - start)
     }
 
     /// Per channel: the mean over `columns × rows` of the non-NaN values (unbuffered pixels are 0).
