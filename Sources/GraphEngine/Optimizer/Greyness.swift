@@ -22,20 +22,12 @@ enum Greyness {
             case .matrix(let matrix):
                 // Equal R, G and B rows give equal channels whatever the input.
                 return (0..<5).allSatisfy { matrix.element(0, $0) == matrix.element(1, $0) && matrix.element(0, $0) == matrix.element(2, $0) }
-            case .area(let op):
+            case .area(let op as any OutputProperties), .processor(let op as any OutputProperties):
                 let inputs = node.inputs.map {
                     AreaInputDescription(isOpaque: Opacity.isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent,
                                          isGrey: isGrey($0, known: &known, storedOpaque: storedOpaque))
                 }
                 let answer = op.isGrey(inputs: inputs)
-                known[ObjectIdentifier(node)] = answer
-                return answer
-            case .processor(let processor):
-                let inputs = node.inputs.map {
-                    AreaInputDescription(isOpaque: Opacity.isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent,
-                                         isGrey: isGrey($0, known: &known, storedOpaque: storedOpaque))
-                }
-                let answer = processor.isGrey(inputs: inputs)
                 known[ObjectIdentifier(node)] = answer
                 return answer
             default: return false

@@ -705,12 +705,8 @@ enum Opacity {
                 node = node.inputs[0]
             case .crop, .colorConversion, .clamp: node = node.inputs[0]
             case .processor(let processor) where processor is Intermediate: node = node.inputs[0]
-            case .area(let op):
+            case .area(let op as any OutputProperties), .processor(let op as any OutputProperties):
                 return op.isOpaque(inputs: node.inputs.map {
-                    AreaInputDescription(isOpaque: isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent)
-                })
-            case .processor(let processor):
-                return processor.isOpaque(inputs: node.inputs.map {
                     AreaInputDescription(isOpaque: isOpaque($0, storedOpaque: storedOpaque), extent: $0.extent)
                 })
             default: return false

@@ -12,7 +12,7 @@
 /// at fixed, position-aligned anchors, for example), so any tile size and thread count give the
 /// same bytes. ``referenceValue(x:y:input:)`` states the same result plainly, one pixel at a time,
 /// for the reference evaluator the differential tests compare against.
-package protocol AreaOperation: Hashable, Sendable {
+package protocol AreaOperation: Hashable, Sendable, OutputProperties {
     /// The stage name in dumps (`CIBoxBlur_h`).
     var name: String { get }
     /// What the pass computes, with its parameters (`running-sum box, horizontal, radius 10`).
@@ -60,6 +60,16 @@ extension AreaOperation {
 /// last pointer (see ``AreaOperation/reduction(input:)``).
 package typealias AreaInputReduction = (_ r: UnsafePointer<Float>, _ g: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
                                         _ a: UnsafePointer<Float>, _ count: Int, _ out: UnsafeMutablePointer<Float>) -> Void
+
+/// What an area pass or an image processor tells of its output from what is known of its inputs
+/// (``Opacity``, ``Greyness``): an opaque output is stored without an alpha plane, a grey and opaque
+/// one in one plane.
+package protocol OutputProperties {
+    /// Whether the output is opaque inside its extent, given each input's opacity and extent.
+    func isOpaque(inputs: [AreaInputDescription]) -> Bool
+    /// Whether the output is grey (R = G = B, bit for bit), given what is known of the inputs.
+    func isGrey(inputs: [AreaInputDescription]) -> Bool
+}
 
 /// What an area pass or an image processor may know about an input when deciding whether its
 /// output is opaque or grey.

@@ -61,7 +61,7 @@ package protocol GeneralOperation: Operation {
 /// also ``isGrey(inputs:)``. The reference evaluator passes four planes in and out, so a processor
 /// reads through the buffer's accessors (or checks ``PlanarBuffer/channels``) and writes the
 /// planes its output stores (writes to others are ignored).
-package protocol ImageProcessor: Operation {
+package protocol ImageProcessor: Operation, OutputProperties {
     /// The output extent given the inputs' extents.
     func outputExtent(inputExtents: [Rect]) -> Rect
     /// The rectangle of input `index` needed (reductions need their whole area).
