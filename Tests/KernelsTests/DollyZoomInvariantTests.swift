@@ -39,12 +39,17 @@ final class DollyZoomInvariantTests: XCTestCase {
             photo = Image(buffer: try ImageBuffer(width: Self.width, height: Self.height, format: .rgbaf, alphaMode: .opaque,
                                                   colorSpace: .linearSRGB, bytes: data.bytes))
         }
-        let map = try DepthBlurEffectTests.dataImage(width: Self.width, height: Self.height) { x, y in
-            let d = Self.disparity(x, y)
+        return try Self.zoomed(photo, t: t)
+    }
+
+    /// `image` (the scene's size) through the dolly zoom by the scene's disparity, focused on the
+    /// subject (the focus rectangle lies inside it: d_s = 1).
+    static func zoomed(_ image: Image, t: Double) throws -> Image {
+        let map = try DepthBlurEffectTests.dataImage(width: width, height: height) { x, y in
+            let d = disparity(x, y)
             return SIMD4(d, d, d, 1)
         }
-        // The focus rectangle lies inside the subject: d_s = 1.
-        return try photo.applyingFilter("GEDepthDollyZoom", parameters: [
+        return try image.applyingFilter("GEDepthDollyZoom", parameters: [
             "inputDisparityImage": .image(map), "inputAmount": .number(t),
             "inputFocusRect": .rect(Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))])
     }

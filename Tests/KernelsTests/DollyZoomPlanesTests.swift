@@ -25,22 +25,12 @@ final class DollyZoomPlanesTests: XCTestCase {
                                              alphaMode: rgba ? .premultiplied : .opaque, colorSpace: nil, bytes: bytes))
     }
 
-    func zoomed(_ image: Image, t: Double) throws -> Image {
-        let map = try DepthBlurEffectTests.dataImage(width: Scene.width, height: Scene.height) { x, y in
-            let d = Scene.disparity(x, y)
-            return SIMD4(d, d, d, 1)
-        }
-        return try image.applyingFilter("GEDepthDollyZoom", parameters: [
-            "inputDisparityImage": .image(map), "inputAmount": .number(t),
-            "inputFocusRect": .rect(Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1))])
-    }
-
     func testAGreyImageIsMovedInOnePlaneAsInColourPlanes() throws {
         var options = ContextOptions()
         options.workingColorSpace = nil
         options.threads = 3
         for t in [-0.3, 0.25] {
-            let grey = try zoomed(try Self.matte(rgba: false), t: t), colour = try zoomed(try Self.matte(rgba: true), t: t)
+            let grey = try Scene.zoomed(try Self.matte(rgba: false), t: t), colour = try Scene.zoomed(try Self.matte(rgba: true), t: t)
             let formats = { (image: Image) in try Context(options: options).dump(image).programs.filter { $0.kind == "processor" }.map(\.format) }
             XCTAssertEqual(try formats(grey), ["RGBAf (grey: 1 plane)"], "t = \(t)")
             XCTAssertEqual(try formats(colour), ["RGBAf (opaque: 3 planes)"], "t = \(t)")
