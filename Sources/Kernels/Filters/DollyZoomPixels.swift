@@ -167,6 +167,9 @@ final class DollyZoomPixels: @unchecked Sendable {
             guard item > 0 else { return beside() }
             let k = item - 1
             let taps = TapScratch(span: span)
+            // Each output column's centre relative to c: q + ½ − c.
+            let centres = UnsafeMutablePointer<Double>.allocate(capacity: width)
+            for column in 0..<width { centres[column] = geometry.x0 + Double(column) + 0.5 - geometry.cx }
             // Per channel and pixel the four samples p₀₀, p₁₀, p₀₁, p₁₁, then as Float32.
             let samples = UnsafeMutablePointer<Sample>.allocate(capacity: 12 * span)
             let floats = UnsafeMutablePointer<Float>.allocate(capacity: 4 * span)
@@ -174,6 +177,7 @@ final class DollyZoomPixels: @unchecked Sendable {
             let sources = UnsafeMutablePointer<UnsafeMutablePointer<Sample>>.allocate(capacity: 3)
             defer {
                 taps.deallocate()
+                centres.deallocate()
                 samples.deallocate()
                 floats.deallocate()
                 values.deallocate()
@@ -184,7 +188,7 @@ final class DollyZoomPixels: @unchecked Sendable {
             for row in rows(k, of: ranges) {
                 for start in stride(from: 0, to: width, by: span) {
                     let n = min(span, width - start)
-                    let holes = samplePoints(row: row, columns: start..<(start + n), geometry, taps: taps)
+                    let holes = samplePoints(row: row, columns: start..<(start + n), geometry, taps: taps, centres: centres)
                     Self.gather(sources, channels: channels, taps: taps, count: n, into: samples)
                     for channel in 0..<channels {
                         let p = Sample.floats(samples + 4 * span * channel, count: 4 * n, scratch: floats)
@@ -258,37 +262,40 @@ final class DollyZoomPixels: @unchecked Sendable {
 
     /// The taps of the pixels `columns` of output row `row` (see ``TapScratch``), from
     /// `c + (q + ½ − c)/σ(d)` clamped to the photo's pixel centres (1/σ as a product: no division
-    /// per pixel); a hole reads pixel 0. Returns the holes.
+    /// per pixel); a hole reads the point 1/σ = 0 gives (its colour is replaced by 0). Returns the
+    /// holes. Without branches or checked conversions, so the loop vectorises: whole numbers are
+    /// floored and turned into integers through the bits of x + 2⁵² (exact below 2⁵²).
     @inline(__always)
-    private func samplePoints(row: Int, columns: Range<Int>, _ geometry: DollyZoomReprojection.Geometry, taps: TapScratch) -> Int {
-        let line = depth + row * width
+    private func samplePoints(row: Int, columns: Range<Int>, _ geometry: DollyZoomReprojection.Geometry,
+                              taps: TapScratch, centres: UnsafePointer<Double>) -> Int {
+        let line = depth + row * width + columns.lowerBound, centres = centres + columns.lowerBound
         let (x0, y0, cx, cy) = (geometry.x0, geometry.y0, geometry.cx, geometry.cy)
-        let lastColumn = Double(width - 1), lastRow = Double(height - 1)
+        let (amount, inverseNumerator) = (geometry.amount, geometry.inverseNumerator)
+        let lastColumn = Double(width - 1), lastRow = Double(height - 1), rowStep = Double(width)
         let qy = y0 + Double(row) + 0.5 - cy
+        let twoTo52 = 0x1p52, wholeBits: UInt64 = 0x000F_FFFF_FFFF_FFFF
+        @inline(__always) func floor(_ x: Double) -> Double {
+            let nearest = (x + twoTo52) - twoTo52
+            return nearest > x ? nearest - 1 : nearest
+        }
         var holes = 0
-        for (i, column) in columns.enumerated() {
-            let d = line[column]
+        for i in 0..<columns.count {
+            let d = line[i]
             // Covered pixels hold the disparity of a source pixel with a valid σ.
-            guard d != -.infinity else {
-                taps.offset[i] = 0
-                taps.right[i] = 0
-                taps.up[i] = 0
-                taps.fx[i] = 0
-                taps.fy[i] = 0
-                holes += 1
-                continue
-            }
-            let inverse = geometry.inverseScale(d)
+            let hole = d == -.infinity
+            holes &+= hole ? 1 : 0
+            // `Geometry.inverseScale(_:)`.
+            let inverse = hole ? 0 : (1 - amount * Double(d)) * inverseNumerator
             // Source position, relative to the photo's first pixel centre.
-            let u = (x0 + Double(column) + 0.5 - cx) * inverse + cx - x0 - 0.5
+            let u = centres[i] * inverse + cx - x0 - 0.5
             let v = qy * inverse + cy - y0 - 0.5
             let cu = min(max(u, 0), lastColumn), cv = min(max(v, 0), lastRow)
-            let i0 = Int(cu), j0 = Int(cv)
-            taps.fx[i] = Float(cu - Double(i0))
-            taps.fy[i] = Float(cv - Double(j0))
-            taps.offset[i] = j0 * width + i0
-            taps.right[i] = i0 < width - 1 ? 1 : 0
-            taps.up[i] = j0 < height - 1 ? width : 0
+            let column = floor(cu), sourceRow = floor(cv)
+            taps.fx[i] = Float(cu - column)
+            taps.fy[i] = Float(cv - sourceRow)
+            taps.offset[i] = Int(truncatingIfNeeded: (sourceRow * rowStep + column + twoTo52).bitPattern & wholeBits)
+            taps.right[i] = column < lastColumn ? 1 : 0
+            taps.up[i] = sourceRow < lastRow ? width : 0
         }
         return holes
     }
