@@ -151,11 +151,6 @@ struct DollyZoomReprojection: MapFollowingProcessor {
             return s > 0 && s.isFinite ? s : nil
         }
 
-        /// 1/σ(d) for a disparity that has a σ, as a product (`(1 − t·d)·(1/numerator)`: a rounding
-        /// or two from the quotient).
-        @inline(__always)
-        func inverseScale(_ d: Float) -> Double { (1 - amount * Double(d)) * inverseNumerator }
-
         /// The least and greatest σ(d) over the disparities `low...high` that have one (σ is
         /// monotonic in d on each side of the pole 1 − t·d = 0; the greatest is infinite when the
         /// range reaches the pole), or nil when none has one. The range is first widened by a

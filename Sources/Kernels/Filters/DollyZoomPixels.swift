@@ -284,7 +284,9 @@ final class DollyZoomPixels: @unchecked Sendable {
             // Covered pixels hold the disparity of a source pixel with a valid σ.
             let hole = d == -.infinity
             holes &+= hole ? 1 : 0
-            // `Geometry.inverseScale(_:)`.
+            // 1/σ(d) as a product, (1 − t·d)·(1/numerator): a rounding or two from the quotient. (The
+            // geometry's fields are read into locals first: read through it here, the loop does not
+            // vectorise.)
             let inverse = hole ? 0 : (1 - amount * Double(d)) * inverseNumerator
             // Source position, relative to the photo's first pixel centre.
             let u = centres[i] * inverse + cx - x0 - 0.5
