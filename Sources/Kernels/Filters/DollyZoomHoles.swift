@@ -1,4 +1,3 @@
-import Foundation
 import GraphEngine
 
 /// The dolly zoom's hole fill (``DollyZoomPixels``): holes filled from the farthest surface around
