@@ -83,11 +83,17 @@ final class GreyProgramTests: XCTestCase {
         return fast
     }
 
-    func testGreyChainsStoreOnePlaneAndMatchTheReference() throws {
+    /// Float32 intermediates, no colour management: the planes hold the data as it is.
+    static var dataOptions: ContextOptions {
         var options = ContextOptions()
         options.workingFormat = .rgbaf
         options.workingColorSpace = nil
         options.outputColorSpace = nil
+        return options
+    }
+
+    func testGreyChainsStoreOnePlaneAndMatchTheReference() throws {
+        var options = Self.dataOptions
         options.threads = 2
         options.tileSize = 16
         let context = Context(options: options)
@@ -104,10 +110,7 @@ final class GreyProgramTests: XCTestCase {
     }
 
     func testColourChainsKeepTheirPlanes() throws {
-        var options = ContextOptions()
-        options.workingFormat = .rgbaf
-        options.workingColorSpace = nil
-        options.outputColorSpace = nil
+        let options = Self.dataOptions
         let context = Context(options: options)
         for (name, image) in try Self.colourChains() {
             let pixels = try assertMatchesReference(image, context: context, options: options, name)
@@ -121,10 +124,7 @@ final class GreyProgramTests: XCTestCase {
 
     /// A colour photo blended with a grey mask: the mask's passes stay grey, the blend is colour.
     func testBlendWithAGreyMaskKeepsTheMaskGrey() throws {
-        var options = ContextOptions()
-        options.workingFormat = .rgbaf
-        options.workingColorSpace = nil
-        options.outputColorSpace = nil
+        let options = Self.dataOptions
         let context = Context(options: options)
         let photo = try randomImage(width: Self.width, height: Self.height, seed: 12, opaque: true).image
         let mask = try Self.areaPasses(try Self.greyMap(seed: 5).filtered("CIColorThresholdOtsu"))
@@ -142,10 +142,7 @@ final class GreyProgramTests: XCTestCase {
     /// An alpha range without 1 still clamps an opaque input's alpha (the grey clamp keeps its
     /// colour grey, not its alpha 1).
     func testClampWithAnAlphaRangeWithoutOneClampsAlpha() throws {
-        var options = ContextOptions()
-        options.workingFormat = .rgbaf
-        options.workingColorSpace = nil
-        options.outputColorSpace = nil
+        let options = Self.dataOptions
         let context = Context(options: options)
         let clamped = try Self.greyMap(seed: 4).filtered("CIColorClamp", ["inputMaxComponents": .vector([0.6, 0.6, 0.6, 0.5])])
         let pixels = try assertMatchesReference(clamped, context: context, options: options, "alpha clamped to 0.5")
