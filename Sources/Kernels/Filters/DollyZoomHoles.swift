@@ -23,8 +23,9 @@ struct DollyZoomHoleFill {
     let holes: UnsafeMutablePointer<UInt32>, origins: UnsafeMutablePointer<UInt32>
     let count: Int
 
-    /// The plan of `pixels`' z-buffer, once complete (it is only read). Throws when the memory
-    /// cannot be had or the pixels cannot be numbered in 32 bits.
+    /// The plan of `pixels`' z-buffer, once complete (it is only read). Throws when the pixels
+    /// cannot be numbered in 32 bits. Its arrays (a byte a pixel, twelve bytes a hole) are
+    /// allocated as the z-buffer was, without a check.
     init(_ pixels: DollyZoomPixels) throws {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         guard pixels.count <= Int(UInt32.max) else {
