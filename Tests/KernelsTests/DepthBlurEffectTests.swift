@@ -105,19 +105,32 @@ final class DepthBlurEffectTests: XCTestCase {
     func testFocusOnTheBackgroundLetsTheBlurredObjectCoverItsEdge() throws {
         let out = try blurred(Self.scene, focus: [0.02, 0.02, 0.1, 0.1])
         // The object is in front: c = min(k·3 − 1, 6) = 6, one layer of radius 6 whose blurred
-        // coverage spreads over the sharp background: out = cov·red + (1 − cov)·bg outside, red inside.
-        var worst = 0.0, worstAt = (0, 0)
+        // coverage spreads over the sharp background on both sides of its edge (partial occlusion):
+        // out = cov·red + (1 − cov)·bg, inside too, where the background hidden behind the object's
+        // edge shows through (the engine extends the background around it; this one is smooth).
+        // The nearer side wins a 1.5 px disc at the depth edge (the blur value's maximum), so the
+        // four pixels at the edge lag the exact profile by about a pixel; the rest follows it.
+        var worst = 0.0, worstAt = (0, 0), worstAtEdge = 0.0, worstAtEdgeAt = (0, 0)
         for y in 112..<208 {
-            for x in [150, 155, 157, 158, 159, 160, 161, 163, 166, 170] {
+            for x in [150, 155, 157, 158, 159, 160, 161, 162, 163, 166, 170] {
                 let cov = Self.disc(6, x, y) { Self.inObject($0, $1) ? SIMD4(repeating: 1) : .zero }[0]
-                let expected = Self.inObject(x, y) ? Self.red : cov * Self.red + (1 - cov) * Self.background(x, y)
+                let expected = cov * Self.red + (1 - cov) * Self.background(x, y)
                 let error = (0..<3).map { abs(out[y][x][$0] - expected[$0]) }.max() ?? 0
-                if error > worst { worst = error; worstAt = (x, y) }
+                if (159...162).contains(x) {
+                    if error > worstAtEdge { worstAtEdge = error; worstAtEdgeAt = (x, y) }
+                } else if error > worst {
+                    worst = error; worstAt = (x, y)
+                }
             }
         }
-        XCTAssertLessThan(worst, 0.06, "edge profile at \(worstAt)")
-        // No cut-out: just outside the edge the object's blur is there (coverage ≈ 0.37 at 2 px).
+        XCTAssertLessThan(worst, 0.03, "edge profile at \(worstAt)")
+        XCTAssertLessThan(worstAtEdge, 0.12, "edge profile at \(worstAtEdgeAt)")
+        // No cut-out: just outside the edge the object's blur is there (coverage ≈ 0.35 at 2 px), and
+        // inside the background shows through (coverage ≈ 0.68 at 3 px in; an opaque silhouette
+        // would give red 0.8 and no green).
         XCTAssertGreaterThan(out[160][158][0], 0.2)
+        XCTAssertLessThan(out[160][163][0], 0.72)
+        XCTAssertGreaterThan(out[160][163][1], 0.07)
         // The background far from the object is sharp (in focus).
         for (x, y) in [(40, 40), (420, 280), (60, 290)] {
             XCTAssertEqual(out[y][x][1], Self.background(x, y)[1], accuracy: 0.01)

@@ -18,10 +18,12 @@ enum DepthEffectFilters {
     ///    of 85 mm equivalent focal length (circle of confusion f²·|Δd|/(2N) on a 36 mm frame) at
     ///    1 m, with the disparity taken relative to the focus (so maps in any unit work):
     ///    `c = k·(D − f)/f`, `k = 0.1·L/N` (L the output's long side, N = inputAperture, 0 → f/2.8),
-    ///    less a 1 px dead zone, clamped to `[−0.025·L, 0.0125·L]`, times `1 − matte`; then, behind the
-    ///    focus plane, the maximum of `min(c, 0)` over a disc of radius max(1.5, L/1500): the focused
-    ///    subject wins at its edges, so none of its pixels lands in a background layer (a Gaussian
-    ///    there would blur its rim into the background), and no background joins a foreground layer.
+    ///    less a 1 px dead zone, clamped to `[−0.025·L, 0.0125·L]`, times `1 − matte`; then the blur
+    ///    value is the maximum of c over a disc of radius max(1.5, L/1500): the nearer side wins at
+    ///    every depth edge. The pixels of a foreground's edge, whose refined disparity runs between the
+    ///    depths or misses the photo's edge by a pixel or two, blur with the foreground instead of
+    ///    staying a sharp outline under its spread; the focused subject's rim joins no background layer
+    ///    (where a Gaussian would blur it into the background).
     /// 4. Levels: radii R·2^−i down to 1.5 px (R the clamp on each side). The smallest (1.5 to 3 px) is
     ///    a Gaussian of the photo (σ = r/2, a disc's spread). Every larger radius t is a premultiplied
     ///    layer, made at half size or less from the 2×2 blocks of the layer source (the highlight-boosted
@@ -33,15 +35,26 @@ enum DepthEffectFilters {
     ///    is made, disc-blurred by t/d, and the layers are summed from the coarsest down (each level
     ///    adds the one above, enlarged bilinearly).
     /// 5. Composite without halos: `B` = Σ layers behind the focus, `F` = Σ layers in front (both
-    ///    premultiplied, so the subject's colour never enters `B`). The pixel's own part `S` runs
-    ///    linearly in |c| from the photo through the Gaussian to `B/B.a` (or `F/F.a` in front) at the
-    ///    innermost layer's radius; `out = F + (1 − F.a)·S`: the blurred foreground covers its edge,
-    ///    the background behind the subject is its own colour extended.
+    ///    premultiplied, so the subject's colour never enters `B`). Behind the focus plane the pixel's
+    ///    own part `S` runs linearly in |c| from the photo through the Gaussian to `B/B.a` at the
+    ///    innermost layer's radius `t`, and `out = F + (1 − F.a)·S`: the blurred foreground covers its
+    ///    edge, the background behind the subject is its own colour extended. In focus or in front,
+    ///    the pixel keeps only its share not already spread by the front layers, `1 − w`
+    ///    (`w = clamp((c − r₁)/(t − r₁), 0, 1)`), as the photo-to-Gaussian mix `s`, and what the
+    ///    blurred foreground no longer covers shows the hidden scene `H` behind it:
+    ///    `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·(H + (1 − H.a)·F/F.a)`. So a blurred foreground's silhouette
+    ///    is semi-transparent on both sides of its edge (partial occlusion) instead of an opaque
+    ///    cut-out. `H` is the photo's pixels that are not spread by the front layers (weight `1 − w`,
+    ///    1 behind the focus plane) filled in by a pull-push pyramid (tent-decimated by 2 down to
+    ///    a pixel of max(maxFront/2, 2), then each level over the next coarser one enlarged
+    ///    bilinearly): the colour around the foreground, extended under it, with a coverage `H.a` that
+    ///    fades with the distance from such pixels; where it is below 1 the rest is the front layers'
+    ///    own colour `F/F.a` (a seam between two blurred foreground depths is not a hole).
     /// 6. Grain: `+ g·(h(x, y) − ½)·clamp(|c|/2, 0, 1)` on R, G, B, h the interleaved gradient noise
     ///    `fract(52.9829189·fract(0.06711056·x + 0.00583715·y))` of the pixel position (Jimenez 2014),
     ///    g = inputLumaNoiseScale (0 → 0.004), so blurred areas keep a sensor-like texture.
     ///
-    /// The blur value map (c after step 3, one grey plane), the blocks and a scaled photo are
+    /// The blur value map (after step 3, one grey plane), the blocks and a scaled photo are
     /// intermediates (`insertingIntermediate`): the coarse layers read them with wide margins, so
     /// each is computed once, whole, instead of again in every tile's margins.
     static let depthBlurEffect = FilterDescriptor(
@@ -140,12 +153,11 @@ struct PortraitBlur {
         let raw = try Self.blurMapKernel.apply(
             [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
              .number(maximumBackRadius), .number(frontCap)], extent: extent)
-        // max over the disc of min(c, 0) is min(max over the disc of c, 0): the value kernel takes the min.
-        let nearest = raw.clampedToExtent().applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum, grey: true,
-                                                               filterName: "\(Self.name)_nearest"))
         // The value map and the blocks are read with the wide margins of the coarsest layers: each
         // is computed once, whole, rather than again in every tile's margins.
-        let value = try Self.blurValueKernel.apply([.image(raw), .image(nearest)], extent: extent)
+        let value = raw.clampedToExtent()
+            .applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum, grey: true, filterName: "\(Self.name)_value"))
+            .cropped(to: extent)
             .insertingIntermediate(named: "\(Self.name)_value")
 
         let sigma = r1 / 2
@@ -161,9 +173,44 @@ struct PortraitBlur {
         let empty = Image(color: [0, 0, 0, 0])
         // Reciprocals of the own part's spans (uniforms: a multiply per pixel, not a divide).
         func span(_ t: Double?) -> Double { 1 / max((t ?? 1e9) - r1, 0.0001) }
+        let frontSpan = span(frontLayers.first)
+        let hidden = frontSum == nil ? empty : try hiddenScene(value: value, r1: r1, frontSpan: frontSpan)
         return try Self.compositeKernel.apply(
-            [.image(photo), .image(value), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .number(r1),
-             .number(1 / r1), .number(span(backLayers.first)), .number(span(frontLayers.first)), .number(grain)], extent: extent)
+            [.image(photo), .image(value), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .image(hidden),
+             .number(r1), .number(1 / r1), .number(span(backLayers.first)), .number(frontSpan), .number(grain)], extent: extent)
+    }
+
+    /// `H`, the scene hidden behind the blurred foreground, premultiplied: the photo weighted by each
+    /// pixel's share not spread by the front layers (1 behind the focus plane, `1 − w` in front),
+    /// pull-push filled. Down: tent-decimated by 2 per level (`(1, 3, 3, 1)/8` on each axis) until a
+    /// level pixel spans half the largest front radius (at least 1 level); up: each level over the
+    /// next coarser one enlarged bilinearly, `L + (1 − L.a)·up`. The coarsest level is not
+    /// normalised, so `H.a` falls from 1 to 0 with the distance to the nearest such pixel, over about
+    /// the largest front radius: it says how much of a foreground's uncovered part is the scene
+    /// behind it rather than a seam between two foreground layers. The first level (half size) is an
+    /// intermediate: the coarser levels read it with wide margins.
+    func hiddenScene(value: Image, r1: Double, frontSpan: Double) throws -> Image {
+        let stage = "\(Self.name)_hidden"
+        let weighted = try Self.hiddenSourceKernel.apply([.image(photo), .image(value), .number(r1), .number(frontSpan)], extent: extent)
+        var levels: [Image] = []
+        var level = weighted, origin = (x: extent.minX, y: extent.minY)
+        repeat {
+            let e = level.extent
+            let half = Rect(x: 0, y: 0, width: (e.width / 2).rounded(.up), height: (e.height / 2).rounded(.up))
+            level = level.clampedToExtent()
+                .applying(Resample(kernel: .linear, x: .init(step: 2, offset: origin.x), y: .init(step: 2, offset: origin.y),
+                                   filterName: "\(stage)_down\(levels.count + 1)"))
+                .cropped(to: half)
+            if levels.isEmpty { level = level.insertingIntermediate(named: "\(stage)_half") }
+            origin = (0, 0)
+            levels.append(level)
+        } while Double(1 << levels.count) < max(maximumFrontRadius / 2, 2) && min(level.extent.width, level.extent.height) > 1
+        var filled = levels[levels.count - 1]
+        for finer in levels.dropLast().reversed() {
+            let above = Self.enlarged(filled.clampedToExtent(), by: 2, origin: (0, 0), stage: "\(stage)_up").cropped(to: finer.extent)
+            filled = try Self.overKernel.apply([.image(finer), .image(above)], extent: finer.extent)
+        }
+        return Self.enlarged(filled.clampedToExtent(), by: 2, origin: (extent.minX, extent.minY), stage: stage).cropped(to: extent)
     }
 
     /// The sum of one side's layers (`radii` ascending, signed by `sign`: −1 behind the focus plane),
@@ -232,41 +279,51 @@ struct PortraitBlur {
         }
         """)
 
+    /// The hidden scene's source: the photo's colour weighted by the share of the pixel that the
+    /// front layers do not spread, `(m·rgb, m)`, `m = 1` for c ≤ 0, else `1 − clamp((c − r1)·frontSpan, 0, 1)`.
+    static let hiddenSourceKernel = CatalogueKernel("""
+        kernel vec4 depthHiddenSource(__sample s, __sample c, float r1, float frontSpan) {
+            float m = c.r > 0.0 ? 1.0 - clamp((c.r - r1) * frontSpan, 0.0, 1.0) : 1.0;
+            return vec4(s.rgb * m, m);
+        }
+        """)
+
+    /// A pull-push level over the enlarged coarser one: `a + (1 − a.a)·b`.
+    static let overKernel = CatalogueKernel("""
+        kernel vec4 depthHiddenOver(__sample a, __sample b) { return a + (1.0 - clamp(a.a, 0.0, 1.0)) * b; }
+        """)
+
     /// The sum of two premultiplied layers.
     static let sumKernel = CatalogueKernel("""
         kernel vec4 depthLayerSum(__sample a, __sample b) { return a + b; }
         """)
 
-    /// The blur value (grey): `c` in front of the focus plane, else the nearest behind-or-focus value
-    /// around, `min(m, 0)` with m the disc maximum of c.
-    static let blurValueKernel = CatalogueKernel("""
-        kernel vec4 depthBlurValue(__sample c, __sample m) {
-            float v = c.r > 0.0 ? c.r : min(m.r, 0.0);
-            return vec4(v, v, v, 1.0);
-        }
-        """)
-
-    /// Own part `S`: linear in |c| (c the blur value) from the photo (0) through the Gaussian (r1) to
-    /// the layers on c's side (`B/B.a` or `F/F.a`, reached at the innermost layer radius t; the
-    /// spans come as reciprocals, `1/r1` and `1/max(t − r1, 0.0001)`);
-    /// `out = F + (1 − F.a)·S`, plus grain where blurred; alpha of s. destCoord − ½ is the pixel's
-    /// integer position.
+    /// The composite (step 5): behind the focus plane `out = F + (1 − F.a)·S`, `S` linear in |c|
+    /// (c the blur value) from the photo (0) through the Gaussian (r1) to `B/B.a` (reached at the
+    /// innermost layer radius t; the spans come as reciprocals, `1/r1` and `1/max(t − r1, 0.0001)`);
+    /// in focus or in front `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·(H + (1 − H.a)·F/F.a)`
+    /// (s the photo-to-Gaussian mix, w the share in the front layers, H the hidden scene, over the
+    /// front layers' own colour where no hidden scene is near; s where F is empty); plus grain
+    /// where blurred; alpha of the photo. destCoord − ½ is the pixel's integer position.
     static let compositeKernel = CatalogueKernel("""
-        kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front,
+        kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front, __sample hidden,
                                    float r1, float inverseR1, float backSpan, float frontSpan, float grain) {
             float r = c.r;
             float a = abs(r);
             vec3 small = mix(s.rgb, g.rgb, clamp(a * inverseR1, 0.0, 1.0));
             bool behind = r < 0.0;
             float wl = clamp((a - r1) * (behind ? backSpan : frontSpan), 0.0, 1.0);
-            vec4 side = behind ? back : front;
-            vec3 layer = side.rgb * (1.0 / max(side.a, 0.0001));
-            vec3 own = small + wl * (layer - small);
             float cover = clamp(front.a, 0.0, 1.0);
+            vec3 layer = back.rgb * (1.0 / max(back.a, 0.0001));
+            vec3 own = behind ? small + wl * (layer - small) : small;
+            float ownPart = behind ? 1.0 - cover : min(1.0 - wl, 1.0 - cover);
+            float hiddenPart = behind ? 0.0 : max(wl - cover, 0.0);
+            vec3 others = cover > 0.0001 ? front.rgb * (1.0 / front.a) : small;
+            vec3 scene = hidden.rgb + (1.0 - clamp(hidden.a, 0.0, 1.0)) * others;
             vec2 p = destCoord() - 0.5;
             float h = fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715)))) - 0.5;
             float amount = grain * h * clamp(a * 0.5, 0.0, 1.0);
-            vec3 rgb = front.rgb + (1.0 - cover) * own + vec3(amount);
+            vec3 rgb = front.rgb + ownPart * own + hiddenPart * scene + vec3(amount);
             return vec4(rgb * s.a, s.a);
         }
         """)
