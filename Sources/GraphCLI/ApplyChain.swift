@@ -17,8 +17,9 @@ struct ApplyChain {
     }
 
     private(set) var steps: [Step] = []
-    /// Files given as image inputs: image name, step index and input key.
-    private(set) var files: [(name: String, path: String, step: Int, key: String)] = []
+    /// Files given as image inputs: image name, its recipe JSON (`{"file": PATH}`, or the
+    /// object given), the file as given, step index and input key.
+    private(set) var files: [(name: String, spec: JSON, path: String, step: Int, key: String)] = []
     /// The inputs not given that take a map of the photo: step index, input key, the map, and
     /// whether the filter has a default for it.
     private(set) var photoMaps: [(step: Int, key: String, map: AuxiliaryImage, optional: Bool)] = []
@@ -76,7 +77,7 @@ struct ApplyChain {
     /// none, or cannot be opened).
     func recipe(input: String, output: String, quality: Int?, bitDepth: Int?, metadata: Bool, photo: DepthPhoto? = nil) -> JSON {
         var images: [(String, JSON)] = [("input", .object([("file", .string(input))]))]
-        for file in files { images.append((file.name, .object([("file", .string(file.path))]))) }
+        for file in files { images.append((file.name, file.spec)) }
         let maps = photoMaps.filter { !$0.optional || photo?.has($0.map) == true }
         for map in Set(maps.map(\.map)).sorted(by: { $0.rawValue < $1.rawValue }) {
             let name = RecipeDecoder.auxiliaryName(map)
@@ -132,8 +133,15 @@ struct ApplyChain {
             if let numbers = Self.numbers(text) { return .array(numbers.map(JSON.number)) }
             return .object([("file", .string(text))])
         case .image:
+            // A file path, or recipe JSON: a file image (`{"file": "IN.jpg", "auxiliary": "matte"}`)
+            // or a reference to the chain's images (`{"image": "input"}`), left to the recipe checks.
+            let json = text.first == "{" ? try? JSONParser.parse(text) : nil
+            if let json, json["file"] == nil { return json }
+            let spec = json ?? .object([("file", .string(text))])
+            var path = text
+            if case .string(let file)? = spec["file"] { path = file }
             let name = "file\(files.count + 1)"
-            files.append((name, text, step, key))
+            files.append((name, spec, path, step, key))
             return .object([("image", .string(name))])
         }
     }

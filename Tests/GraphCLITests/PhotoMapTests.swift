@@ -81,7 +81,8 @@ final class PhotoMapTests: XCTestCase {
 
     /// `graph apply IN OUT CIDepthBlurEffect` reads IN's own disparity, and its matte when it has
     /// one: the bytes of the example recipe that names them (portrait-blur-matte.json for the
-    /// shipped portrait, portrait-blur.json for the iPhone 7 Plus photo, which has no matte).
+    /// shipped portrait, portrait-blur.json for the iPhone 7 Plus photo, which has no matte), and
+    /// of apply naming them as file images in recipe JSON.
     func testApplyDepthBlurReadsThePhotosOwnMaps() throws {
         let upright = try BatchFixture.sharedTestData("depth/iphone7plus_rw_test00.jpg")
         for (photo, recipe, scale) in [(Self.portrait, "portrait-blur-matte.json", 0.25), (upright, "portrait-blur.json", 0.1)] {
@@ -95,6 +96,16 @@ final class PhotoMapTests: XCTestCase {
             let b = try XCTUnwrap(FileManager.default.contents(atPath: viaRecipe))
             XCTAssertEqual(a, b, "\(photo): apply must write the bytes of \(recipe)")
         }
+        // The maps named as recipe JSON for file images: the same bytes again.
+        let viaJSON = path("json.jpg")
+        let json = Graph.runInProcess(["apply", Self.portrait, viaJSON, "CIDepthBlurEffect", "inputAperture=2", "inputScaleFactor=0.25",
+                                       #"inputDisparityImage={"file": "\#(Self.portrait)", "auxiliary": "disparity"}"#,
+                                       #"inputMatteImage={"file": "\#(Self.portrait)", "auxiliary": "matte"}"#])
+        XCTAssertEqual(json.status, 0, json.err)
+        let viaDefaults = path("defaults.jpg")
+        XCTAssertEqual(Graph.runInProcess(["apply", Self.portrait, viaDefaults, "CIDepthBlurEffect", "inputAperture=2",
+                                           "inputScaleFactor=0.25"]).status, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: viaJSON), FileManager.default.contents(atPath: viaDefaults))
     }
 
     /// A photo without depth data: the error names the file, what it lacks and how to give a map.
