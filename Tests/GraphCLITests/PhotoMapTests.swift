@@ -119,8 +119,8 @@ final class PhotoMapTests: XCTestCase {
     }
 
     /// The depth photo itself given as its disparity map is an error with a hint, in `apply` and
-    /// in a recipe; the same map written as a grey PNG, a 16-bit grey PNG, an RGBA PNG with equal
-    /// channels (as GDepth stores maps) or an RGB JPEG of it is a map and works.
+    /// in a recipe; the same map written as a grey PNG, a 16-bit grey PNG, an 8- or 16-bit RGBA PNG
+    /// with equal channels (as GDepth stores maps) or an RGB JPEG of it is a map and works.
     func testAColourPhotoIsNoDisparityMapButGreyMapsAre() throws {
         let apply = Graph.runInProcess(["apply", Self.portrait, path("out.jpg"), "CIDepthBlurEffect",
                                         "inputDisparityImage=\(Self.portrait)"])
@@ -140,7 +140,7 @@ final class PhotoMapTests: XCTestCase {
             #"graph: error: images.blur.inputs.inputDisparityImage: image "disparity" reads '\#(Self.portrait)', a colour photo, not a disparity map; use {"file": "\#(Self.portrait)", "auxiliary": "disparity"} for the photo's own disparity"#),
             run.err)
 
-        // The portrait's own map, stored four ways.
+        // The portrait's own map, stored five ways.
         let map = try DepthPhoto(contentsOf: Self.portrait).image(.disparity)
         try Context().write(map, to: path("grey.png"), options: ImageWriteOptions(colorSpace: .data))
         try Context().write(map, to: path("grey16.png"), options: ImageWriteOptions(bitDepth: 16, colorSpace: .data))
@@ -150,10 +150,15 @@ final class PhotoMapTests: XCTestCase {
                                       to: path("equal.png"))
         try ImageFile.writeAtomically(try JPEGCodec.encode(width: rgba.width, height: rgba.height, channels: 4, bytes: bytes, quality: 95),
                                       to: path("equal.jpg"))
+        let rgba16 = try Context().render(map, format: .rgba16, colorSpace: .data)
+        try ImageFile.writeAtomically(try PNGCodec.encode(width: rgba16.width, height: rgba16.height, channels: 4, bitDepth: 16,
+                                                          bytes: rgba16.withUnsafeBytes { Array($0) }),
+                                      to: path("equal16.png"))
         XCTAssertEqual(try ImageFile.info(path: path("grey16.png")).bitDepth, 16)
+        XCTAssertEqual(try ImageFile.info(path: path("equal16.png")).colorModel, "RGBA")
         XCTAssertEqual(try ImageFile.info(path: path("equal.png")).colorModel, "RGBA")
         XCTAssertEqual(try ImageFile.info(path: path("equal.jpg")).colorModel, "YCbCr")
-        for name in ["grey.png", "grey16.png", "equal.png", "equal.jpg"] {
+        for name in ["grey.png", "grey16.png", "equal.png", "equal16.png", "equal.jpg"] {
             let result = Graph.runInProcess(["apply", Self.portrait, path("out-\(name).jpg"), "CIDepthBlurEffect",
                                              "inputDisparityImage=\(path(name))", "inputScaleFactor=0.1"])
             XCTAssertEqual(result.status, 0, "\(name): \(result.err)")
