@@ -13,7 +13,7 @@ mkdir -p "$here/output"
 for i in $(seq 0 $((frames - 1))); do
     t=$(awk "BEGIN {print $amount * $i / ($frames - 1)}")
     out=$(printf '%s/output/dolly-zoom-%02d.jpg' "$here" "$i")
-    "$graph" run "$here/dolly-zoom.json" --set "photo.file=\"$photo\"" --set "disparity.file=\"$photo\"" \
-        --set "zoom.inputAmount=$t" -o "$out" >/dev/null
+    # The recipe's disparity (and matte) move with the photo.
+    "$graph" run "$here/dolly-zoom.json" --set "photo.file=\"$photo\"" --set "zoom.inputAmount=$t" -o "$out" >/dev/null
     echo "$out"
 done

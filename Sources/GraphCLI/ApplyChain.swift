@@ -1,10 +1,14 @@
 import Foundation
+import GraphEngine
 import Kernels
 
 /// The filter chain of `graph apply` (`CIGaussianBlur inputRadius=10 + CISepiaTone ...`) and the
 /// recipe it stands for: image `input` is the input file, `step1`...`stepN` the filters in order
 /// (each one's `inputImage` the one before, unless it is a generator), `file1`... the files other
-/// image inputs name.
+/// image inputs name, and `disparity`, `depth`, `matte` the input's own maps, which the inputs
+/// that take a map of the photo (``FilterInput/photoMap``: CIDepthBlurEffect's
+/// `inputDisparityImage` and `inputMatteImage`) read when not given (a map with a default, the
+/// matte, only when the input has one).
 struct ApplyChain {
     /// One filter of the chain, with its values as recipe JSON, in command-line order.
     struct Step {
@@ -13,8 +17,12 @@ struct ApplyChain {
     }
 
     private(set) var steps: [Step] = []
-    /// Files given as image inputs: image name, step index and input key.
-    private(set) var files: [(name: String, path: String, step: Int, key: String)] = []
+    /// Files given as image inputs: image name, its recipe JSON (`{"file": PATH}`, or the
+    /// object given), the file as given, step index and input key.
+    private(set) var files: [(name: String, spec: JSON, path: String, step: Int, key: String)] = []
+    /// The inputs not given that take a map of the photo: step index, input key, the map, and
+    /// whether the filter has a default for it.
+    private(set) var photoMaps: [(step: Int, key: String, map: AuxiliaryImage, optional: Bool)] = []
 
     init(arguments: [String]) throws {
         var current: Step?
@@ -44,7 +52,17 @@ struct ApplyChain {
                 : "expected a filter after the last '+'")
         }
         steps.append(last)
+        for (index, step) in steps.enumerated() {
+            guard let descriptor = try? FilterRegistry.standard.descriptor(named: step.filter) else { continue }
+            for input in descriptor.inputs where !step.inputs.contains(where: { $0.0 == input.key }) {
+                if let map = input.photoMap { photoMaps.append((index, input.key, map, input.defaultValue != nil)) }
+            }
+        }
     }
+
+    /// Whether a filter takes a map that is read only when the input has it (see
+    /// ``recipe(input:output:quality:bitDepth:metadata:photo:)``).
+    var readsOptionalPhotoMaps: Bool { photoMaps.contains { $0.optional } }
 
     /// ` (e.g. inputRadius=10)` for the filter's first numeric input.
     private static func example(_ filter: String) -> String {
@@ -54,13 +72,23 @@ struct ApplyChain {
         return " (e.g. \(input.key)=\(value))"
     }
 
-    /// The recipe JSON: the input file, the chain, one output.
-    func recipe(input: String, output: String, quality: Int?, bitDepth: Int?, metadata: Bool) -> JSON {
+    /// The recipe JSON: the input file, its maps the chain reads, the chain, one output. `photo`
+    /// is the input opened for its maps, when a filter takes one that has a default (nil: it has
+    /// none, or cannot be opened).
+    func recipe(input: String, output: String, quality: Int?, bitDepth: Int?, metadata: Bool, photo: DepthPhoto? = nil) -> JSON {
         var images: [(String, JSON)] = [("input", .object([("file", .string(input))]))]
-        for file in files { images.append((file.name, .object([("file", .string(file.path))]))) }
+        for file in files { images.append((file.name, file.spec)) }
+        let maps = photoMaps.filter { !$0.optional || photo?.has($0.map) == true }
+        for map in Set(maps.map(\.map)).sorted(by: { $0.rawValue < $1.rawValue }) {
+            let name = RecipeDecoder.auxiliaryName(map)
+            images.append((name, .object([("file", .string(input)), ("auxiliary", .string(name))])))
+        }
         for (index, step) in steps.enumerated() {
             let previous = index == 0 ? "input" : "step\(index)"
             var inputs = step.inputs
+            for map in maps where map.step == index {
+                inputs.append((map.key, .object([("image", .string(RecipeDecoder.auxiliaryName(map.map)))])))
+            }
             // Generators (no inputImage) start a new image, to composite over the input file, say.
             let takesImage = (try? FilterRegistry.standard.descriptor(named: step.filter))?.input("inputImage") != nil
             if takesImage, !inputs.contains(where: { $0.0 == "inputImage" }) {
@@ -105,8 +133,15 @@ struct ApplyChain {
             if let numbers = Self.numbers(text) { return .array(numbers.map(JSON.number)) }
             return .object([("file", .string(text))])
         case .image:
+            // A file path, or recipe JSON: a file image (`{"file": "IN.jpg", "auxiliary": "matte"}`)
+            // or a reference to the chain's images (`{"image": "input"}`), left to the recipe checks.
+            let json = text.first == "{" ? try? JSONParser.parse(text) : nil
+            if let json, json["file"] == nil { return json }
+            let spec = json ?? .object([("file", .string(text))])
+            var path = text
+            if case .string(let file)? = spec["file"] { path = file }
             let name = "file\(files.count + 1)"
-            files.append((name, text, step, key))
+            files.append((name, spec, path, step, key))
             return .object([("image", .string(name))])
         }
     }
@@ -152,10 +187,20 @@ struct ApplyChain {
                 path = "input"
             } else if let file = files.first(where: { $0.name == parts[1] }) {
                 path = "\(stepName(file.step)) \(file.key)"
+            } else if let map = photoMaps.first(where: { RecipeDecoder.auxiliaryName($0.map) == parts[1] }) {
+                path = "\(stepName(map.step)) \(map.key)"
+                message += " (the input's own \(parts[1]), read when \(map.key) is not given; give one: \(map.key)=MAP.png)"
             } else if parts[1].hasPrefix("step"), let number = Int(parts[1].dropFirst(4)), steps.indices.contains(number - 1) {
                 let name = stepName(number - 1)
                 if parts.count >= 4, parts[2] == "inputs" {
                     path = "\(name) \(parts[3])"
+                    let key = parts[3]
+                    if message.contains(", a colour photo, not a"),
+                       let map = (try? FilterRegistry.standard.descriptor(named: steps[number - 1].filter))?.input(key)?.photoMap,
+                       let file = files.first(where: { $0.step == number - 1 && $0.key == key }) {
+                        let kind = RecipeDecoder.auxiliaryName(map)
+                        message = "'\(file.path)' is a colour photo, not a \(kind) map; omit \(key) to use the input's own \(kind)"
+                    }
                 } else {
                     path = parts.count >= 3 && parts[2] == "filter" ? "filter \(number)" : name
                 }
@@ -174,6 +219,10 @@ struct ApplyChain {
         var result = text.replacingOccurrences(of: "outputs[0]", with: "output")
         for index in steps.indices.reversed() {
             result = result.replacingOccurrences(of: "\"step\(index + 1)\"", with: stepName(index))
+                .replacingOccurrences(of: "images.step\(index + 1):", with: "\(stepName(index)):")
+        }
+        for file in files.reversed() {
+            result = result.replacingOccurrences(of: "\"\(file.name)\"", with: file.key)
         }
         return result.replacingOccurrences(of: "\"input\"", with: "the input")
     }

@@ -16,7 +16,9 @@ struct ApplyCommand: ParsableCommand {
             input's type (graph filters NAME): numbers (0.8), booleans (true/false), vectors, rectangles and \
             transforms as comma lists (1,0,0,0), colours as comma lists in sRGB or #RRGGBB[AA], colour \
             spaces by name (sRGB), images and .cube data as file paths (inputBackgroundImage=bg.png), or \
-            any value as recipe JSON ([1,0,0,0], {"color": [1,0,0], "colorSpace": "linearSRGB"}). The \
+            any value as recipe JSON ([1,0,0,0], {"color": [1,0,0], "colorSpace": "linearSRGB"}). Depth \
+            effects read IN's own disparity (and portrait matte, when it has one) unless given \
+            (graph apply IN.jpg OUT.jpg CIDepthBlurEffect inputAperture=2). The \
             output carries IN's EXIF and XMP (upright) unless --no-metadata, and a JPEG output the depth \
             data of a depth photo. The format follows OUT's extension.
             """)
@@ -41,7 +43,10 @@ struct ApplyCommand: ParsableCommand {
     func run() throws {
         try Graph.reportingErrors {
             let chain = try ApplyChain(arguments: self.chain)
-            let json = chain.recipe(input: input, output: output, quality: quality, bitDepth: bitDepth, metadata: !noMetadata)
+            // Opened for its maps only when a filter reads one it has a default for (a matte).
+            let photo = chain.readsOptionalPhotoMaps ? try? DepthPhoto(contentsOf: input) : nil
+            let json = chain.recipe(input: input, output: output, quality: quality, bitDepth: bitDepth, metadata: !noMetadata,
+                                    photo: photo)
             do {
                 let recipe = try RecipeDecoder(baseDirectory: FileManager.default.currentDirectoryPath).decode(json)
                 let session = try RecipeSession.prepare(recipe, settings: RecipeSettings(

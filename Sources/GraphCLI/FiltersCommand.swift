@@ -55,6 +55,7 @@ struct FiltersCommand: ParsableCommand {
             if let low = input.sliderMinimum, let high = input.sliderMaximum {
                 parts.append("slider \(formatNumber(low))...\(formatNumber(high))")
             }
+            if let map = input.photoMap { parts.append("map of the photo: \(RecipeDecoder.auxiliaryName(map)) (graph apply: the input's own)") }
             parts.append("— \(input.summary)")
             Terminal.shared.out(parts.joined(separator: "  "))
         }
@@ -103,6 +104,7 @@ struct FiltersCommand: ParsableCommand {
                 if let maximum = input.maximum { entry.append(("maximum", .number(maximum))) }
                 if let low = input.sliderMinimum { entry.append(("sliderMinimum", .number(low))) }
                 if let high = input.sliderMaximum { entry.append(("sliderMaximum", .number(high))) }
+                if let map = input.photoMap { entry.append(("photoMap", .string(RecipeDecoder.auxiliaryName(map)))) }
                 entry.append(("summary", .string(input.summary)))
                 return .object(entry)
             })))

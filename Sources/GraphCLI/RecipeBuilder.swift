@@ -7,7 +7,7 @@ import Kernels
 struct RecipeBuilder {
     let recipe: Recipe
     let registry: FilterRegistry
-    private var built: [String: Image] = [:]
+    private(set) var built: [String: Image] = [:]
     /// Decoder and colour-tagging warnings, for the command to print.
     private(set) var warnings: [String] = []
     /// The metadata of every `file` image, by name (outputs carry it with `metadataFrom`).
@@ -66,7 +66,7 @@ struct RecipeBuilder {
 
     /// The images `name` refers to, each with the JSON path of the reference, in the order building
     /// it reads them.
-    private func references(of name: String) -> [(name: String, site: String)] {
+    func references(of name: String) -> [(name: String, site: String)] {
         guard let spec = recipe.images[name] else { return [] }
         switch spec.source {
         case .file, .yuv:
@@ -98,9 +98,11 @@ struct RecipeBuilder {
     }
 
     /// The images of the outputs, checked to be renderable (finite, non-empty extent), and the
-    /// outputs with the metadata they carry filled in.
+    /// outputs with the metadata they carry filled in; the maps given with photos are checked
+    /// (``checkPhotoMaps()``).
     mutating func outputImages() throws -> (images: [Image], outputs: [RecipeOutput]) {
         _ = try buildAll()
+        warnings += try checkPhotoMaps()
         var outputs: [RecipeOutput] = []
         for output in recipe.outputs {
             var resolved = output

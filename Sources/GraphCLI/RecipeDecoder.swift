@@ -20,8 +20,9 @@ struct RecipeDecoder {
         return try decoder.decode(json)
     }
 
-    /// Reads and parses a recipe file with `--set` overrides applied, and the decoder for its
-    /// folder: `graph batch` rebinds file images in the JSON and decodes it once per input.
+    /// Reads and parses a recipe file with `--set` overrides applied (a new `file` moving the images
+    /// that read the same file with it), and the decoder for its folder: `graph batch` rebinds file
+    /// images in the JSON and decodes it once per input.
     static func read(path: String, overrides: [String] = []) throws -> (json: JSON, decoder: RecipeDecoder) {
         let source = try RecipeSource.read(path)
         let json: JSON
@@ -30,8 +31,9 @@ struct RecipeDecoder {
         } catch {
             throw RecipeError(source.name, "malformed JSON: \(error)")
         }
-        let overridden = try RecipeOverrides.apply(overrides, to: json)
-        return (overridden, RecipeDecoder(baseDirectory: source.baseDirectory))
+        let decoder = RecipeDecoder(baseDirectory: source.baseDirectory)
+        let overridden = try RecipeOverrides.apply(overrides, to: json, files: RecipeFileImages(json, decoder: decoder))
+        return (overridden, decoder)
     }
 
     /// A UTF-8 text file (read as images are: a FIFO or device is an error, never a hang).
@@ -90,7 +92,7 @@ struct RecipeDecoder {
                 throw RecipeError("\(output.path).image", "unknown image \"\(output.image)\"\(suggestion(output.image, images.keys))")
             }
             for (kind, name) in output.attached where images[name] == nil {
-                let key = Self.auxiliaryNames.first { $0.value == kind }?.key ?? kind.rawValue
+                let key = Self.auxiliaryName(kind)
                 throw RecipeError("\(output.path).attach.\(key)", "unknown image \"\(name)\"\(suggestion(name, images.keys))")
             }
             if let earlier = outputs.first(where: { Context.isSameFile($0.file, asAnyOf: [output.file]) }) {
@@ -308,6 +310,11 @@ struct RecipeDecoder {
 
     /// Recipe names of auxiliary images.
     static let auxiliaryNames: [String: AuxiliaryImage] = ["disparity": .disparity, "depth": .depth, "matte": .portraitEffectsMatte]
+
+    /// The recipe name of an auxiliary image (`matte` for the portrait effects matte).
+    static func auxiliaryName(_ kind: AuxiliaryImage) -> String {
+        auxiliaryNames.first { $0.value == kind }?.key ?? kind.rawValue
+    }
 
     // MARK: Helpers
 

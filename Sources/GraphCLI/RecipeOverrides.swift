@@ -4,12 +4,17 @@
 /// image's own key (`file`, `crop`, `arguments`), or for kernel images with arguments by name, a
 /// kernel parameter (`power`). VALUE is JSON (`0.5`, `[1,0,0,1]`,
 /// `{"image":"src"}`); anything that isn't valid JSON is taken as a string.
+///
+/// A new `file` for a `file` image moves the other images that read the same file in the recipe
+/// as written along with it (``RecipeFileImages``: a depth map or matte of the photo follows the
+/// photo, as in `graph batch`), except those that a `--set` gives a `file` of their own.
 enum RecipeOverrides {
     /// A kernel image's own keys; any other KEY of `--set` names a kernel argument.
     static let kernelImageKeys: Set<String> = ["kernel", "arguments", "extent", "roi", "crop"]
 
-    static func apply(_ settings: [String], to recipe: JSON) throws -> JSON {
-        var result = recipe
+    /// `recipe` with `settings` applied in order; `files` are its `file` images as written.
+    static func apply(_ settings: [String], to recipe: JSON, files: RecipeFileImages) throws -> JSON {
+        var parsed: [(setting: String, name: String, key: String, value: JSON)] = []
         for setting in settings {
             guard let equals = setting.firstIndex(of: "="), let dot = setting[..<equals].firstIndex(of: ".") else {
                 throw RecipeError("--set \(setting)", "expected IMAGE.KEY=VALUE")
@@ -18,7 +23,11 @@ enum RecipeOverrides {
             let key = String(setting[setting.index(after: dot)..<equals])
             let text = String(setting[setting.index(after: equals)...])
             guard !name.isEmpty, !key.isEmpty else { throw RecipeError("--set \(setting)", "expected IMAGE.KEY=VALUE") }
-            let value = (try? JSONParser.parse(text)) ?? .string(text)
+            parsed.append((setting, name, key, (try? JSONParser.parse(text)) ?? .string(text)))
+        }
+        let givenFiles = Set(parsed.filter { $0.key == "file" }.map(\.name))
+        var result = recipe
+        for (setting, name, key, value) in parsed {
             guard case .object? = result["images"], let image = result["images"]?[name] else {
                 let names: [String]
                 if case .object(let members)? = result["images"] { names = members.map(\.0) } else { names = [] }
@@ -40,6 +49,10 @@ enum RecipeOverrides {
             }
             if let images = result["images"] {
                 result = result.setting("images", to: images.setting(name, to: updated))
+            }
+            if key == "file", case .string = value, let written = files.file(of: name) {
+                let followers = files.reading(written).filter { $0 != name && !givenFiles.contains($0) }
+                result = RecipeFileImages.moving(followers, to: value, in: result)
             }
         }
         return result

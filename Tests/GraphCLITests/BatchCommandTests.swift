@@ -177,12 +177,17 @@ final class BatchCommandTests: XCTestCase {
             XCTAssertEqual(single.status, 0, single.err)
             let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
             XCTAssertEqual(BatchFixture.bytes(path("out/\(name).png")), BatchFixture.bytes(reference), input)
-            // Binding the photo alone gives another image: the mask really follows.
+            // `run --set photo.file=` moves the mask with the photo too, as batch does.
             let photoOnly = Graph.runInProcess(["run", recipe, "--set", "photo.file=\(input)", "-o", reference])
+            XCTAssertEqual(photoOnly.status, 0, photoOnly.err)
+            XCTAssertEqual(BatchFixture.bytes(path("out/\(name).png")), BatchFixture.bytes(reference), input)
+            // Keeping the mask on the first file gives another image: the mask really follows.
+            let maskKept = Graph.runInProcess(["run", recipe, "--set", "photo.file=\(input)", "--set", "mask.file=\(inputs[0])",
+                                               "-o", reference])
+            XCTAssertEqual(maskKept.status, 0, maskKept.err)
             if input != inputs[0] {
                 XCTAssertNotEqual(BatchFixture.bytes(path("out/\(name).png")), BatchFixture.bytes(reference), input)
             }
-            XCTAssertEqual(photoOnly.status, 0)
         }
     }
 

@@ -24,32 +24,25 @@ struct BatchRecipe: Sendable {
         (json, decoder) = try RecipeDecoder.read(path: settings.recipePath, overrides: settings.overrides)
         template = try decoder.decode(json)
         self.settings = settings
-        // Every file image with the file it reads, in recipe order.
-        var files: [(name: String, file: String)] = []
-        if case .object(let images)? = json["images"] {
-            for (name, spec) in images {
-                if case .string(let file)? = spec["file"] { files.append((name, decoder.resolve(file))) }
-            }
-        }
+        let files = RecipeFileImages(json, decoder: decoder)
         if let inputImage {
             guard template.images[inputImage] != nil else {
                 throw RecipeError("--input-image", "no image named \"\(inputImage)\" in the recipe\(suggestion(inputImage, template.images.keys))")
             }
-            guard let named = files.first(where: { $0.name == inputImage }) else {
+            guard let named = files.file(of: inputImage) else {
                 throw RecipeError("--input-image", "image \"\(inputImage)\" is not a \"file\" image; inputs replace a file")
             }
-            boundFile = named.file
+            boundFile = named
         } else {
-            let distinct = files.reduce(into: [String]()) { if !$0.contains($1.file) { $0.append($1.file) } }
+            let distinct = files.images.reduce(into: [String]()) { if !$0.contains($1.file) { $0.append($1.file) } }
             guard distinct.count == 1, let only = distinct.first else {
                 throw RecipeError("--input-image", distinct.isEmpty
                     ? "the recipe has no \"file\" image for the inputs to replace"
-                    : "the recipe reads several files (\(files.map(\.name).joined(separator: ", "))); name the image each input replaces")
+                    : "the recipe reads several files (\(files.images.map(\.name).joined(separator: ", "))); name the image each input replaces")
             }
             boundFile = only
         }
-        let bound = boundFile
-        boundImages = files.filter { $0.file == bound }.map(\.name)
+        boundImages = files.reading(boundFile)
     }
 
     /// The recipe for one input (a path relative to the current folder, or absolute), with its
@@ -57,11 +50,7 @@ struct BatchRecipe: Sendable {
     /// format from its new extension (`--out`); otherwise the recipe's formats stay.
     func recipe(input: String, outputs: [String], redirect: Bool) throws -> Recipe {
         let path = URL(fileURLWithPath: input).standardizedFileURL.path
-        var images = json["images"] ?? .object([])
-        for name in boundImages {
-            if let image = images[name] { images = images.setting(name, to: image.setting("file", to: .string(path))) }
-        }
-        var recipe = try decoder.decode(json.setting("images", to: images))
+        var recipe = try decoder.decode(RecipeFileImages.moving(boundImages, to: .string(path), in: json))
         for (index, file) in outputs.enumerated() where index < recipe.outputs.count {
             if redirect {
                 try recipe.outputs[index].redirect(to: file, option: "--out")

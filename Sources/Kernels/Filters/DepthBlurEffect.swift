@@ -62,7 +62,8 @@ enum DepthEffectFilters {
         summary: "Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect.",
         inputs: [
             FilterInput("inputImage", .image, "The photo."),
-            FilterInput("inputDisparityImage", .image, "Its disparity (1/m, red channel, any size: refined to the photo's)."),
+            FilterInput("inputDisparityImage", .image, "Its disparity (1/m, red channel, any size: refined to the photo's).",
+                        photoMap: .disparity),
             FilterInput("inputAperture", .number, default: .number(0), minimum: 0, maximum: 22, slider: 0...22,
                         "The simulated f-number: lower blurs more; 0 is f/2.8."),
             FilterInput("inputFocusRect", .rect, default: nil,
@@ -72,7 +73,7 @@ enum DepthEffectFilters {
             FilterInput("inputLumaNoiseScale", .number, default: .number(0), minimum: 0, maximum: 1, slider: 0...0.1,
                         "Grain added where blurred (linear units); 0 is 0.004."),
             FilterInput("inputMatteImage", .image, default: .image(noMatte),
-                        "A portrait matte (1 = subject, kept sharp); used when larger than 1×1."),
+                        "A portrait matte (1 = subject, kept sharp); used when larger than 1×1.", photoMap: .portraitEffectsMatte),
         ]
     ) { args in
         let image = try args.image("inputImage"), disparity = try args.image("inputDisparityImage")

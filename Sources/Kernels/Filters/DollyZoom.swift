@@ -18,7 +18,7 @@ enum DollyZoomFilters {
         summary: "Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them.",
         inputs: [
             FilterInput("inputImage", .image, "The photo."),
-            FilterInput("inputDisparityImage", .image, "Its disparity (red channel, any size)."),
+            FilterInput("inputDisparityImage", .image, "Its disparity (red channel, any size).", photoMap: .disparity),
             FilterInput("inputAmount", .number, default: .number(0.2), minimum: -10, maximum: 10, slider: -0.5...0.5,
                         "How far the camera moves toward the subject, in the disparity's distance unit (negative: away)."),
             FilterInput("inputFocusRect", .rect, default: nil,

@@ -21,11 +21,16 @@ public struct FilterInput: Sendable {
     public let count: Int?
     /// What the input does, in one sentence (`graph filters NAME` shows it).
     public let summary: String
+    /// For an image input that takes a map of the filter's photo (`inputImage`): which auxiliary
+    /// image of a depth photo it is (its disparity, its portrait matte). `graph apply` reads it
+    /// from the input file when the input is not given, and a colour photo given for it is an error.
+    public let photoMap: AuxiliaryImage?
 
-    /// An input: key, type, default (nil: required), hard limits, slider range, element count (vectors; colours are 4) and summary.
+    /// An input: key, type, default (nil: required), hard limits, slider range, element count
+    /// (vectors; colours are 4), summary, and for an image input the map of the photo it takes.
     public init(_ key: String, _ type: FilterParameterType, default defaultValue: FilterValue? = nil,
                 minimum: Double? = nil, maximum: Double? = nil, slider: ClosedRange<Double>? = nil,
-                count: Int? = nil, _ summary: String) {
+                count: Int? = nil, _ summary: String, photoMap: AuxiliaryImage? = nil) {
         self.key = key
         self.type = type
         self.defaultValue = defaultValue
@@ -35,6 +40,7 @@ public struct FilterInput: Sendable {
         self.sliderMaximum = slider?.upperBound
         self.count = count ?? (type == .color ? 4 : nil)
         self.summary = summary
+        self.photoMap = photoMap
     }
 }
 
