@@ -51,6 +51,8 @@ extension DisparityFilters {
 struct FocusDisparity: ImageProcessor {
     /// Integral, in the disparity map's pixels.
     let area: Rect
+    /// The normalised rectangle the area was made from, for the dump; nil when given in pixels.
+    let normalized: Rect?
 
     /// Bins over the map's finite range.
     static let binCount = 256
@@ -59,18 +61,27 @@ struct FocusDisparity: ImageProcessor {
 
     init(area: Rect) {
         self.area = area
+        normalized = nil
     }
 
     /// Over `rect`, normalised (0…1, lower-left origin) to `extent` (the map's), rounded out.
     init(normalized rect: Rect, of extent: Rect) {
         area = Rect(x: extent.minX + rect.minX * extent.width, y: extent.minY + rect.minY * extent.height,
                     width: rect.width * extent.width, height: rect.height * extent.height).integral
+        normalized = rect
     }
 
     var name: String { "GEFocusDisparity" }
     var structureKey: String { "focus-disparity" }
     var uniformValues: [Float] { [] }
-    var argumentSummary: String { "dominant disparity (nearest cluster holding a quarter) over \(area)" }
+    /// The method and the area: `dominant disparity (nearest cluster holding a quarter) over
+    /// [x y w h] of the map, [pixels]` (the normalised rectangle when there is one).
+    var argumentSummary: String {
+        let over = normalized.map { rect in
+            "[" + [rect.minX, rect.minY, rect.width, rect.height].map { FocusRect.number($0, digits: 4) }.joined(separator: " ") + "] of the map, "
+        } ?? ""
+        return "dominant disparity (nearest cluster holding a quarter) over \(over)\(area)"
+    }
 
     func outputExtent(inputExtents: [Rect]) -> Rect { Rect(x: 0, y: 0, width: 1, height: 1) }
 
