@@ -72,6 +72,26 @@ final class SubjectFocusTests: XCTestCase {
         XCTAssertEqual(subject?["source"], .string("the default centre (the photo names no face, focus region or focal point)"))
     }
 
+    /// An identity edit (`graph apply IN OUT CIColorControls`, written upright) focuses where the
+    /// original does: the same region (the rotated iPhone 7 Plus's MWG region turned upright with
+    /// its pixels) and the same dominant disparity within one 8-bit step (the map is re-encoded).
+    func testAPhotoTheEngineWroteFocusesWhereTheOriginalDoes() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (file, source, disparity, step) in Self.expected {
+            let copy = folder.appendingPathComponent(file).path
+            let edit = Graph.runInProcess(["apply", try Self.shared(file), copy, "CIColorControls"])
+            XCTAssertEqual(edit.status, 0, edit.err)
+            let original = try XCTUnwrap(try DepthPhoto(contentsOf: try Self.shared(file)).subject, file)
+            let written = try XCTUnwrap(try DepthPhoto(contentsOf: copy).subject, file)
+            XCTAssertEqual(written.source.rawValue, source, file)
+            let pairs = [(written.rect.minX, original.rect.minX), (written.rect.minY, original.rect.minY),
+                         (written.rect.width, original.rect.width), (written.rect.height, original.rect.height)]
+            for (a, b) in pairs { XCTAssertEqual(a, b, accuracy: 1e-9, "\(file): \(written.rect) against \(original.rect)") }
+            XCTAssertEqual(try recipeFocus(copy), disparity, accuracy: step, file)
+        }
+    }
+
     func testInfoOnThePortraitShowsItsFaceRegionAndAPhotoWithoutDepthNone() throws {
         let portrait = Self.depthExamples.appendingPathComponent("portrait.jpg").path
         let text = Graph.runInProcess(["info", portrait])

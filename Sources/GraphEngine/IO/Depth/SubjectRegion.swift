@@ -71,25 +71,13 @@ extension DepthPhoto {
     /// image) in the upright photo with a lower-left origin, clipped to it; nil when nothing is left.
     private func upright(centre: (Double, Double), size: (Double, Double)) -> Rect? {
         let (x, y) = centre, (w, h) = size
-        let corners = [(x - w / 2, y - h / 2), (x + w / 2, y + h / 2)].map { Self.upright($0.0, $0.1, info.metadata.exifOrientation) }
+        let corners = [(x - w / 2, y - h / 2), (x + w / 2, y + h / 2)].map {
+            MWGRegionOrientation.upright($0.0, $0.1, info.metadata.exifOrientation)
+        }
         let left = min(corners[0].0, corners[1].0), right = max(corners[0].0, corners[1].0)
         let top = min(corners[0].1, corners[1].1), bottom = max(corners[0].1, corners[1].1)
         let clipped = Rect(x: left, y: 1 - bottom, width: right - left, height: bottom - top)
             .intersection(Rect(x: 0, y: 0, width: 1, height: 1))
         return clipped.isEmpty ? nil : clipped
-    }
-
-    /// A normalised point (top-left origin) of the stored image, seen in the upright image.
-    static func upright(_ u: Double, _ v: Double, _ orientation: Int) -> (Double, Double) {
-        switch orientation {
-        case 2: return (1 - u, v)
-        case 3: return (1 - u, 1 - v)
-        case 4: return (u, 1 - v)
-        case 5: return (v, u)
-        case 6: return (1 - v, u)
-        case 7: return (1 - v, 1 - u)
-        case 8: return (v, 1 - u)
-        default: return (u, v)
-        }
     }
 }
