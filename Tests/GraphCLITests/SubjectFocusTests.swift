@@ -106,6 +106,53 @@ final class SubjectFocusTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(plain.out)["subject"], .null)
     }
 
+    /// The images a recipe's `name` is built from, by name, down to its files (each image's JSON).
+    static func subgraph(_ name: String, of recipe: JSON) -> [String: JSON] {
+        guard case .object(let images)? = recipe["images"] else { return [:] }
+        var found: [String: JSON] = [:], pending = [name]
+        func references(_ json: JSON) -> [String] {
+            switch json {
+            case .object(let members):
+                return members.flatMap { key, value -> [String] in
+                    if key == "image", case .string(let referenced) = value { return [referenced] }
+                    return references(value)
+                }
+            case .array(let items): return items.flatMap(references)
+            default: return []
+            }
+        }
+        while let next = pending.popLast() {
+            guard found[next] == nil, let spec = images.first(where: { $0.0 == next })?.1 else { continue }
+            found[next] = spec
+            pending += references(spec)
+        }
+        return found
+    }
+
+    /// Every background effect builds the same background mask (the subject band and everything
+    /// nearer: the depth mask's near ramp alone), and background-replace cuts where it crosses 0.5.
+    func testTheBackgroundEffectsShareOneBackgroundMask() throws {
+        let names = ["background-blur", "background-desaturate", "background-fog", "background-motion-blur", "background-pixellate", "two-looks"]
+        var masks: [[String: JSON]] = []
+        for name in names {
+            let text = try String(contentsOf: Self.depthExamples.appendingPathComponent(name + ".json"), encoding: .utf8)
+            let recipe = try JSONParser.parse(text)
+            masks.append(Self.subgraph("mask", of: recipe))
+            XCTAssertEqual(masks.last?["mask"]?["filter"], .string("CIColorClamp"), name)
+            XCTAssertEqual(masks.last?["rampUp"]?["inputs"]?["inputBiasVector"], .array([1.2, 1.2, 1.2, 0].map { .number($0) }), name)
+            XCTAssertEqual(masks.last?["rampUp"]?["inputs"]?["inputRVector"], .array([4, 0, 0, 0].map { .number($0) }), name)
+        }
+        for (name, mask) in zip(names, masks) {
+            XCTAssertEqual(Set(mask.keys), Set(masks[0].keys), name)
+            for (key, spec) in mask { XCTAssertEqual(spec, masks[0][key], "\(name): \(key)") }
+        }
+        // clamp(4·v + 1.2) = 0.5 at v = (d − f)/R = −0.175.
+        let replace = try JSONParser.parse(try String(contentsOf: Self.depthExamples.appendingPathComponent("background-replace.json"), encoding: .utf8))
+        XCTAssertEqual(replace["kernels"]?["keptSide"]?["source"],
+                       .string("kernel vec4 keptSide(__sample d, __sample range, __sample focus) { float v = step(focus.r - 0.175 * (range.g - range.r), d.r); return vec4(v, v, v, 1.0); }"))
+        XCTAssertEqual(Self.subgraph("focus", of: replace)["focus"], masks[0]["focus"])
+    }
+
     func testDumpShowsTheFocusRegionAndTheMethod() throws {
         let result = Graph.runInProcess(["dump", Self.depthExamples.appendingPathComponent("depth-mask.json").path, "--stage", "initial"])
         XCTAssertEqual(result.status, 0, result.err)

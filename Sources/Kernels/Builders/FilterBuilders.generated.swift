@@ -3520,7 +3520,7 @@ extension Filters {
             set { setImage(newValue, "inputImage") }
         }
 
-        /// The subject, normalised (0…1, lower-left origin); default the photo's face or focus region, else (0.45, 0.45, 0.1, 0.1) (`inputFocusRect`).
+        /// The subject, normalised (0…1, lower-left origin; outside is an error); default the photo's face or focus region or GFocus focal point, else (0.45, 0.45, 0.1, 0.1) (`inputFocusRect`).
         public var focusRect: GraphEngine.Rect {
             get { rect("inputFocusRect") }
             set { set(.rect(newValue), "inputFocusRect") }

@@ -6,14 +6,14 @@ extension DisparityFilters {
     /// values holding at least a quarter of it; NaN holes skipped), a 1×1 image `(f, f, f, 1)` at
     /// the origin. Clamp it (`clampedToExtent`) to read it everywhere,
     /// e.g. as a kernel argument that centres a depth mask on the subject. Recipes default the
-    /// rectangle to the photo's face or focus region when the map is a depth photo's.
+    /// rectangle to the photo's face or focus region (or GFocus focal point) when the map is a depth photo's.
     static let focusDisparity = FilterDescriptor(
         name: "GEFocusDisparity", categories: ["CICategoryReduction", "CICategoryStillImage"],
         summary: "The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1).",
         inputs: [
             FilterInput("inputImage", .image, "The disparity (or depth) map (red channel)."),
             FilterInput("inputFocusRect", .rect, default: nil,
-                        "The subject, normalised (0…1, lower-left origin); default the photo's face or focus region, else (0.45, 0.45, 0.1, 0.1)."),
+                        "The subject, normalised (0…1, lower-left origin; outside is an error); default the photo's face or focus region or GFocus focal point, else (0.45, 0.45, 0.1, 0.1)."),
         ]
     ) { args in
         let map = try args.image("inputImage")
