@@ -96,10 +96,10 @@ struct FocusDisparity: ImageProcessor {
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws {
         let map = inputs[0]
         let whole = Rect(x: Double(map.x), y: Double(map.y), width: Double(map.width), height: Double(map.height))
-        let all = Self.finiteValues(map, in: whole)
         var values = Self.finiteValues(map, in: area)
-        if values.isEmpty { values = all }
-        let f = Self.dominant(values, low: all.min() ?? 0, high: all.max() ?? 0)
+        if values.isEmpty { values = Self.finiteValues(map, in: whole) }
+        let range = Self.finiteRange(map)
+        let f = Self.dominant(values, low: range.low, high: range.high)
         for channel in 0..<3 { output.setValue(f, channel: channel, x: 0, y: 0) }
         output.setValue(1, channel: 3, x: 0, y: 0)
     }
@@ -117,6 +117,17 @@ struct FocusDisparity: ImageProcessor {
             for x in x0..<x1 where row[x].isFinite { values.append(row[x]) }
         }
         return values
+    }
+
+    /// The least and greatest finite red values of `buffer` (0…0 when it has none).
+    static func finiteRange(_ buffer: PlanarBuffer) -> (low: Float, high: Float) {
+        var low = Float.infinity, high = -Float.infinity
+        let red = buffer.planes[0]
+        for i in 0..<(buffer.width * buffer.height) where red[i].isFinite {
+            low = min(low, red[i])
+            high = max(high, red[i])
+        }
+        return low <= high ? (low, high) : (0, 0)
     }
 
     /// Steps 3 to 6 of the definition above for finite `values` in a map whose finite range is
