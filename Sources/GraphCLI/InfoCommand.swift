@@ -2,11 +2,12 @@ import ArgumentParser
 import GraphCodecs
 
 /// `graph info FILE`: header and metadata of a PNG, JPEG or HEIF, with its auxiliary images (depth and
-/// disparity maps, mattes, gain maps), without decoding pixels.
+/// disparity maps, mattes, gain maps), without decoding the main image; for a depth photo, the
+/// subject the depth effects focus on (``SubjectReport``: it decodes the depth map).
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Show an image file's format, size, profile, orientation, metadata and auxiliary images (depth, mattes).")
+        abstract: "Show an image file's format, size, profile, orientation, metadata, auxiliary images (depth, mattes) and the subject the depth effects focus on.")
 
     @Argument(help: "A PNG, JPEG or HEIF file.") var file: String
     @Option(help: "text or json.") var format: OutputFormat = .text
@@ -15,10 +16,13 @@ struct InfoCommand: ParsableCommand {
         try Graph.reportingErrors {
             guard format != .dot else { throw RecipeError("--format", "expected text or json") }
             let info = try ImageFile.info(path: file)
+            let subject = info.auxiliaryImages.contains { $0.kind == .disparity || $0.kind == .depth } ? try SubjectReport(path: file) : nil
             if format == .text {
-                for line in info.summaryLines { Terminal.shared.out(line) }
+                for line in info.summaryLines + (subject?.lines ?? []) { Terminal.shared.out(line) }
             } else {
-                Terminal.shared.out(Self.json(info).pretty())
+                guard case .object(var members) = Self.json(info) else { return }
+                members.append(("subject", subject?.json ?? .null))
+                Terminal.shared.out(JSON.object(members).pretty())
             }
         }
     }

@@ -212,14 +212,25 @@ struct RecipeBuilder {
         }
     }
 
-    /// The subject region (face or focus point) of the photo file `value` is, or whose depth map or
-    /// matte it is, when it is one directly and the photo's XMP has a region: the default focus
-    /// rectangle of depth effects (any filter with an `inputFocusRect`).
+    /// The subject region (face or focus region, GFocus focal point) of the photo file `value` is,
+    /// or whose depth map or matte it is, when it is one directly and the photo names a region: the
+    /// default focus rectangle of depth effects (any filter with an `inputFocusRect`).
     private mutating func subjectRegion(of value: FilterValue?) -> Rect? {
+        photo(of: value)?.subjectRegion
+    }
+
+    /// The upright size of the photo file `value` is, or whose depth map or matte it is: what a
+    /// focus rectangle given in pixels is divided by.
+    private mutating func photoSize(of value: FilterValue?) -> (width: Double, height: Double)? {
+        photo(of: value).map { (Double($0.info.orientedWidth), Double($0.info.orientedHeight)) }
+    }
+
+    /// The depth photo file `value` is, or whose auxiliary image it is, when it is one directly.
+    private mutating func photo(of value: FilterValue?) -> DepthPhoto? {
         guard case .image(let image)? = value else { return nil }
         guard let path = photos.first(where: { $0.image == image })?.path ?? auxiliaries.first(where: { $0.image == image })?.path
         else { return nil }
-        return (try? depthPhoto(path))?.subjectRegion
+        return try? depthPhoto(path)
     }
 
     private mutating func depthPhoto(_ path: String) throws -> DepthPhoto {
@@ -302,6 +313,13 @@ struct RecipeBuilder {
         if descriptor.input("inputFocusRect") != nil, parameters["inputFocusRect"] == nil,
            let region = subjectRegion(of: parameters["inputImage"]) ?? subjectRegion(of: parameters["inputDisparityImage"]) {
             parameters["inputFocusRect"] = .rect(region)
+        }
+        // A rectangle in pixels: the hint divides by the photo's size (the filter knows only its inputs').
+        // (Recipes give rectangles as 4-vectors, which the registry converts.)
+        if case .vector(let v)? = parameters["inputFocusRect"], v.count == 4,
+           let size = photoSize(of: parameters["inputImage"]) ?? photoSize(of: parameters["inputDisparityImage"]),
+           let problem = FocusRect.problem(Rect(x: v[0], y: v[1], width: v[2], height: v[3]), size: size) {
+            throw RecipeError("\(path).inputs.inputFocusRect", problem)
         }
         do {
             return try registry.apply(name, parameters: parameters)

@@ -50,7 +50,15 @@ public struct ImageWriteOptions: Sendable, Equatable {
     /// write these, so their files are the same).
     var jpegSegments: (xmp: String?, extendedXMP: String?, exif: [UInt8]?, comment: String?) {
         if let replacedXMP { return (replacedXMP.main, replacedXMP.extended, exif, metadata?.comments.first) }
-        return (metadata?.xmp, metadata?.carriableExtendedXMP, exif, metadata?.comments.first)
+        return (carriedXMP, metadata?.carriableExtendedXMP, exif, metadata?.comments.first)
+    }
+
+    /// The carried XMP, its MWG face and focus regions turned upright when the source stored its
+    /// pixels rotated and they are written upright (orientation 1), so the regions still cover the
+    /// subject. Other changes of orientation, crops and warps do not move them yet.
+    var carriedXMP: String? {
+        guard let metadata, let xmp = metadata.xmp else { return nil }
+        return exifOrientation == 1 ? MWGRegionOrientation.upright(xmp, from: metadata.exifOrientation) : xmp
     }
 
     /// Checks the values against `format`, naming the offending key.

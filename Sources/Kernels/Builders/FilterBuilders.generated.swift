@@ -428,7 +428,7 @@ extension Filters {
     /// Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them (`GEDepthDollyZoom`).
     public static func geDepthDollyZoom() -> GEDepthDollyZoom { GEDepthDollyZoom() }
 
-    /// The subject's disparity f: the interquartile mean of the map over the focus rectangle, as a 1×1 image (f, f, f, 1) (`GEFocusDisparity`).
+    /// The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1) (`GEFocusDisparity`).
     public static func geFocusDisparity() -> GEFocusDisparity { GEFocusDisparity() }
 
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
@@ -3509,7 +3509,7 @@ extension Filters {
         }
     }
 
-    /// `GEFocusDisparity`: The subject's disparity f: the interquartile mean of the map over the focus rectangle, as a 1×1 image (f, f, f, 1).
+    /// `GEFocusDisparity`: The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1).
     public final class GEFocusDisparity: BuiltinFilter {
         /// A `GEFocusDisparity` with every input at its default.
         public init() { super.init(name: "GEFocusDisparity") }
@@ -3520,7 +3520,7 @@ extension Filters {
             set { setImage(newValue, "inputImage") }
         }
 
-        /// The subject, normalised (0…1, lower-left origin); default the photo's face or focus region, else (0.45, 0.45, 0.1, 0.1) (`inputFocusRect`).
+        /// The subject, normalised (0…1, lower-left origin; outside is an error); default the photo's face or focus region or GFocus focal point, else (0.45, 0.45, 0.1, 0.1) (`inputFocusRect`).
         public var focusRect: GraphEngine.Rect {
             get { rect("inputFocusRect") }
             set { set(.rect(newValue), "inputFocusRect") }

@@ -12,8 +12,9 @@ enum DepthEffectFilters {
     ///    that scale instead, by libjpeg's DCT scaling); the disparity is refined to its size by
     ///    CIEdgePreserveUpsampleFilter with the photo as guide (D; spatial σ 1 map pixel,
     ///    luma σ 0.05, so depth edges snap to the photo's edges).
-    /// 2. Focus disparity `f`: the interquartile mean of the disparity over inputFocusRect
-    ///    (normalised, lower-left origin; default the centre (0.45, 0.45, 0.1, 0.1)).
+    /// 2. Focus disparity `f`: the dominant disparity over inputFocusRect (``FocusDisparity``: the
+    ///    nearest cluster holding a quarter of it; normalised, lower-left origin, an error outside
+    ///    0…1; default the centre (0.45, 0.45, 0.1, 0.1)).
     /// 3. Signed blur radius in output pixels (positive in front of the focus plane), a thin lens
     ///    of 85 mm equivalent focal length (circle of confusion f²·|Δd|/(2N) on a 36 mm frame) at
     ///    1 m, with the disparity taken relative to the focus (so maps in any unit work):
@@ -82,7 +83,7 @@ enum DepthEffectFilters {
         }
         let scale = try args.number("inputScaleFactor")
         if scale < 0.001 { return image }
-        let focusRect = (try? args.rect("inputFocusRect")) ?? Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1)
+        let focusRect = try FocusRect.argument(args, filter: "CIDepthBlurEffect", size: (image.extent.width, image.extent.height), of: "the photo")
         let aperture = try args.number("inputAperture"), noise = try args.number("inputLumaNoiseScale")
         let matte = try args.image("inputMatteImage")
         return try PortraitBlur(

@@ -7,7 +7,7 @@ enum DollyZoomFilters {
     static let all: [FilterDescriptor] = [dollyZoom]
 
     /// Each pixel p with disparity d moves about the image centre c to `c + (p − c)·k·(1 − t·d_s)/(1 − t·d)`
-    /// (t = inputAmount, d_s the subject's disparity: the interquartile mean over inputFocusRect, as
+    /// (t = inputAmount, d_s the subject's disparity: the dominant disparity over inputFocusRect, as
     /// CIDepthBlurEffect), a pinhole reprojection; k ≥ 1 is the least magnification that leaves no
     /// border pixel to be made up (a receding background would otherwise leave an empty border), so
     /// the subject keeps its size only when nothing at the border recedes. See
@@ -29,7 +29,7 @@ enum DollyZoomFilters {
         for (key, value) in [("inputImage", image), ("inputDisparityImage", disparity)] where value.extent.isInfinite || value.extent.isEmpty {
             throw GraphError.invalidParameter(filter: "GEDepthDollyZoom", key: key, reason: "the image must have a finite, non-empty extent")
         }
-        let rect = (try? args.rect("inputFocusRect")) ?? Rect(x: 0.45, y: 0.45, width: 0.1, height: 0.1)
+        let rect = try FocusRect.argument(args, filter: "GEDepthDollyZoom", size: (image.extent.width, image.extent.height), of: "the photo")
         let blur = PortraitBlur(photo: image, disparity: disparity, matte: nil, focusRect: rect, aperture: 1, grain: 0)
         let subject = disparity.applying(FocusDisparity(area: blur.focusArea))
         return image.applying(DollyZoomReprojection(amount: try args.number("inputAmount")), with: [disparity, subject])

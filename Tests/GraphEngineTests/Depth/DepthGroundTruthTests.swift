@@ -78,8 +78,9 @@ final class DepthGroundTruthTests: XCTestCase {
     /// upright, pixel (x, y) is stored pixel (y, H − 1 − x).
     /// The subject region (the default focus of depth effects) from each photo's MWG XMP regions,
     /// as exiftool lists them (centre x, y, size w, h, top-left origin, stored orientation): the
-    /// first region (the face where there is one), upright, lower-left origin. The 7 Plus is
-    /// stored rotated (EXIF 6: stored (u, v) is upright (1 − v, u)).
+    /// first region (the face where there is one), upright, lower-left origin, else the GFocus
+    /// focal point's square; with its source (MWG Type, GFocus). The 7 Plus is stored rotated
+    /// (EXIF 6: stored (u, v) is upright (1 − v, u)).
     func testSubjectRegionsAreTheXMPRegionsUpright() throws {
         func normal(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Rect {
             Rect(x: x - w / 2, y: 1 - (y + h / 2), width: w, height: h)
@@ -90,9 +91,15 @@ final class DepthGroundTruthTests: XCTestCase {
             ("iphoneX_depth_shu223.jpg", normal(0.66200000047683716, 0.43849998712539673, 0.15800000727176666, 0.11900000274181366)),
             ("iphone7plus_rw_test00.jpg", Rect(x: 1 - (y + h / 2), y: 1 - (x + w / 2), width: h, height: w)),
             ("iphone13pro_pug_depth.heic", nil),
-            ("gdepth_motorola_xt912_exifr.jpg", nil),
+            // No MWG region: a 0.1 square around GFocus:FocalPointX/Y.
+            ("gdepth_motorola_xt912_exifr.jpg", normal(0.29814816, 0.53194445, 0.1, 0.1)),
+        ]
+        let sources: [String: SubjectRegion.Source] = [
+            "iphoneX_depth_matte_shu223.jpg": .face, "iphoneX_depth_shu223.jpg": .focus,
+            "iphone7plus_rw_test00.jpg": .focus, "gdepth_motorola_xt912_exifr.jpg": .focalPoint,
         ]
         for (file, rect) in expected {
+            XCTAssertEqual(try DepthPhoto(contentsOf: try DepthTestData.path(file)).subject?.source, sources[file], file)
             let region = try DepthPhoto(contentsOf: try DepthTestData.path(file)).subjectRegion
             XCTAssertEqual(region == nil, rect == nil, file)
             guard let region, let rect else { continue }
