@@ -51,23 +51,34 @@ def source_points(layer_disparity, n, amount, height, width, iterations=8):
 
 
 def reference(scene, n, amount):
-    """The novel view (premultiplied linear RGBA) and, per pixel, the layer seen there and whether
-    that layer's point was hidden in the photo (disoccluded)."""
+    """The novel view (premultiplied linear RGBA); per pixel, the layer seen there (alpha > ½, or
+    −1) and whether that layer's point was hidden in the photo (disoccluded); and the steady
+    pixels, where a renderer that moves the photo's pixels can be exact: one layer seen whole in
+    both views, 3 px from any change of layer or partial cover in the view and from any change of
+    layer around its source point in the photo."""
     height, width = scene.height, scene.width
     owner = scene.owner()
+    near_edge_in_photo = metrics.near_change(owner, 3)
     out = np.zeros((height, width, 4))
     seen = np.full((height, width), -1)
     hidden = np.zeros((height, width), bool)
+    partial = np.zeros((height, width), bool)
+    source_near_edge = np.zeros((height, width), bool)
     for index, layer in enumerate(scene.layers):
         px, py = source_points(layer.disparity, n, amount, height, width)
         warped = _sample(layer.rgba, px, py)
         out = defocus.over(warped, out)
-        visible = warped[..., 3] > 0.5
+        alpha = warped[..., 3]
+        visible = alpha > 0.5
         seen[visible] = index
+        partial |= (alpha > 0.002) & (alpha < 0.998)
         ix = np.clip(np.floor(px).astype(np.int64), 0, width - 1)
         iy = np.clip(np.floor(py).astype(np.int64), 0, height - 1)
         hidden[visible] = owner[iy, ix][visible] != index
-    return out, seen, hidden
+        source_near_edge[visible] = near_edge_in_photo[iy, ix][visible]
+    steady = (seen >= 0) & ~hidden & ~source_near_edge & ~metrics.near_change(seen, 3)
+    steady &= ~ndimage.binary_dilation(partial, iterations=3)
+    return out, seen, hidden, steady
 
 
 def forward_warp(photo, disparity_map, n, amount):

@@ -11,16 +11,6 @@ import pngio
 CROP = 96
 
 
-def near_change(labels, distance):
-    """Pixels within `distance` px of a change of `labels` (a 4-neighbour differs)."""
-    change = np.zeros(labels.shape, bool)
-    change[:, 1:] |= labels[:, 1:] != labels[:, :-1]
-    change[:, :-1] |= labels[:, 1:] != labels[:, :-1]
-    change[1:] |= labels[1:] != labels[:-1]
-    change[:-1] |= labels[1:] != labels[:-1]
-    return ndimage.distance_transform_edt(~change) <= distance
-
-
 def _worst_spots(error, where, count):
     """Up to `count` centres in `where` of the largest windowed error, at least a crop apart."""
     score = np.where(where, ndimage.uniform_filter(error, 15), -1)

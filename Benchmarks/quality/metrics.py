@@ -42,6 +42,16 @@ def luma_bias(a, b, mask):
     return float(np.mean((colour.luma(a) - colour.luma(b))[mask]) * 255) if np.any(mask) else float("nan")
 
 
+def near_change(labels, distance):
+    """Pixels within `distance` px of a change of `labels` (a 4-neighbour differs)."""
+    change = np.zeros(labels.shape, bool)
+    change[:, 1:] |= labels[:, 1:] != labels[:, :-1]
+    change[:, :-1] |= labels[:, 1:] != labels[:, :-1]
+    change[1:] |= labels[1:] != labels[:-1]
+    change[:-1] |= labels[1:] != labels[:-1]
+    return ndimage.distance_transform_edt(~change) <= distance
+
+
 class Regions:
     """The pixel sets the scores are taken over, from the scene's layers and one case's radii.
 

@@ -100,7 +100,7 @@ def _detail_ratio(rows, method):
 def _dolly_table(rows):
     lines = ["| GEDepthDollyZoom (means) | engine | forward warp + nearest fill |", "|---|---:|---:|"]
     for key, label in (("psnr", "PSNR, whole image (dB)"), ("psnr_disoccluded", "PSNR in disoccluded regions (dB)"),
-                       ("psnr_steady", "PSNR where the same surface is seen in both views, 3 px from edges (dB)")):
+                       ("psnr_steady", "PSNR on steady pixels: one surface seen whole in both views, 3 px from depth edges in either (dB)")):
         e, w = _mean([r for r in rows if r["method"] == "engine"], key)[0], _mean([r for r in rows if r["method"] == "warp"], key)[0]
         lines.append(f"| {label} | {_cell('{:.1f}', e)} | {_cell('{:.1f}', w)} |")
     lines.append("| fine-detail energy in disoccluded regions ÷ the true background's (pooled over cases) | "

@@ -86,15 +86,14 @@ def score_blur(scene, case, files, photo, maps, config):
 def score_dolly(scene, case_id, amount, files, photo, full_map, config):
     """The scores of the engine and the forward warp on one GEDepthDollyZoom case."""
     n = dolly.numerator(full_map, amount, scene.layer(scene.subject).disparity)
-    view, seen, hidden = dolly.reference(scene, n, amount)
+    view, seen, hidden, steady = dolly.reference(scene, n, amount)
     reference = colour.encode(view[..., :3])
     valid = np.zeros(seen.shape, bool)
     valid[2:-2, 2:-2] = view[2:-2, 2:-2, 3] > 0.999  # where the layers cover the frame
     disoccluded = hidden & valid
     outputs = {"engine": colour.encode(engine.read_picture(files[f"dolly-{case_id}"])),
                "warp": colour.encode(dolly.forward_warp(photo, full_map, n, amount))}
-    # Geometry: pixels of a layer seen in both views, 3 px from any change of layer.
-    steady = valid & ~hidden & (seen >= 0) & ~dump.near_change(seen, 3)
+    steady &= valid
     corner_error = dolly.scale_error(outputs["engine"], reference, steady, scene.width, scene.height)
     if config["dump"]:
         dump.dolly_case(os.path.join(config["dump"], scene.name, f"dolly-{case_id}"), colour.encode(photo), reference,
