@@ -12,8 +12,6 @@ import os
 import subprocess
 import time
 
-import numpy as np
-
 import colour
 import pngio
 
@@ -97,12 +95,3 @@ def read_picture(path):
 def read_data(path):
     """A data output (grey or RGB) → its first channel."""
     return pngio.read(path)[..., 0]
-
-
-def commit_of(graph):
-    """The engine's version line (`graph --version`), or '?'."""
-    try:
-        result = subprocess.run([graph, "--version"], capture_output=True, text=True, timeout=20)
-        return (result.stdout or result.stderr).strip().splitlines()[0]
-    except (OSError, IndexError, subprocess.SubprocessError):
-        return "?"

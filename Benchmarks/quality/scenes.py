@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import ndimage, spatial, special
 
-import textures
-
 SUPERSAMPLING = 4  # per axis, for the coverage of hard edges and strands
 
 
