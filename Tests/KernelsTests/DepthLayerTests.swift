@@ -20,17 +20,17 @@ final class DepthLayerTests: XCTestCase {
         if i >= 30 { return -2 - Double(j) * 0.3 }
         return -10
     }
-    /// Colours, with a clipped highlight (its largest channel 0.97 to 1, boosted) in one corner, and a
-    /// bright unclipped patch (largest channel 0.95, not boosted) beside it.
+    /// Colours, with a highlight clipped white (luminance 0.97 to 1, boosted) in one corner, and beside
+    /// it a bright unclipped patch with one channel at the clip (luminance 0.93, not boosted).
     static func colour(_ i: Int, _ j: Int) -> SIMD3<Double> {
-        if i < 7 && j < 5 { return SIMD3(0.9 + 0.01 * Double(i), 0.96 + 0.008 * Double(j), 0.85 + 0.02 * Double(j)) }
-        if i >= 7 && i < 11 && j < 5 { return SIMD3(0.95, 0.93, 0.9) }
+        if i < 7 && j < 5 { return SIMD3(0.96 + 0.005 * Double(i), 0.975 + 0.005 * Double(j), 0.95 + 0.01 * Double(j)) }
+        if i >= 7 && i < 11 && j < 5 { return SIMD3(1, 0.93, 0.8) }
         return SIMD3(0.2 + 0.6 * Double(i) / Double(width), 0.5 + 0.3 * sin(Double(j) * 0.7), 0.1 + 0.02 * Double((i * j) % 13))
     }
-    /// The boosted colour: `rgb·(1 + gain·clamp((max(r, g, b) − 0.97)/0.03, 0, 1))`.
+    /// The boosted colour: `rgb·(1 + gain·clamp((L − 0.97)/0.03, 0, 1))`, L the luminance.
     static func boosted(_ i: Int, _ j: Int) -> SIMD3<Double> {
-        let c = colour(i, j)
-        return c * (1 + gain * min(max((max(c.x, c.y, c.z) - 0.97) / 0.03, 0), 1))
+        let c = colour(i, j), l = 0.2125 * c.x + 0.7154 * c.y + 0.0721 * c.z
+        return c * (1 + gain * min(max((l - 0.97) / 0.03, 0), 1))
     }
 
     /// An opaque Float32 data image of `value` at the source's origin.
@@ -73,7 +73,7 @@ final class DepthLayerTests: XCTestCase {
         let image = try blocks()
         XCTAssertEqual(image.extent, Rect(x: 0, y: 0, width: 19, height: 15))
         // Float32 against float64: the boost's ramp (slope gain/0.03 = 50) scales a rounding of the
-        // largest channel fifty times.
+        // luminance fifty times.
         try assertMatches(image, image.extent, tolerance: 4e-6) { x, y in Self.expectedBlock(x, y) }
         // A block on the focused square's edge (columns 10 and 11 of the source): the background's
         // value and colour only.

@@ -1,9 +1,10 @@
 /// The half-size source of a layered lens blur's coarse layers (CIDepthBlurEffect), from the photo
 /// (input 0, its colour) and the blur value map (input 1, c in red): each output pixel is a 2×2
 /// block. The layer source's colour is the photo's with clipped highlights boosted,
-/// `rgb·(1 + gain·clamp((m − 0.97)/0.03, 0, 1))`, `m = max(r, g, b)`: only a pixel at the sensor's
-/// clip (linear 0.97–1, sRGB 250–255) had more light than it records, so only such a pixel spreads
-/// a brighter disc; a bright but unclipped wall blurs to its own brightness. Made here as the
+/// `rgb·(1 + gain·clamp((L − 0.97)/0.03, 0, 1))`, `L = 0.2125 r + 0.7154 g + 0.0721 b`: only a
+/// pixel clipped white (every channel near the sensor's clip, linear 0.97–1, sRGB 250–255) had more
+/// light than it records, so only such a pixel spreads a brighter disc; a bright but unclipped wall,
+/// a face or a saturated colour with one channel at the clip blurs to its own brightness. Made here as the
 /// block reads it (no full-size copy is stored). Alpha is the block's most blurred `c` (largest |c|,
 /// the first in the block on ties); red, green and blue are the mean over the block's pixels whose c
 /// is nearer that value than the block's least blurred one. So a block on a depth edge joins the
@@ -37,10 +38,11 @@ package struct DepthLayerBlocks: AreaOperation {
     /// The photo's colour; the value map's red.
     package func inputChannels(_ index: Int) -> Int { index == 0 ? 3 : 1 }
 
-    /// The boost factor of a colour: `1 + gain·clamp((max(r, g, b) − 0.97)/0.03, 0, 1)`.
+    /// The boost factor of a colour: `1 + gain·clamp((L − 0.97)/0.03, 0, 1)`.
     @inline(__always)
     func boost(_ r: Float, _ g: Float, _ b: Float) -> Float {
-        1 + gain * min(max((max(r, g, b) - 0.97) * (1 / 0.03), 0), 1)
+        let l = r * 0.2125 + g * 0.7154 + b * 0.0721
+        return 1 + gain * min(max((l - 0.97) * (1 / 0.03), 0), 1)
     }
 
     package func run(_ tile: AreaTile) {
@@ -99,7 +101,8 @@ package struct DepthLayerBlocks: AreaOperation {
         var sum = SIMD3<Double>.zero, count = 0.0
         for k in 0..<4 where Self.joins(c[k], far, near) {
             let p = SIMD3<Double>(Double(pixels[k].x), Double(pixels[k].y), Double(pixels[k].z))
-            sum += p * (1 + Double(gain) * min(max((max(p.x, p.y, p.z) - 0.97) / 0.03, 0), 1))
+            let l = 0.2125 * p.x + 0.7154 * p.y + 0.0721 * p.z
+            sum += p * (1 + Double(gain) * min(max((l - 0.97) / 0.03, 0), 1))
             count += 1
         }
         return SIMD4<Float>(Float(sum.x / count), Float(sum.y / count), Float(sum.z / count), far)

@@ -28,8 +28,9 @@ enum DepthEffectFilters {
     /// 4. Levels: radii R·2^−i down to 1.5 px (R the clamp on each side). The smallest (1.5 to 3 px) is
     ///    a Gaussian of the photo (σ = r/2, a disc's spread). Every larger radius t is a premultiplied
     ///    layer, made at half size or less from the 2×2 blocks of the layer source (the colour with
-    ///    clipped highlights boosted, `rgb·(1 + 1.5·clamp((max(r, g, b) − 0.97)/0.03, 0, 1))`, so they
-    ///    spread into bright discs while unclipped bright areas keep their brightness, and c): a
+    ///    highlights clipped white boosted, `rgb·(1 + 1.5·clamp((L − 0.97)/0.03, 0, 1))` (L the
+    ///    luminance), so they spread into bright discs while unclipped bright areas keep their
+    ///    brightness, and c): a
     ///    block takes its most blurred c and the
     ///    mean colour of its pixels on that side, so a depth edge's blocks never carry the focused
     ///    subject's colour into a layer;
