@@ -428,11 +428,11 @@ extension Filters {
     /// Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them (`GEDepthDollyZoom`).
     public static func geDepthDollyZoom() -> GEDepthDollyZoom { GEDepthDollyZoom() }
 
-    /// The guided filter of a mask along the guide's sRGB-encoded luma G, coefficients on an s-times coarser grid: a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r/s, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly) (`GEFastGuidedFilter`).
-    public static func geFastGuidedFilter() -> GEFastGuidedFilter { GEFastGuidedFilter() }
-
     /// The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1) (`GEFocusDisparity`).
     public static func geFocusDisparity() -> GEFocusDisparity { GEFocusDisparity() }
+
+    /// A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly) (`GEGuidedUpsample`).
+    public static func geGuidedUpsample() -> GEGuidedUpsample { GEGuidedUpsample() }
 
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
     public final class AdditionCompositing: BuiltinFilter {
@@ -3512,42 +3512,6 @@ extension Filters {
         }
     }
 
-    /// `GEFastGuidedFilter`: The guided filter of a mask along the guide's sRGB-encoded luma G, coefficients on an s-times coarser grid: a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r/s, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly).
-    public final class GEFastGuidedFilter: BuiltinFilter {
-        /// A `GEFastGuidedFilter` with every input at its default.
-        public init() { super.init(name: "GEFastGuidedFilter") }
-
-        /// The mask to filter (its red channel), of any size: its extent is mapped onto the guide's (`inputImage`).
-        public var inputImage: GraphEngine.Image? {
-            get { image("inputImage") }
-            set { setImage(newValue, "inputImage") }
-        }
-
-        /// The guide (the photo) (`inputGuideImage`).
-        public var guideImage: GraphEngine.Image? {
-            get { image("inputGuideImage") }
-            set { setImage(newValue, "inputGuideImage") }
-        }
-
-        /// The box radius in guide pixels; default 16, range 0...1000 (`inputRadius`).
-        public var radius: Double {
-            get { number("inputRadius") }
-            set { set(.number(newValue), "inputRadius") }
-        }
-
-        /// The regularisation: larger smooths more; default 0.001, range 0...inf (`inputEpsilon`).
-        public var epsilon: Double {
-            get { number("inputEpsilon") }
-            set { set(.number(newValue), "inputEpsilon") }
-        }
-
-        /// The subsampling: the coefficients are computed on a grid this many guide pixels apart (a whole number); default 4, range 1...64 (`inputScale`).
-        public var scale: Double {
-            get { number("inputScale") }
-            set { set(.number(newValue), "inputScale") }
-        }
-    }
-
     /// `GEFocusDisparity`: The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1).
     public final class GEFocusDisparity: BuiltinFilter {
         /// A `GEFocusDisparity` with every input at its default.
@@ -3563,6 +3527,36 @@ extension Filters {
         public var focusRect: GraphEngine.Rect {
             get { rect("inputFocusRect") }
             set { set(.rect(newValue), "inputFocusRect") }
+        }
+    }
+
+    /// `GEGuidedUpsample`: A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly).
+    public final class GEGuidedUpsample: BuiltinFilter {
+        /// A `GEGuidedUpsample` with every input at its default.
+        public init() { super.init(name: "GEGuidedUpsample") }
+
+        /// The mask (its red channel), at its own resolution: its extent is mapped onto the guide's (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The guide (the photo) (`inputGuideImage`).
+        public var guideImage: GraphEngine.Image? {
+            get { image("inputGuideImage") }
+            set { setImage(newValue, "inputGuideImage") }
+        }
+
+        /// The box radius in mask pixels; default 1.5, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The regularisation: larger smooths more; default 0.001, range 0...inf (`inputEpsilon`).
+        public var epsilon: Double {
+            get { number("inputEpsilon") }
+            set { set(.number(newValue), "inputEpsilon") }
         }
     }
 }

@@ -30,7 +30,7 @@ struct AreaCombineOperation: ColorOperation {
         case guidedOffset
         /// inputs (mean A, mean B, guide): `mean A·L(guide) + mean B`.
         case guidedResult
-        /// inputs (p, grey guide I): `(I, I², p.r, I·p.r)` (the fast guided filter's moments, one image).
+        /// inputs (p, grey guide I): `(I, I², p.r, I·p.r)` (GEGuidedUpsample's moments, one image).
         case guidePack
         /// input (means of the pack) with k = ε: `a = (mean Ip − mean I·mean p)/(var I + ε)`,
         /// `b = mean p − a·mean I` as (a, b, 0, 1).
