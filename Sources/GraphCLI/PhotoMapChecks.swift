@@ -8,34 +8,16 @@ extension RecipeBuilder {
     /// (``FilterInput/photoMap``: CIDepthBlurEffect's `inputDisparityImage`) reads a colour photo
     /// file (``ColourPhotoFile``) rather than a map, and returns a warning for each map and photo
     /// that one filter reads from different files when their extents (as built: upright, cropped)
-    /// have different aspect ratios, so the map cannot line up with the photo. A map is an
-    /// auxiliary image of a file or a file read where a map of the photo is taken; a photo is any
-    /// other file image.
+    /// have different aspect ratios, so the map cannot line up with the photo. A filter reads the
+    /// files of its inputs and, through inputs built from other images, theirs (a mask made from the
+    /// map and brought to the photo's size reads both). A map is an auxiliary image of a file or a
+    /// file read where a map of the photo is taken; a photo is any other file image.
     func checkPhotoMaps() throws -> [String] {
         var warnings: [String] = []
         var warned = Set<[String]>()
+        var reads: [String: FileReads] = [:]
         for name in recipe.imageOrder {
-            guard let spec = recipe.images[name], case .filter(let filter, _, _) = spec.source,
-                  let descriptor = try? registry.descriptor(named: filter) else { continue }
-            var photos: [(name: String, file: String)] = [], maps: [(name: String, file: String, kind: AuxiliaryImage?)] = []
-            for (reference, site) in references(of: name) {
-                guard case .file(let file, _, let auxiliary)? = recipe.images[reference]?.source else { continue }
-                let key = String(site.dropFirst("\(spec.path).inputs.".count))
-                if let auxiliary {
-                    maps.append((reference, file, auxiliary))
-                } else if let map = descriptor.input(key)?.photoMap {
-                    if ColourPhotoFile.isColourPhoto(file) {
-                        let kind = RecipeDecoder.auxiliaryName(map)
-                        let hint = (try? DepthPhoto(contentsOf: file))?.has(map) == true
-                            ? #"use {"file": "\#(file)", "auxiliary": "\#(kind)"} for the photo's own \#(kind)"#
-                            : "give a grey \(kind) map, or a depth photo's own: {\"file\": \"PHOTO\", \"auxiliary\": \"\(kind)\"}"
-                        throw RecipeError(site, "image \"\(reference)\" reads '\(file)', a colour photo, not a \(kind) map; \(hint)")
-                    }
-                    maps.append((reference, file, map))
-                } else {
-                    photos.append((reference, file))
-                }
-            }
+            guard let spec = recipe.images[name], let (photos, maps) = try fileReads(of: name, known: &reads) else { continue }
             for photo in photos {
                 for map in maps where map.file != photo.file && !warned.contains([photo.name, map.name]) {
                     guard let mapExtent = built[map.name]?.extent, let photoExtent = built[photo.name]?.extent,
@@ -50,6 +32,48 @@ extension RecipeBuilder {
             }
         }
         return warnings
+    }
+
+    /// The photo and map files an image reads, directly or through the images its inputs are built
+    /// from (nil for a file image itself).
+    private typealias FileReads = (photos: [(name: String, file: String)], maps: [(name: String, file: String, kind: AuxiliaryImage?)])
+
+    /// The files `name` reads (see ``FileReads``), memoised in `known`; throws when a map input
+    /// reads a colour photo file.
+    private func fileReads(of name: String, known: inout [String: FileReads]) throws -> FileReads? {
+        if let done = known[name] { return done }
+        guard let spec = recipe.images[name] else { return nil }
+        if case .file = spec.source { return nil }
+        var descriptor: FilterDescriptor?
+        if case .filter(let filter, _, _) = spec.source { descriptor = try? registry.descriptor(named: filter) }
+        var photos: [(name: String, file: String)] = [], maps: [(name: String, file: String, kind: AuxiliaryImage?)] = []
+        known[name] = (photos, maps)  // a cycle reads nothing more
+        for (reference, site) in references(of: name) {
+            guard case .file(let file, _, let auxiliary)? = recipe.images[reference]?.source else {
+                if let (morePhotos, moreMaps) = try fileReads(of: reference, known: &known) {
+                    photos += morePhotos.filter { photo in !photos.contains { $0.name == photo.name } }
+                    maps += moreMaps.filter { map in !maps.contains { $0.name == map.name } }
+                }
+                continue
+            }
+            let key = String(site.dropFirst("\(spec.path).inputs.".count))
+            if let auxiliary {
+                maps.append((reference, file, auxiliary))
+            } else if let map = descriptor?.input(key)?.photoMap {
+                if ColourPhotoFile.isColourPhoto(file) {
+                    let kind = RecipeDecoder.auxiliaryName(map)
+                    let hint = (try? DepthPhoto(contentsOf: file))?.has(map) == true
+                        ? #"use {"file": "\#(file)", "auxiliary": "\#(kind)"} for the photo's own \#(kind)"#
+                        : "give a grey \(kind) map, or a depth photo's own: {\"file\": \"PHOTO\", \"auxiliary\": \"\(kind)\"}"
+                    throw RecipeError(site, "image \"\(reference)\" reads '\(file)', a colour photo, not a \(kind) map; \(hint)")
+                }
+                maps.append((reference, file, map))
+            } else {
+                photos.append((reference, file))
+            }
+        }
+        known[name] = (photos, maps)
+        return (photos, maps)
     }
 
     /// Width over height of a finite, non-empty extent.

@@ -67,7 +67,7 @@ final class PhotoMapTests: XCTestCase {
         let mismatched = Graph.runInProcess(["dump", recipe, "--stage", "initial",
                                              "--set", "photo.file=\(pug)", "--set", "disparity.file=\(Self.portrait)"])
         XCTAssertEqual(mismatched.status, 0, mismatched.err)
-        XCTAssertTrue(mismatched.err.contains(#"graph: warning: images.refined: "disparity", the disparity map (144x192 from '\#(Self.portrait)'), and "photo", the photo (4032x3024 from '\#(pug)'), come from different files and their aspect ratios differ"#),
+        XCTAssertTrue(mismatched.err.contains(#"graph: warning: images.maskGuided: "disparity", the disparity map (144x192 from '\#(Self.portrait)'), and "photo", the photo (4032x3024 from '\#(pug)'), come from different files and their aspect ratios differ"#),
                       mismatched.err)
         let matching = Graph.runInProcess(["dump", recipe, "--stage", "initial",
                                            "--set", "photo.file=\(upright)", "--set", "disparity.file=\(Self.portrait)"])

@@ -130,7 +130,9 @@ final class SubjectFocusTests: XCTestCase {
     }
 
     /// Every background effect builds the same background mask (the subject band and everything
-    /// nearer: the depth mask's near ramp alone), and background-replace cuts where it crosses 0.5.
+    /// nearer: the depth mask's near ramp alone, at the map's resolution, brought to the photo's
+    /// along its edges by GEGuidedUpsample and snapped by clamp(2·m − 0.5)), and background-replace
+    /// cuts where it crosses 0.5.
     func testTheBackgroundEffectsShareOneBackgroundMask() throws {
         let names = ["background-blur", "background-desaturate", "background-fog", "background-motion-blur", "background-pixellate", "two-looks"]
         var masks: [[String: JSON]] = []
@@ -141,6 +143,21 @@ final class SubjectFocusTests: XCTestCase {
             XCTAssertEqual(masks.last?["mask"]?["filter"], .string("CIColorClamp"), name)
             XCTAssertEqual(masks.last?["rampUp"]?["inputs"]?["inputBiasVector"], .array([1.2, 1.2, 1.2, 0].map { .number($0) }), name)
             XCTAssertEqual(masks.last?["rampUp"]?["inputs"]?["inputRVector"], .array([4, 0, 0, 0].map { .number($0) }), name)
+            XCTAssertEqual(masks.last?["maskGuided"]?["filter"], .string("GEGuidedUpsample"), name)
+            XCTAssertEqual(masks.last?["maskGuided"]?["inputs"]?["inputGuideImage"], .object([("image", .string("photo"))]), name)
+            XCTAssertEqual(masks.last?["maskSnapped"]?["inputs"]?["inputBiasVector"], .array([-0.5, -0.5, -0.5, 0].map { .number($0) }), name)
+            XCTAssertEqual(masks.last?["maskSnapped"]?["inputs"]?["inputRVector"], .array([2, 0, 0, 0].map { .number($0) }), name)
+        }
+        // The blends mix sRGB-encoded values: the photo and the effect encoded, the mix decoded.
+        for name in names where name != "two-looks" {
+            let recipe = try JSONParser.parse(try String(contentsOf: Self.depthExamples.appendingPathComponent(name + ".json"), encoding: .utf8))
+            let images = Self.subgraph("result", of: recipe)
+            XCTAssertEqual(images["result"]?["filter"], .string("CISRGBToneCurveToLinear"), name)
+            XCTAssertEqual(images["resultEncoded"]?["filter"], .string("CIBlendWithMask"), name)
+            for key in ["inputImage", "inputBackgroundImage"] {
+                guard case .string(let input)? = images["resultEncoded"]?["inputs"]?[key]?["image"] else { XCTFail("\(name): \(key)"); continue }
+                XCTAssertEqual(images[input]?["filter"], .string("CILinearToSRGBToneCurve"), "\(name): \(key)")
+            }
         }
         for (name, mask) in zip(names, masks) {
             XCTAssertEqual(Set(mask.keys), Set(masks[0].keys), name)

@@ -431,6 +431,9 @@ extension Filters {
     /// The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1) (`GEFocusDisparity`).
     public static func geFocusDisparity() -> GEFocusDisparity { GEFocusDisparity() }
 
+    /// A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly) (`GEGuidedUpsample`).
+    public static func geGuidedUpsample() -> GEGuidedUpsample { GEGuidedUpsample() }
+
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
     public final class AdditionCompositing: BuiltinFilter {
         /// A `CIAdditionCompositing` with every input at its default.
@@ -3524,6 +3527,36 @@ extension Filters {
         public var focusRect: GraphEngine.Rect {
             get { rect("inputFocusRect") }
             set { set(.rect(newValue), "inputFocusRect") }
+        }
+    }
+
+    /// `GEGuidedUpsample`: A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly).
+    public final class GEGuidedUpsample: BuiltinFilter {
+        /// A `GEGuidedUpsample` with every input at its default.
+        public init() { super.init(name: "GEGuidedUpsample") }
+
+        /// The mask (its red channel), at its own resolution: its extent is mapped onto the guide's (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The guide (the photo) (`inputGuideImage`).
+        public var guideImage: GraphEngine.Image? {
+            get { image("inputGuideImage") }
+            set { setImage(newValue, "inputGuideImage") }
+        }
+
+        /// The box radius in mask pixels; default 1.5, range 0...1000 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The regularisation: larger smooths more; default 0.001, range 0...inf (`inputEpsilon`).
+        public var epsilon: Double {
+            get { number("inputEpsilon") }
+            set { set(.number(newValue), "inputEpsilon") }
         }
     }
 }

@@ -2,7 +2,7 @@ import GraphEngine
 
 /// Edge-aware filters guided by a second image (depth maps refined or upsampled by the photo).
 enum GuidedUpsampleFilters {
-    static let all: [FilterDescriptor] = [edgePreserveUpsample, guidedFilter]
+    static let all: [FilterDescriptor] = [edgePreserveUpsample, guidedFilter, guidedUpsample]
 
     /// Joint bilateral upsampling (Kopf et al. 2007) of inputSmallImage to inputImage's extent,
     /// guided by inputImage's luma `G = encode_sRGB(0.2125 r + 0.7154 g + 0.0721 b)` (Apple encodes
@@ -75,5 +75,52 @@ enum GuidedUpsampleFilters {
         let a = meanP.applying(AreaCombineOperation(.guidedSlope, [epsilon]), with: [meanIP, moments])
         let b = meanP.applying(AreaCombineOperation(.guidedOffset, [epsilon]), with: [meanIP, moments])
         return mean(a).applying(AreaCombineOperation(.guidedResult), with: [mean(b), i], extent: g)
+    }
+
+    /// The guided filter (He et al. 2010) as a guided upsampler (He and Sun 2015's fast guided
+    /// filter): a small mask brought to the guide's size along the guide's edges, with the guide's
+    /// sRGB-encoded luma `G = encode_sRGB(0.2125 r + 0.7154 g + 0.0721 b)` (as CIEdgePreserveUpsampleFilter's,
+    /// so one ε separates dark edges as well as light ones). p is inputImage's red channel on its own
+    /// pixel grid; its extent e is mapped onto the guide's g, t = g.width/e.width guide pixels per
+    /// mask pixel (t_y likewise), mask pixel (X, Y) centred on guide position
+    /// `(g.minX + t·(X − e.minX + ½), g.minY + t_y·(Y − e.minY + ½))`. `Ĩ` is G resampled there by a tent
+    /// (`Σ w·G/Σ w`, `w = max(1 − |Δ|/max(t, 1), 0)` per axis, Δ in guide pixels; edges repeated). Over
+    /// (2r + 1)² boxes of mask pixels (running sums, partial end taps for a fractional r; p and Ĩ with
+    /// edges repeated) `a = (mean(Ĩ·p) − mean(Ĩ)·mean(p))/(var(Ĩ) + ε)` and `b = mean(p) − a·mean(Ĩ)`;
+    /// `Ā`, `B̄` are their box means, enlarged to the guide by the tent of half-width one mask pixel
+    /// (bilinear, edges repeated), and `out = Ā·G + B̄` at every guide pixel, as a grey (out, out, out, 1).
+    /// Only the last step runs at the guide's size. Extent: the guide's. Not a Core Image filter.
+    static let guidedUpsample = FilterDescriptor(
+        name: "GEGuidedUpsample", categories: ["CICategoryGeometryAdjustment", "CICategoryStillImage", "CICategoryVideo"],
+        summary: "A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly).",
+        inputs: [FilterInput("inputImage", .image, "The mask (its red channel), at its own resolution: its extent is mapped onto the guide's."),
+                 FilterInput("inputGuideImage", .image, "The guide (the photo)."),
+                 FilterInput("inputRadius", .number, default: .number(1.5), minimum: 0, maximum: 1000, slider: 0...16,
+                             "The box radius in mask pixels."),
+                 FilterInput("inputEpsilon", .number, default: .number(0.001), minimum: 0, slider: 0...0.1,
+                             "The regularisation: larger smooths more.")]
+    ) { args in
+        let name = "GEGuidedUpsample"
+        let image = try args.image("inputImage"), guide = try args.image("inputGuideImage")
+        for (key, value) in [("inputImage", image), ("inputGuideImage", guide)] where value.extent.isInfinite || value.extent.isEmpty {
+            throw GraphError.invalidParameter(filter: name, key: key, reason: "the image must have a finite, non-empty extent")
+        }
+        let g = guide.extent, e = image.extent
+        let tx = g.width / e.width, ty = g.height / e.height
+        let i = guide.clampedToExtent().applying(GuideLumaResample(Resample(
+            kernel: .linear, x: .init(step: tx, offset: g.minX - tx * e.minX), y: .init(step: ty, offset: g.minY - ty * e.minY),
+            filterName: name + "_guide")))
+        let radius = try args.number("inputRadius"), epsilon = Float(try args.number("inputEpsilon"))
+        func mean(_ x: Image) -> Image {
+            guard radius > 0 else { return x }
+            return x.applying(BoxMean(axis: .horizontal, radius: radius, filterName: name))
+                .applying(BoxMean(axis: .vertical, radius: radius, filterName: name))
+        }
+        // (Ĩ, Ĩ², p, Ĩ·p) in one image, then (a, b): two box means serve all four moments and both coefficients.
+        let moments = mean(image.clampedToExtent().applying(AreaCombineOperation(.guidePack), with: [i]))
+        let coefficients = mean(moments.applying(AreaCombineOperation(.guidedCoefficients, [epsilon])))
+        let enlarged = coefficients.applying(Resample(kernel: .linear, x: .init(step: 1 / tx, offset: e.minX - g.minX / tx),
+                                                      y: .init(step: 1 / ty, offset: e.minY - g.minY / ty), filterName: name + "_enlarge"))
+        return enlarged.applying(AreaCombineOperation(.guidedMaskResult), with: [guide], extent: g)
     }
 }
