@@ -6,7 +6,7 @@ import Kernels
 /// recipe it stands for: image `input` is the input file, `step1`...`stepN` the filters in order
 /// (each one's `inputImage` the one before, unless it is a generator), `file1`... the files other
 /// image inputs name, and `disparity`, `depth`, `matte` the input's own maps, which the inputs
-/// that take a map of the photo (``FilterInput/photoMap``: CIDepthBlurEffect's
+/// that take a map of the photo (`FilterInput.photoMap`: CIDepthBlurEffect's
 /// `inputDisparityImage` and `inputMatteImage`) read when not given (a map with a default, the
 /// matte, only when the input has one).
 struct ApplyChain {

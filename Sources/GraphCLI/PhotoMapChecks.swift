@@ -5,7 +5,7 @@ import Kernels
 /// matte, read from a file.
 extension RecipeBuilder {
     /// After every image is built: throws when a filter input that takes a map of the photo
-    /// (``FilterInput/photoMap``: CIDepthBlurEffect's `inputDisparityImage`) reads a colour photo
+    /// (`FilterInput.photoMap`: CIDepthBlurEffect's `inputDisparityImage`) reads a colour photo
     /// file (``ColourPhotoFile``) rather than a map, and returns a warning for each map and photo
     /// that one filter reads from different files when their extents (as built: upright, cropped)
     /// have different aspect ratios, so the map cannot line up with the photo. A filter reads the
