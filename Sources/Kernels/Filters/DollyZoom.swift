@@ -103,6 +103,7 @@ struct DollyZoomReprojection: MapFollowingProcessor {
         let pixels = DollyZoomPixels(width: photo.width, height: photo.height, threads: threads)
         defer { pixels.deallocate() }
         pixels.splat(geometry, disparity: disparity)
+        pixels.openTorn(geometry, disparity: disparity)
         try pixels.colour(geometry, photo: photo, into: colour)
         if !inPlace { output.copy(from: colour) }
     }

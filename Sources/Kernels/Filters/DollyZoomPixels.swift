@@ -133,11 +133,8 @@ final class DollyZoomPixels: @unchecked Sendable {
     /// Each pixel's colour: the covered ones' by ``sampleColours(_:photo:into:beside:)``, with the
     /// hole fill's plan made beside it (it reads only the z-buffer), then the holes' from the plan.
     func colour(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) throws {
-        var plan: Result<DollyZoomHoleFill, Error>?
-        sampleColours(geometry, photo: photo, into: colour) { plan = Result { try DollyZoomHoleFill(self) } }
-        guard let fill = try plan?.get() else { return }
-        defer { fill.deallocate() }
-        fill.apply(to: colour, threads: threads)
+        sampleColours(geometry, photo: photo, into: colour)
+        DollyZoomFill(self, geometry).fill(colour)
     }
 
     /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0; alpha 1
