@@ -35,7 +35,7 @@ struct DollyZoomFill {
     /// Surfaces that move apart by more than this many output pixels are different surfaces.
     static let apart: Float = 8
     /// The longest walk to a hole's far edge, in pixels (no detail beyond).
-    static let reach = 128
+    static let reach = 32
 
     /// One level of the pyramid: per cell `channels` colour planes, then its weight and its
     /// disparity (valid where the weight is non-zero), Float32.
@@ -90,101 +90,252 @@ struct DollyZoomFill {
             levels.append(Level(width: w, height: h, channels: channels, size: size))
         }
         guard let first = levels.first else { return }
-        pullFromOutput(colour, channels: channels, into: first)
-        for k in levels.indices.dropFirst() { pull(levels[k - 1], into: levels[k]) }
+        fillCracks(colour, channels: channels)
+        let blocks = Blocks(pixels)
+        defer { blocks.near.deallocate() }
+        pullFromOutput(colour, channels: channels, into: first, blocks)
+        for k in levels.indices.dropFirst() {
+            pull(levels[k - 1], into: levels[k], blocks)
+            if levels[k].size == Blocks.size { sampleFarBlocks(colour, into: levels[k], blocks) }
+        }
         guard let top = levels.last, top.weight[0] > 0 else { return }
-        for k in levels.indices.dropLast().reversed() { push(levels[k + 1], into: levels[k]) }
-        fillHoles(colour, channels: channels, from: first)
+        for k in levels.indices.dropLast().reversed() { push(levels[k + 1], into: levels[k], blocks) }
+        fillHoles(colour, channels: channels, from: first, blocks)
+    }
+
+    /// The output in blocks of ``size`` pixels a side, those near a hole marked: a hole's fill
+    /// reads the pyramid's finer levels only within about a cell of it at each level, so levels
+    /// finer than a block are made only in the blocks that hold a hole and their 8 neighbours; a
+    /// block away from every hole gets its cell at the block's level from every ``step``-th pixel
+    /// of every ``step``-th row, pulled as a cell's children are (the farthest surface among them).
+    struct Blocks {
+        static let size = 32, step = 4
+        let columns: Int, rows: Int
+        /// Per block (row by row): near a hole.
+        let near: UnsafeMutablePointer<Bool>
+
+        init(_ pixels: DollyZoomPixels) {
+            let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+            columns = (width + Self.size - 1) / Self.size
+            rows = (height + Self.size - 1) / Self.size
+            let holes = UnsafeMutablePointer<Bool>.allocate(capacity: columns * rows)
+            holes.initialize(repeating: false, count: columns * rows)
+            defer { holes.deallocate() }
+            let (columns, rows) = (columns, rows)
+            pixels.forEach(rows) { block in
+                let marks = holes + block * columns
+                for y in (block * Self.size)..<min((block + 1) * Self.size, height) {
+                    let line = depth + y * width
+                    for x in 0..<width where line[x] == -.infinity { marks[x / Self.size] = true }
+                }
+            }
+            near = .allocate(capacity: columns * rows)
+            for by in 0..<rows {
+                for bx in 0..<columns {
+                    var found = false
+                    for ny in max(by - 1, 0)...min(by + 1, rows - 1) {
+                        for nx in max(bx - 1, 0)...min(bx + 1, columns - 1) where holes[ny * columns + nx] { found = true }
+                    }
+                    near[by * columns + bx] = found
+                }
+            }
+        }
+
+        /// Whether output pixel (x, y) lies in a near block.
+        @inline(__always)
+        func isNear(x: Int, y: Int) -> Bool { near[(y / Self.size) * columns + x / Self.size] }
+    }
+
+    /// Fills the cracks: holes between two covered pixels along a row or a column (a disparity map
+    /// quantised in steps opens one along each step's contour; they are most of the holes), each
+    /// with the mean of its covered 8-neighbours that are not a nearer surface than the farthest
+    /// of them. The values are found first (from covered pixels only), then written, and the
+    /// cracks get that mean's disparity: they are no longer holes.
+    private func fillCracks(_ colour: PlanarBuffer, channels: Int) {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        let ranges = min(height, 4 * pixels.threads)
+        var found = [[(index: Int, value: SIMD4<Float>, disparity: Float)]](repeating: [], count: ranges)
+        found.withUnsafeMutableBufferPointer { lists in
+            let lists = lists
+            pixels.forEach(ranges) { k in
+                var list: [(index: Int, value: SIMD4<Float>, disparity: Float)] = []
+                // Rows y − 1, y, y + 1 as Float32, each its channels `width` apart (read once each).
+                let window = UnsafeMutablePointer<Float>.allocate(capacity: 3 * channels * width)
+                defer { window.deallocate() }
+                var loaded = Int.min
+                func slot(_ row: Int) -> UnsafeMutablePointer<Float> { window + ((row % 3 + 3) % 3) * channels * width }
+                func load(_ row: Int) {
+                    guard row >= 0, row < height else { return }
+                    for c in 0..<channels { colour.readRow(channel: c, row: row, count: width, into: slot(row) + c * width) }
+                }
+                for y in pixels.rows(k, of: ranges) {
+                    let line = depth + y * width
+                    var first = true
+                    for x in 0..<width where line[x] == -.infinity {
+                        let across = x > 0 && x < width - 1 && line[x - 1] != -.infinity && line[x + 1] != -.infinity
+                        let along = y > 0 && y < height - 1 && line[x - width] != -.infinity && line[x + width] != -.infinity
+                        guard across || along else { continue }
+                        if first {
+                            // The window brought to rows y − 1...y + 1.
+                            for row in max(y - 1, loaded + 1)...(y + 1) { load(row) }
+                            loaded = y + 1
+                            first = false
+                        }
+                        let rows = max(y - 1, 0)...min(y + 1, height - 1), columns = max(x - 1, 0)...min(x + 1, width - 1)
+                        var far = Float.infinity
+                        for r in rows { for c in columns where depth[r * width + c] != -.infinity { far = min(far, depth[r * width + c]) } }
+                        let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy, r2 = dx * dx + dy * dy
+                        var total: Float = 0, d: Float = 0
+                        var sums = SIMD4<Float>()
+                        for r in rows {
+                            let values = slot(r)
+                            for c in columns {
+                                let dj = depth[r * width + c]
+                                guard dj != -.infinity, !nearer(dj, than: far, r2: r2) else { continue }
+                                total += 1
+                                d += dj
+                                for channel in 0..<channels { sums[channel] += values[channel * width + c] }
+                            }
+                        }
+                        list.append((y * width + x, sums / total, d / total))
+                    }
+                }
+                lists[k] = list
+            }
+        }
+        let targets = channels == 1 ? 0..<min(colour.channels, 3) : 0..<3
+        pixels.forEach(ranges) { k in
+            for crack in found[k] {
+                let y = crack.index / width, x = crack.index - y * width
+                for target in targets {
+                    var value = crack.value[channels == 1 ? 0 : target]
+                    colour.writeRow(channel: target, row: y, column: x, count: 1, from: &value)
+                }
+                depth[crack.index] = crack.disparity
+            }
+        }
     }
 
     // MARK: Pull
 
     /// Level 1 from the output: rows read as Float32, covered pixels weighing 1.
-    private func pullFromOutput(_ colour: PlanarBuffer, channels: Int, into level: Level) {
+    private func pullFromOutput(_ colour: PlanarBuffer, channels: Int, into level: Level, _ blocks: Blocks) {
         let width = pixels.width, height = pixels.height, depth = pixels.depth
         let ranges = min(level.height, 4 * pixels.threads)
         pixels.forEach(ranges) { k in
-            // Two rows of each channel, weight and disparity: (channels + 2) × 2 rows.
-            let stride = width, rowsPerPlane = 2
-            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: (channels + 2) * rowsPerPlane * stride)
+            // Two rows, each its channels, weight and disparity, `width` apart.
+            let rowStride = (channels + 2) * width
+            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * rowStride)
             defer { scratch.deallocate() }
             for y in (k * level.height / ranges)..<((k + 1) * level.height / ranges) {
-                var children: [UnsafeMutablePointer<Float>] = []
-                for r in 0..<2 {
-                    let row = min(2 * y + r, height - 1), exists = 2 * y + r < height
-                    let base = scratch + r * (channels + 2) * stride
-                    for c in 0..<channels { colour.readRow(channel: c, row: row, count: width, into: base + c * stride) }
-                    let weight = base + channels * stride, disparity = base + (channels + 1) * stride
+                let blockRow = blocks.near + (2 * y / Blocks.size) * blocks.columns
+                guard (0..<blocks.columns).contains(where: { blockRow[$0] }) else { continue }
+                for r in 0..<min(2, height - 2 * y) {
+                    let row = 2 * y + r, base = scratch + r * rowStride
+                    let weight = base + channels * width, disparity = base + (channels + 1) * width
                     let line = depth + row * width
-                    for x in 0..<width {
-                        let d = line[x]
-                        weight[x] = exists && d != -.infinity ? 1 : 0
-                        disparity[x] = d == -.infinity ? 0 : d
+                    // Only the near blocks' columns.
+                    for block in 0..<blocks.columns where blockRow[block] {
+                        let start = block * Blocks.size, count = min(Blocks.size, width - start)
+                        for c in 0..<channels { colour.readRow(channel: c, row: row, column: start, count: count, into: base + c * width + start) }
+                        for x in start..<(start + count) {
+                            let d = line[x], hole = d == -.infinity
+                            weight[x] = hole ? 0 : 1
+                            disparity[x] = hole ? 0 : d
+                        }
                     }
-                    children.append(base)
                 }
-                pullRow(y, children: children, childWidth: width, stride: stride, into: level)
+                pullRow(y, scratch, 2 * y + 1 < height ? scratch + rowStride : nil, planeStride: width, childWidth: width,
+                        into: level, blocks)
             }
         }
     }
 
     /// Level `coarse` from the finer level `fine`.
-    private func pull(_ fine: Level, into coarse: Level) {
+    private func pull(_ fine: Level, into coarse: Level, _ blocks: Blocks) {
         let ranges = min(coarse.height, 4 * pixels.threads)
         pixels.forEach(ranges) { k in
             for y in (k * coarse.height / ranges)..<((k + 1) * coarse.height / ranges) {
-                let low = 2 * y, high = min(2 * y + 1, fine.height - 1)
-                if high == low {
-                    // No second child row: read as weight 0 through a zeroed row.
-                    let blank = UnsafeMutablePointer<Float>.allocate(capacity: (coarse.channels + 2) * fine.width)
-                    blank.initialize(repeating: 0, count: (coarse.channels + 2) * fine.width)
-                    defer { blank.deallocate() }
-                    pullRow(y, children: [fine.values + low * fine.width, blank], childWidth: fine.width, stride: fine.count,
-                            blankStride: fine.width, into: coarse)
-                } else {
-                    pullRow(y, children: [fine.values + low * fine.width, fine.values + high * fine.width],
-                            childWidth: fine.width, stride: fine.count, into: coarse)
-                }
+                let low = fine.values + 2 * y * fine.width
+                pullRow(y, low, 2 * y + 1 < fine.height ? low + fine.width : nil, planeStride: fine.count, childWidth: fine.width,
+                        into: coarse, blocks)
             }
         }
     }
 
-    /// Row `y` of `coarse` from two child rows (each `channels` colour planes, weight, disparity,
-    /// `stride` apart; the second `blankStride` apart when given).
-    private func pullRow(_ y: Int, children: [UnsafeMutablePointer<Float>], childWidth: Int, stride: Int,
-                         blankStride: Int? = nil, into coarse: Level) {
-        let channels = coarse.channels
-        let strides = [stride, blankStride ?? stride]
-        let weights = [children[0] + channels * strides[0], children[1] + channels * strides[1]]
-        let disparities = [children[0] + (channels + 1) * strides[0], children[1] + (channels + 1) * strides[1]]
+    /// Row `y` of `coarse` from one or two child rows (each its colour planes, weight and disparity,
+    /// `planeStride` apart); at the levels up to a block's, only the cells of near blocks.
+    @inline(__always)
+    private func pullRow(_ y: Int, _ low: UnsafeMutablePointer<Float>, _ high: UnsafeMutablePointer<Float>?, planeStride: Int,
+                         childWidth: Int, into coarse: Level, _ blocks: Blocks) {
+        let channels = coarse.channels, rows = high == nil ? 1 : 2
+        let children = (low, high ?? low)
         let size = Float(coarse.size), dy = (Float(y) + 0.5) * size - cy
+        let (weight, disparity) = (channels * planeStride, (channels + 1) * planeStride)
         let line = y * coarse.width
+        let sparse = coarse.size <= Blocks.size
         for x in 0..<coarse.width {
+            if sparse && !blocks.isNear(x: x * coarse.size, y: y * coarse.size) { continue }
             let dx = (Float(x) + 0.5) * size - cx, r2 = dx * dx + dy * dy
-            // The (up to) four children: row r, column 2x + i.
+            let columns = 2 * x..<min(2 * x + 2, childWidth)
+            // The farthest of the (up to) four children.
             var far = Float.infinity
-            for r in 0..<2 {
-                for i in 0..<2 where 2 * x + i < childWidth && weights[r][2 * x + i] > 0 {
-                    far = min(far, disparities[r][2 * x + i])
-                }
+            for r in 0..<rows {
+                let child = r == 0 ? children.0 : children.1
+                for j in columns where child[weight + j] > 0 { far = min(far, child[disparity + j]) }
             }
             var total: Float = 0, d: Float = 0
             var sums = SIMD4<Float>()
             if far != .infinity {
-                for r in 0..<2 {
-                    for i in 0..<2 where 2 * x + i < childWidth {
-                        let j = 2 * x + i, w = weights[r][j], dj = disparities[r][j]
+                for r in 0..<rows {
+                    let child = r == 0 ? children.0 : children.1
+                    for j in columns {
+                        let w = child[weight + j], dj = child[disparity + j]
                         guard w > 0, !nearer(dj, than: far, r2: r2) else { continue }
                         total += w
                         d += w * dj
-                        for c in 0..<channels { sums[c] += w * children[r][c * strides[r] + j] }
+                        for c in 0..<channels { sums[c] += w * child[c * planeStride + j] }
                     }
                 }
             }
             let cell = line + x
             coarse.weight[cell] = min(1, total / 2)
             coarse.disparity[cell] = total > 0 ? d / total : 0
-            for c in 0..<channels { coarse.plane(c)[cell] = total > 0 ? sums[c] / total : 0 }
+            for c in 0..<channels { coarse.values[c * coarse.count + cell] = total > 0 ? sums[c] / total : 0 }
+        }
+    }
+
+    /// The cells of `level` (the blocks' level) over blocks away from every hole: their sampled
+    /// pixels pulled as children are (see ``Blocks``).
+    private func sampleFarBlocks(_ colour: PlanarBuffer, into level: Level, _ blocks: Blocks) {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        let step = Blocks.step
+        pixels.forEach(min(blocks.rows, 4 * pixels.threads)) { k in
+            for by in (k * blocks.rows / min(blocks.rows, 4 * pixels.threads))..<((k + 1) * blocks.rows / min(blocks.rows, 4 * pixels.threads)) {
+                for bx in 0..<blocks.columns where !blocks.near[by * blocks.columns + bx] {
+                    let xs = stride(from: bx * Blocks.size + step / 2, to: min((bx + 1) * Blocks.size, width), by: step)
+                    let ys = stride(from: by * Blocks.size + step / 2, to: min((by + 1) * Blocks.size, height), by: step)
+                    let dx = (Float(bx) + 0.5) * Float(Blocks.size) - cx, dy = (Float(by) + 0.5) * Float(Blocks.size) - cy
+                    let r2 = dx * dx + dy * dy
+                    var far = Float.infinity
+                    for y in ys { for x in xs { far = min(far, depth[y * width + x]) } }
+                    var total: Float = 0, d: Float = 0
+                    var sums = SIMD4<Float>()
+                    for y in ys {
+                        for x in xs {
+                            let dj = depth[y * width + x]
+                            guard !nearer(dj, than: far, r2: r2) else { continue }
+                            total += 1
+                            d += dj
+                            for c in 0..<level.channels { sums[c] += colour.value(channel: c, x: colour.x + x, y: colour.y + y) }
+                        }
+                    }
+                    let cell = by * level.width + bx
+                    level.weight[cell] = total > 0 ? 1 : 0
+                    level.disparity[cell] = total > 0 ? d / total : 0
+                    for c in 0..<level.channels { level.values[c * level.count + cell] = total > 0 ? sums[c] / total : 0 }
+                }
+            }
         }
     }
 
@@ -231,11 +382,12 @@ struct DollyZoomFill {
     }
 
     /// Every cell of `fine` becomes `w·own + (1 − w)·up`, weight 1.
-    private func push(_ coarse: Level, into fine: Level) {
-        let ranges = min(fine.height, 4 * pixels.threads)
+    private func push(_ coarse: Level, into fine: Level, _ blocks: Blocks) {
+        let ranges = min(fine.height, 4 * pixels.threads), sparse = fine.size < Blocks.size
         pixels.forEach(ranges) { k in
             for y in (k * fine.height / ranges)..<((k + 1) * fine.height / ranges) {
                 for x in 0..<fine.width {
+                    if sparse && !blocks.isNear(x: x * fine.size, y: y * fine.size) { continue }
                     let cell = y * fine.width + x, w = fine.weight[cell]
                     guard w < 1 else { continue }
                     var colour = SIMD4<Float>()
@@ -251,33 +403,43 @@ struct DollyZoomFill {
     // MARK: Holes
 
     /// Each hole: level 1's far surface there plus the detail mirrored across the hole's far edge.
-    private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level) {
+    /// By rows: the values of a run of holes computed, then written.
+    private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level, _ blocks: Blocks) {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let ranges = min(height, 4 * pixels.threads)
         // Toward the centre when t > 0.
         let sign: Float = signedAmount > 0 ? -1 : 1
+        // The planes a value goes to: a grey value to every colour plane the buffer stores.
+        let targets = channels == 1 ? 0..<min(colour.channels, 3) : 0..<3
         pixels.forEach(ranges) { k in
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: channels * width)
+            defer { values.deallocate() }
             for y in pixels.rows(k, of: ranges) {
                 let line = depth + y * width
-                for x in 0..<width where line[x] == -.infinity {
-                    var value = SIMD4<Float>()
-                    let d = up(level, x: x, y: y, size: 1, into: &value)
-                    if let m = mirror(x: x, y: y, sign: sign), !nearer(depth[m.y * width + m.x], than: d, r2: m.r2) {
-                        var smooth = SIMD4<Float>()
-                        _ = up(level, x: m.x, y: m.y, size: 1, into: &smooth)
-                        for c in 0..<channels {
-                            var sample: Float = 0
-                            colour.readRow(channel: c, row: m.y, column: m.x, count: 1, into: &sample)
-                            value[c] += sample - smooth[c]
+                var x = 0
+                while x < width {
+                    guard line[x] == -.infinity else {
+                        x += 1
+                        continue
+                    }
+                    let start = x
+                    while x < width && line[x] == -.infinity {
+                        var value = SIMD4<Float>()
+                        let d = up(level, x: x, y: y, size: 1, into: &value)
+                        if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(x: m.x, y: m.y),
+                           !nearer(depth[m.y * width + m.x], than: d, r2: m.r2) {
+                            var smooth = SIMD4<Float>()
+                            _ = up(level, x: m.x, y: m.y, size: 1, into: &smooth)
+                            for c in 0..<channels {
+                                value[c] += colour.value(channel: c, x: colour.x + m.x, y: colour.y + m.y) - smooth[c]
+                            }
                         }
+                        for c in 0..<channels { values[c * width + x] = value[c] }
+                        x += 1
                     }
-                    for c in 0..<channels {
-                        var sample = value[c]
-                        colour.writeRow(channel: c, row: y, column: x, count: 1, from: &sample)
-                    }
-                    if channels == 1 && colour.channels > 1 {
-                        var sample = value[0]
-                        for c in 1..<3 { colour.writeRow(channel: c, row: y, column: x, count: 1, from: &sample) }
+                    for target in targets {
+                        let c = channels == 1 ? 0 : target
+                        colour.writeRow(channel: target, row: y, column: start, count: x - start, from: values + c * width + start)
                     }
                 }
             }
@@ -294,12 +456,16 @@ struct DollyZoomFill {
         let rx = qx - cx, ry = qy - cy, r = (rx * rx + ry * ry).squareRoot()
         guard r > 0 else { return nil }
         let ux = sign * rx / r, uy = sign * ry / r
+        let (right, top) = (Float(width), Float(height))
         for s in 1...Self.reach {
-            let px = Int((qx + Float(s) * ux).rounded(.down)), py = Int((qy + Float(s) * uy).rounded(.down))
-            guard px >= 0, px < width, py >= 0, py < height else { return nil }
-            guard depth[py * width + px] == -.infinity else {
-                let mx = Int((qx + Float(2 * s) * ux).rounded(.down)), my = Int((qy + Float(2 * s) * uy).rounded(.down))
-                guard mx >= 0, mx < width, my >= 0, my < height, depth[my * width + mx] != -.infinity else { return nil }
+            let fx = qx + Float(s) * ux, fy = qy + Float(s) * uy
+            // Inside the frame: truncation is the floor.
+            guard fx >= 0, fx < right, fy >= 0, fy < top else { return nil }
+            guard depth[Int(fy) * width + Int(fx)] == -.infinity else {
+                let gx = qx + Float(2 * s) * ux, gy = qy + Float(2 * s) * uy
+                guard gx >= 0, gx < right, gy >= 0, gy < top else { return nil }
+                let mx = Int(gx), my = Int(gy)
+                guard depth[my * width + mx] != -.infinity else { return nil }
                 let ex = Float(mx) + 0.5 - cx, ey = Float(my) + 0.5 - cy
                 return (mx, my, ex * ex + ey * ey)
             }

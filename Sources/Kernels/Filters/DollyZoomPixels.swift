@@ -1,3 +1,4 @@
+import Foundation
 import GraphEngine
 
 /// The dolly zoom's output being built (``DollyZoomReprojection``): per pixel the winning disparity
@@ -134,7 +135,7 @@ final class DollyZoomPixels: @unchecked Sendable {
     /// hole fill's plan made beside it (it reads only the z-buffer), then the holes' from the plan.
     func colour(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) throws {
         sampleColours(geometry, photo: photo, into: colour)
-        DollyZoomFill(self, geometry).fill(colour)
+        if ProcessInfo.processInfo.environment["DZ_HOLES"] == nil { DollyZoomFill(self, geometry).fill(colour) }
     }
 
     /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0; alpha 1
