@@ -7,13 +7,14 @@ import GraphEngine
 /// **Which side is the background.** The zoom moves a pixel of disparity d radially about the
 /// centre c by σ(d) = n/(1 − t·d). A hole opens between two surfaces that σ moves apart: a nearer
 /// one (larger d) and a farther one, the background, whose pixels are to be shown. Two surfaces
-/// count as one where they move apart by at most ``apart`` output pixels at that place, i.e. while
-/// `|t|·(d − d_far)·r ≤ apart·|1 − t·d|` (r the distance from c): the pixels of larger d beyond
-/// that are a nearer surface and never contribute.
+/// count as one while their scales differ by at most ``apart`` (a share: 12 px at the corner of a
+/// 12 MP photo, so the steps of a quantised map stay one surface), i.e. while
+/// `|t|·(d − d_far) ≤ apart·|1 − t·d|`: the pixels of larger d beyond that are a nearer surface
+/// and never contribute.
 ///
 /// **Pull-push.** Level 0 is the output, a covered pixel weighing 1 and a hole 0. Each coarser level
 /// halves both sizes: a cell takes its (up to) four children of non-zero weight, drops those that
-/// are a nearer surface than the farthest of them (the rule above, at the cell's centre), and keeps
+/// are a nearer surface than the farthest of them (the rule above), and keeps
 /// the weighted mean of the rest's colour and disparity, weight `min(1, Σ w / 2)`. Then from the
 /// coarsest level down, each cell becomes `w·own + (1 − w)·up`, `up` the next coarser level read
 /// bilinearly at its centre from the four cells around it, the nearer surfaces among them dropped
@@ -25,15 +26,20 @@ import GraphEngine
 /// surface) and away from c when t < 0: walking from the hole q that way, the first covered pixel
 /// b is at distance s (at most ``reach``). Its mirror point `m = q + 2·s·u` (u the unit step) lies
 /// as far inside the background as q lies outside it; when m is covered and not a nearer surface
-/// than the hole's estimate, the hole gains m's detail: its colour minus the level-1 `up` there
-/// (what the pull-push keeps of it). Mirrored texture continues the background without repeating
-/// one pixel along a streak.
+/// than the hole's estimate, the hole takes m's colour with the smooth part moved: `I(m) − U(m) +
+/// U(q)`, U the `up` of level ``detailLevel`` (8 px cells): the background's low frequencies where
+/// the hole is, its texture finer than 8 px mirrored. Mirrored texture continues the background
+/// without repeating one pixel along a streak. (Cracks, holes between two covered pixels along a
+/// row or a column, are filled first from their covered neighbours: ``fillCracks(_:channels:)``.)
 ///
 /// Each pass runs in ranges of rows or cells; every value is computed by one worker from values an
 /// earlier pass finished, so the bytes are the same for any number of workers.
 struct DollyZoomFill {
-    /// Surfaces that move apart by more than this many output pixels are different surfaces.
-    static let apart: Float = 8
+    /// Surfaces whose scales σ differ by more than this share are different surfaces.
+    static let apart: Float = 0.005
+    /// The level (cells of 2^level pixels) that gives a hole its smooth part when detail is
+    /// mirrored to it: the detail is all that is finer.
+    static let detailLevel = 3
     /// The longest walk to a hole's far edge, in pixels (no detail beyond).
     static let reach = 32
 
@@ -71,11 +77,10 @@ struct DollyZoomFill {
     }
 
     /// Whether a surface of disparity `d` is nearer than the one of disparity `far` by more than
-    /// ``apart`` pixels at distance² `r2` from the centre.
+    /// ``apart``: `σ(d)/σ(far) − 1 = t·(d − far)/(1 − t·d)` in magnitude.
     @inline(__always)
-    func nearer(_ d: Float, than far: Float, r2: Float) -> Bool {
-        let gap = amount * (d - far), limit = Self.apart * abs(1 - signedAmount * d)
-        return gap > 0 && gap * gap * r2 > limit * limit
+    func nearer(_ d: Float, than far: Float) -> Bool {
+        amount * (d - far) > Self.apart * abs(1 - signedAmount * d)
     }
 
     /// Fills the holes of `colour` (whose covered pixels are done).
@@ -100,7 +105,7 @@ struct DollyZoomFill {
         }
         guard let top = levels.last, top.weight[0] > 0 else { return }
         for k in levels.indices.dropLast().reversed() { push(levels[k + 1], into: levels[k], blocks) }
-        fillHoles(colour, channels: channels, from: first, blocks)
+        fillHoles(colour, channels: channels, from: first, smooth: levels[min(Self.detailLevel, levels.count) - 1], blocks)
     }
 
     /// The output in blocks of ``size`` pixels a side, those near a hole marked: a hole's fill
@@ -184,14 +189,13 @@ struct DollyZoomFill {
                         let rows = max(y - 1, 0)...min(y + 1, height - 1), columns = max(x - 1, 0)...min(x + 1, width - 1)
                         var far = Float.infinity
                         for r in rows { for c in columns where depth[r * width + c] != -.infinity { far = min(far, depth[r * width + c]) } }
-                        let dx = Float(x) + 0.5 - cx, dy = Float(y) + 0.5 - cy, r2 = dx * dx + dy * dy
                         var total: Float = 0, d: Float = 0
                         var sums = SIMD4<Float>()
                         for r in rows {
                             let values = slot(r)
                             for c in columns {
                                 let dj = depth[r * width + c]
-                                guard dj != -.infinity, !nearer(dj, than: far, r2: r2) else { continue }
+                                guard dj != -.infinity, !nearer(dj, than: far) else { continue }
                                 total += 1
                                 d += dj
                                 for channel in 0..<channels { sums[channel] += values[channel * width + c] }
@@ -270,13 +274,11 @@ struct DollyZoomFill {
                          childWidth: Int, into coarse: Level, _ blocks: Blocks) {
         let channels = coarse.channels, rows = high == nil ? 1 : 2
         let children = (low, high ?? low)
-        let size = Float(coarse.size), dy = (Float(y) + 0.5) * size - cy
         let (weight, disparity) = (channels * planeStride, (channels + 1) * planeStride)
         let line = y * coarse.width
         let sparse = coarse.size <= Blocks.size
         for x in 0..<coarse.width {
             if sparse && !blocks.isNear(x: x * coarse.size, y: y * coarse.size) { continue }
-            let dx = (Float(x) + 0.5) * size - cx, r2 = dx * dx + dy * dy
             let columns = 2 * x..<min(2 * x + 2, childWidth)
             // The farthest of the (up to) four children.
             var far = Float.infinity
@@ -291,7 +293,7 @@ struct DollyZoomFill {
                     let child = r == 0 ? children.0 : children.1
                     for j in columns {
                         let w = child[weight + j], dj = child[disparity + j]
-                        guard w > 0, !nearer(dj, than: far, r2: r2) else { continue }
+                        guard w > 0, !nearer(dj, than: far) else { continue }
                         total += w
                         d += w * dj
                         for c in 0..<channels { sums[c] += w * child[c * planeStride + j] }
@@ -315,8 +317,6 @@ struct DollyZoomFill {
                 for bx in 0..<blocks.columns where !blocks.near[by * blocks.columns + bx] {
                     let xs = stride(from: bx * Blocks.size + step / 2, to: min((bx + 1) * Blocks.size, width), by: step)
                     let ys = stride(from: by * Blocks.size + step / 2, to: min((by + 1) * Blocks.size, height), by: step)
-                    let dx = (Float(bx) + 0.5) * Float(Blocks.size) - cx, dy = (Float(by) + 0.5) * Float(Blocks.size) - cy
-                    let r2 = dx * dx + dy * dy
                     var far = Float.infinity
                     for y in ys { for x in xs { far = min(far, depth[y * width + x]) } }
                     var total: Float = 0, d: Float = 0
@@ -324,7 +324,7 @@ struct DollyZoomFill {
                     for y in ys {
                         for x in xs {
                             let dj = depth[y * width + x]
-                            guard !nearer(dj, than: far, r2: r2) else { continue }
+                            guard !nearer(dj, than: far) else { continue }
                             total += 1
                             d += dj
                             for c in 0..<level.channels { sums[c] += colour.value(channel: c, x: colour.x + x, y: colour.y + y) }
@@ -358,11 +358,10 @@ struct DollyZoomFill {
         let disparity = coarse.disparity
         let ds = (disparity[cells.0], disparity[cells.1], disparity[cells.2], disparity[cells.3])
         let far = min(min(ds.0, ds.1), min(ds.2, ds.3))
-        let dx = (Float(x) + 0.5) * Float(size) - cx, dy = (Float(y) + 0.5) * Float(size) - cy, r2 = dx * dx + dy * dy
         var total: Float = 0, d: Float = 0
         var sums = SIMD4<Float>()
         @inline(__always) func add(_ cell: Int, _ b: Float, _ dj: Float) {
-            guard b > 0, !nearer(dj, than: far, r2: r2) else { return }
+            guard b > 0, !nearer(dj, than: far) else { return }
             total += b
             d += b * dj
             for c in 0..<coarse.channels { sums[c] += b * coarse.values[c * coarse.count + cell] }
@@ -404,7 +403,7 @@ struct DollyZoomFill {
 
     /// Each hole: level 1's far surface there plus the detail mirrored across the hole's far edge.
     /// By rows: the values of a run of holes computed, then written.
-    private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level, _ blocks: Blocks) {
+    private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level, smooth coarse: Level, _ blocks: Blocks) {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let ranges = min(height, 4 * pixels.threads)
         // Toward the centre when t > 0.
@@ -427,11 +426,13 @@ struct DollyZoomFill {
                         var value = SIMD4<Float>()
                         let d = up(level, x: x, y: y, size: 1, into: &value)
                         if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(x: m.x, y: m.y),
-                           !nearer(depth[m.y * width + m.x], than: d, r2: m.r2) {
-                            var smooth = SIMD4<Float>()
-                            _ = up(level, x: m.x, y: m.y, size: 1, into: &smooth)
+                           !nearer(depth[m.y * width + m.x], than: d) {
+                            // The smooth part from the detail level, at the hole and at m.
+                            var here = SIMD4<Float>(), there = SIMD4<Float>()
+                            _ = up(coarse, x: x, y: y, size: 1, into: &here)
+                            _ = up(coarse, x: m.x, y: m.y, size: 1, into: &there)
                             for c in 0..<channels {
-                                value[c] += colour.value(channel: c, x: colour.x + m.x, y: colour.y + m.y) - smooth[c]
+                                value[c] = here[c] + colour.value(channel: c, x: colour.x + m.x, y: colour.y + m.y) - there[c]
                             }
                         }
                         for c in 0..<channels { values[c * width + x] = value[c] }
@@ -447,10 +448,10 @@ struct DollyZoomFill {
     }
 
     /// The covered pixel mirroring hole (x, y) across its far edge along the radial line (see the
-    /// type's doc), and its distance² from the centre; nil when the walk leaves the frame or goes
-    /// past ``reach``, or the mirror point is outside or a hole.
+    /// type's doc); nil when the walk leaves the frame or goes past ``reach``, or the mirror point
+    /// is outside or a hole.
     @inline(__always)
-    private func mirror(x: Int, y: Int, sign: Float) -> (x: Int, y: Int, r2: Float)? {
+    private func mirror(x: Int, y: Int, sign: Float) -> (x: Int, y: Int)? {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let qx = Float(x) + 0.5, qy = Float(y) + 0.5
         let rx = qx - cx, ry = qy - cy, r = (rx * rx + ry * ry).squareRoot()
@@ -466,8 +467,7 @@ struct DollyZoomFill {
                 guard gx >= 0, gx < right, gy >= 0, gy < top else { return nil }
                 let mx = Int(gx), my = Int(gy)
                 guard depth[my * width + mx] != -.infinity else { return nil }
-                let ex = Float(mx) + 0.5 - cx, ey = Float(my) + 0.5 - cy
-                return (mx, my, ex * ex + ey * ey)
+                return (mx, my)
             }
         }
         return nil
