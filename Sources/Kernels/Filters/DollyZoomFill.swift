@@ -12,14 +12,16 @@ import GraphEngine
 /// `|t|·(d − d_far) ≤ apart·|1 − t·d|`: the pixels of larger d beyond that are a nearer surface
 /// and never contribute.
 ///
-/// **Pull-push.** Level 0 is the output, a covered pixel weighing 1 and a hole 0. Each coarser level
-/// halves both sizes: a cell takes its (up to) four children of non-zero weight, drops those that
-/// are a nearer surface than the farthest of them (the rule above), and keeps
-/// the weighted mean of the rest's colour and disparity, weight `min(1, Σ w / 2)`. Then from the
-/// coarsest level down, each cell becomes `w·own + (1 − w)·up`, `up` the next coarser level read
-/// bilinearly at its centre from the four cells around it, the nearer surfaces among them dropped
-/// the same way (their bilinear weights renormalised). A level-0 hole takes `up` alone: the far
-/// surface around it, smooth, never the nearer one.
+/// **Pull-push.** Level 0 is the output, a covered pixel weighing 1 and a hole 0. Each coarser
+/// level halves both sizes (level 1 is made in strips of two rows, only to make level 2): a cell
+/// takes its (up to) four children of non-zero weight, drops those that are a nearer surface than
+/// the farthest of them (the rule above), and keeps the weighted mean of the rest's colour and
+/// disparity, weight `min(1, Σ w / 2)`. Then from the coarsest level down, each cell becomes
+/// `w·own + (1 − w)·up`, `up` the next coarser level read bilinearly at its centre from the four
+/// cells around it, the nearer surfaces among them dropped the same way (their bilinear weights
+/// renormalised). A level-0 hole takes level 2's `up` (cracks, the holes a pixel wide, are filled
+/// before): the far surface around it, smooth, never the nearer one. Levels finer than 32 px are
+/// made only near holes (see ``Blocks``).
 ///
 /// **Detail.** A pull-push is smoother than the real background. The hole's far edge lies along
 /// the radial line through it, toward c when t > 0 (the background shrinks more than the nearer
@@ -87,25 +89,27 @@ struct DollyZoomFill {
     func fill(_ colour: PlanarBuffer) {
         let (width, height) = (pixels.width, pixels.height)
         let channels = colour.channels == 1 ? 1 : 3
+        // Level 1 is only made in strips (see `pullFromOutput`); the stored levels start at 2.
+        let (levelOneWidth, levelOneHeight) = ((width + 1) / 2, (height + 1) / 2)
         var levels: [Level] = []
         defer { for level in levels { level.values.deallocate() } }
-        var (w, h, size) = (width, height, 1)
-        while w > 1 || h > 1 {
+        var (w, h, size) = (levelOneWidth, levelOneHeight, 2)
+        repeat {
             (w, h, size) = ((w + 1) / 2, (h + 1) / 2, size * 2)
             levels.append(Level(width: w, height: h, channels: channels, size: size))
-        }
-        guard let first = levels.first else { return }
+        } while w > 1 || h > 1
+        guard let first = levels.first, let top = levels.last else { return }
         fillCracks(colour, channels: channels)
         let blocks = Blocks(pixels)
         defer { blocks.near.deallocate() }
-        pullFromOutput(colour, channels: channels, into: first, blocks)
+        pullFromOutput(colour, channels: channels, levelOne: (levelOneWidth, levelOneHeight), into: first, blocks)
         for k in levels.indices.dropFirst() {
             pull(levels[k - 1], into: levels[k], blocks)
             if levels[k].size == Blocks.size { sampleFarBlocks(colour, into: levels[k], blocks) }
         }
-        guard let top = levels.last, top.weight[0] > 0 else { return }
+        guard top.weight[0] > 0 else { return }
         for k in levels.indices.dropLast().reversed() { push(levels[k + 1], into: levels[k], blocks) }
-        fillHoles(colour, channels: channels, from: first, smooth: levels[min(Self.detailLevel, levels.count) - 1], blocks)
+        fillHoles(colour, channels: channels, from: first, smooth: levels.first { $0.size >= 1 << Self.detailLevel } ?? top, blocks)
     }
 
     /// The output in blocks of ``size`` pixels a side, those near a hole marked: a hole's fill
@@ -222,35 +226,48 @@ struct DollyZoomFill {
 
     // MARK: Pull
 
-    /// Level 1 from the output: rows read as Float32, covered pixels weighing 1.
-    private func pullFromOutput(_ colour: PlanarBuffer, channels: Int, into level: Level, _ blocks: Blocks) {
+    /// Level 2 from the output, through level 1 made two rows at a time (its cells are read
+    /// once, by level 2: not kept): output rows read as Float32, covered pixels weighing 1.
+    private func pullFromOutput(_ colour: PlanarBuffer, channels: Int, levelOne: (width: Int, height: Int), into level: Level,
+                                _ blocks: Blocks) {
         let width = pixels.width, height = pixels.height, depth = pixels.depth
         let ranges = min(level.height, 4 * pixels.threads)
         pixels.forEach(ranges) { k in
-            // Two rows, each its channels, weight and disparity, `width` apart.
+            // Two output rows, each its channels, weight and disparity, `width` apart.
             let rowStride = (channels + 2) * width
             let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * rowStride)
-            defer { scratch.deallocate() }
+            let strip = Level(width: levelOne.width, height: 2, channels: channels, size: 2)
+            defer {
+                scratch.deallocate()
+                strip.values.deallocate()
+            }
             for y in (k * level.height / ranges)..<((k + 1) * level.height / ranges) {
-                let blockRow = blocks.near + (2 * y / Blocks.size) * blocks.columns
+                let blockRow = blocks.near + (4 * y / Blocks.size) * blocks.columns
                 guard (0..<blocks.columns).contains(where: { blockRow[$0] }) else { continue }
-                for r in 0..<min(2, height - 2 * y) {
-                    let row = 2 * y + r, base = scratch + r * rowStride
-                    let weight = base + channels * width, disparity = base + (channels + 1) * width
-                    let line = depth + row * width
-                    // Only the near blocks' columns.
-                    for block in 0..<blocks.columns where blockRow[block] {
-                        let start = block * Blocks.size, count = min(Blocks.size, width - start)
-                        for c in 0..<channels { colour.readRow(channel: c, row: row, column: start, count: count, into: base + c * width + start) }
-                        for x in start..<(start + count) {
-                            let d = line[x], hole = d == -.infinity
-                            weight[x] = hole ? 0 : 1
-                            disparity[x] = hole ? 0 : d
+                for stripRow in 0..<min(2, levelOne.height - 2 * y) {
+                    let one = 2 * y + stripRow
+                    for r in 0..<min(2, height - 2 * one) {
+                        let row = 2 * one + r, base = scratch + r * rowStride
+                        let weight = base + channels * width, disparity = base + (channels + 1) * width
+                        let line = depth + row * width
+                        // Only the near blocks' columns.
+                        for block in 0..<blocks.columns where blockRow[block] {
+                            let start = block * Blocks.size, count = min(Blocks.size, width - start)
+                            for c in 0..<channels {
+                                colour.readRow(channel: c, row: row, column: start, count: count, into: base + c * width + start)
+                            }
+                            for x in start..<(start + count) {
+                                let d = line[x], hole = d == -.infinity
+                                weight[x] = hole ? 0 : 1
+                                disparity[x] = hole ? 0 : d
+                            }
                         }
                     }
+                    pullRow(one, scratch, 2 * one + 1 < height ? scratch + rowStride : nil, planeStride: width, childWidth: width,
+                            into: strip, row: stripRow, blocks)
                 }
-                pullRow(y, scratch, 2 * y + 1 < height ? scratch + rowStride : nil, planeStride: width, childWidth: width,
-                        into: level, blocks)
+                pullRow(y, strip.values, 2 * y + 1 < levelOne.height ? strip.values + strip.width : nil, planeStride: strip.count,
+                        childWidth: strip.width, into: level, row: y, blocks)
             }
         }
     }
@@ -262,20 +279,21 @@ struct DollyZoomFill {
             for y in (k * coarse.height / ranges)..<((k + 1) * coarse.height / ranges) {
                 let low = fine.values + 2 * y * fine.width
                 pullRow(y, low, 2 * y + 1 < fine.height ? low + fine.width : nil, planeStride: fine.count, childWidth: fine.width,
-                        into: coarse, blocks)
+                        into: coarse, row: y, blocks)
             }
         }
     }
 
-    /// Row `y` of `coarse` from one or two child rows (each its colour planes, weight and disparity,
-    /// `planeStride` apart); at the levels up to a block's, only the cells of near blocks.
+    /// Row `y` of `coarse`'s level from one or two child rows (each its colour planes, weight and
+    /// disparity, `planeStride` apart), written to row `row` of `coarse`; at the levels up to a
+    /// block's, only the cells of near blocks.
     @inline(__always)
     private func pullRow(_ y: Int, _ low: UnsafeMutablePointer<Float>, _ high: UnsafeMutablePointer<Float>?, planeStride: Int,
-                         childWidth: Int, into coarse: Level, _ blocks: Blocks) {
+                         childWidth: Int, into coarse: Level, row: Int, _ blocks: Blocks) {
         let channels = coarse.channels, rows = high == nil ? 1 : 2
         let children = (low, high ?? low)
         let (weight, disparity) = (channels * planeStride, (channels + 1) * planeStride)
-        let line = y * coarse.width
+        let line = row * coarse.width
         let sparse = coarse.size <= Blocks.size
         for x in 0..<coarse.width {
             if sparse && !blocks.isNear(x: x * coarse.size, y: y * coarse.size) { continue }
@@ -401,7 +419,8 @@ struct DollyZoomFill {
 
     // MARK: Holes
 
-    /// Each hole: level 1's far surface there plus the detail mirrored across the hole's far edge.
+    /// Each hole: level 2's far surface there, or the detail mirrored across the hole's far edge
+    /// over level ``detailLevel``'s.
     /// By rows: the values of a run of holes computed, then written.
     private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level, smooth coarse: Level, _ blocks: Blocks) {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
