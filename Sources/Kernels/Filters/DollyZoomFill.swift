@@ -27,10 +27,11 @@ import GraphEngine
 /// the radial line through it, toward c when t > 0 (the background shrinks more than the nearer
 /// surface) and away from c when t < 0: walking from the hole q that way, the first covered pixel
 /// b is at distance s (at most ``reach``). Its mirror point `m = q + 2·s·u` (u the unit step) lies
-/// as far inside the background as q lies outside it; when m is covered and not a nearer surface
-/// than the hole's estimate, the hole takes m's colour with the smooth part moved: `I(m) − U(m) +
-/// U(q)`, U the `up` of level ``detailLevel`` (8 px cells): the background's low frequencies where
-/// the hole is, its texture finer than 8 px mirrored. Mirrored texture continues the background
+/// as far inside the background as q lies outside it; when m is covered, not a nearer surface
+/// than the hole's estimate, and U(m) within ``sameBackground`` of U(q) (not past another edge of
+/// the background), the hole takes m's colour with the smooth part moved: `I(m) − U(m) + U(q)`,
+/// U the `up` of level ``detailLevel`` (8 px cells): the background's low frequencies where the
+/// hole is, its texture finer than 8 px mirrored. Mirrored texture continues the background
 /// without repeating one pixel along a streak. (Cracks, holes between two covered pixels along a
 /// row or a column, are filled first from their covered neighbours: ``fillCracks(_:channels:)``.)
 ///
@@ -42,6 +43,10 @@ struct DollyZoomFill {
     /// The level (cells of 2^level pixels) that gives a hole its smooth part when detail is
     /// mirrored to it: the detail is all that is finer.
     static let detailLevel = 3
+    /// The most the smooth parts at a hole and at its mirror point may differ (in any channel) for
+    /// the mirror to lend its detail: beyond, m lies past another edge of the background (the
+    /// detail would copy that edge).
+    static let sameBackground: Float = 0.08
     /// The longest walk to a hole's far edge, in pixels (no detail beyond).
     static let reach = 32
 
@@ -450,8 +455,13 @@ struct DollyZoomFill {
                             var here = SIMD4<Float>(), there = SIMD4<Float>()
                             _ = up(coarse, x: x, y: y, size: 1, into: &here)
                             _ = up(coarse, x: m.x, y: m.y, size: 1, into: &there)
-                            for c in 0..<channels {
-                                value[c] = here[c] + colour.value(channel: c, x: colour.x + m.x, y: colour.y + m.y) - there[c]
+                            // Not across another edge of the background (its smooth parts differ).
+                            var apart: Float = 0
+                            for c in 0..<channels { apart = max(apart, abs(here[c] - there[c])) }
+                            if apart <= Self.sameBackground {
+                                for c in 0..<channels {
+                                    value[c] = here[c] + colour.value(channel: c, x: colour.x + m.x, y: colour.y + m.y) - there[c]
+                                }
                             }
                         }
                         for c in 0..<channels { values[c * width + x] = value[c] }

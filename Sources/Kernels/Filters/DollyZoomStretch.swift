@@ -6,8 +6,10 @@
 /// line of its own colour (mostly the nearer surface's edge) with cracks between: a rippled band
 /// of foreground lines, where the scene shows the background. A source pixel p lands at
 /// `c + (p − c)·σ(d(p))`, a square of side σ(d(p)); the gap to a neighbour's square is the distance
-/// between their centres less the mean of their sides. A pixel with a gap of more than ``tear``
-/// pixels on both sides, along a row or along a column, is such a line, unless the pixels ``ramp``
+/// between their centres less the mean of their sides. A pixel whose scale lies strictly between
+/// its two neighbours' (on a ramp: a thin line of its own, a strand of hair in front of a wall,
+/// is nearer than both and stays) with a gap of more than ``tear`` pixels to each, along a row or
+/// along a column, is such a line, unless the pixels ``ramp``
 /// away on both sides are torn too (then the whole surface is stretched: a slanted floor seen up
 /// close, which stays, its cracks filled from itself): it becomes a hole, and the
 /// disocclusion fill replaces it with the surface behind. Only pixels lying between holes (within
@@ -123,10 +125,12 @@ extension DollyZoomPixels {
         let u = cx + (x0 + Double(column) + 0.5 - cx) / s - x0, v = cy + (y0 + Double(row) + 0.5 - cy) / s - y0
         let i = min(max(Int(u.rounded(.down)), 0), width - 1), j = min(max(Int(v.rounded(.down)), 0), height - 1)
         guard let p = landing(i, j) else { return false }
-        // Torn from both neighbours along (dx, dy) at (i, j), whose landing is `at`.
+        // Torn from both neighbours along (dx, dy) at (i, j), whose landing is `at`, its scale
+        // between theirs.
         func tornAlong(_ i: Int, _ j: Int, _ dx: Int, _ dy: Int, at: (x: Double, y: Double, side: Double)?) -> Bool {
-            guard let at else { return false }
-            return torn(at, from: landing(i - dx, j - dy)) && torn(at, from: landing(i + dx, j + dy))
+            guard let at, let before = landing(i - dx, j - dy), let after = landing(i + dx, j + dy),
+                  (before.side - at.side) * (at.side - after.side) > 0 else { return false }
+            return torn(at, from: before) && torn(at, from: after)
         }
         // A ramp: torn here, but not all the way to `ramp` pixels on both sides.
         func ramp(_ dx: Int, _ dy: Int) -> Bool {
