@@ -110,9 +110,8 @@ final class DollyZoomFillTests: XCTestCase {
     }
 
     /// Torn pixels: a depth edge whose disparity ramps over 4 pixels (a soft map) spreads the ramp
-    /// over the disocclusion; its pixels become holes. A plane slanted over the whole frame and a
-    /// strand a pixel wide in front stay.
-    func testARampIsTornOpenAndASlantedPlaneAndAStrandStay() throws {
+    /// over the disocclusion; its pixels become holes. A plane slanted over the whole frame stays.
+    func testARampIsTornOpenAndASlantedPlaneStays() throws {
         let width = 96, height = 72
         func holes(_ disparity: (Int, Int) -> Float) throws -> (before: Int, after: Int) {
             let photoBuffer = try PlanarBuffer(x: 0, y: 0, width: width, height: height, samples: .float32)
@@ -140,9 +139,5 @@ final class DollyZoomFillTests: XCTestCase {
         let slanted = try holes { x, _ in Float(0.2 + 1.2 * Double(x) / Double(width)) }
         XCTAssertGreaterThan(slanted.before, 0, "cracks on the slanted plane")
         XCTAssertEqual(slanted.after, slanted.before, "a slanted plane is not torn")
-        // A strand a pixel wide in front (nearer than both its neighbours) is not a ramp.
-        let strand = try holes { x, y in x == 70 && y >= 10 && y < 60 ? 1 : 0.25 }
-        XCTAssertGreaterThan(strand.before, 0, "the strand uncovers the background beside it")
-        XCTAssertEqual(strand.after, strand.before, "a strand is not torn")
     }
 }
