@@ -140,4 +140,39 @@ final class DollyZoomFillTests: XCTestCase {
         XCTAssertGreaterThan(slanted.before, 0, "cracks on the slanted plane")
         XCTAssertEqual(slanted.after, slanted.before, "a slanted plane is not torn")
     }
+
+    /// A hole takes the surface of its own border, not a farther one nearby that it does not
+    /// touch: a wide hole between a wall (disparity 0.1, grey 0.1) and a nearer surface (1, grey
+    /// 0.5), with a farther patch (0, grey 0.9) 10 pixels beyond the wall's side. A coarse pyramid
+    /// cell over the patch and the wall holds the patch alone (the farthest there); taken as the
+    /// hole's far surface it painted a light blob into the wall's disocclusion (seen beside a vase
+    /// on a real photo). The fill of the hole's interior is the wall's.
+    func testAHoleTakesItsOwnBorderNotAFartherSurfaceNearby() throws {
+        let (width, height) = (256, 192)
+        func surface(_ x: Int, _ y: Int) -> (d: Float, grey: Float)? {
+            if x >= 150 { return (1, 0.5) }
+            if x >= 60 && y >= 40 && y < 160 { return nil }
+            if x >= 30 && x < 50 && y >= 40 && y < 160 { return (0, 0.9) }
+            return (0.1, 0.1)
+        }
+        let colour = try PlanarBuffer(x: 0, y: 0, width: width, height: height, samples: .float32)
+        let mapBuffer = try PlanarBuffer(x: 0, y: 0, width: width, height: height, samples: .float32)
+        for y in 0..<height { for x in 0..<width { mapBuffer.planes[0][y * width + x] = surface(x, y)?.d ?? 0.1 } }
+        let map = DollyZoomReprojection.StretchedDisparity(map: mapBuffer, width: width, height: height)
+        defer { map.deallocate() }
+        let geometry = DollyZoomReprojection.Geometry(amount: -0.45, subject: 1, photo: colour, disparity: map)
+        let pixels = DollyZoomPixels(width: width, height: height, threads: 2)
+        defer { pixels.deallocate() }
+        for y in 0..<height {
+            for x in 0..<width {
+                let s = surface(x, y)
+                pixels.depth[y * width + x] = s?.d ?? -.infinity
+                for c in 0..<3 { colour.planes[c][y * width + x] = s?.grey ?? 0 }
+            }
+        }
+        DollyZoomFill(pixels, geometry).fill(colour)
+        var worst: Float = 0
+        for y in 40..<160 { for x in 60..<150 { worst = max(worst, abs(colour.planes[0][y * width + x] - 0.1)) } }
+        XCTAssertLessThan(worst, 0.05, "the hole takes the wall (0.1), never the farther patch (0.9) nor the nearer surface (0.5)")
+    }
 }

@@ -23,6 +23,15 @@ import GraphEngine
 /// before): the far surface around it, smooth, never the nearer one. Levels finer than 32 px are
 /// made only near holes (see ``Blocks``).
 ///
+/// **The hole's own border.** A coarse cell spans far more than the hole: the farthest surface in
+/// it may be one the hole never touches (a lighter patch of farther background 10 px past the
+/// wall the hole opens onto), and taking the farthest of the four cells around would paint that
+/// patch into the hole. So a hole pixel, and in the push a cell holding a hole, first finds its
+/// own border's far surface, the smallest disparity among the first covered pixels along the 8
+/// directions from it (within ``border`` px, ``borderFar(x:y:)``), and takes only the coarse
+/// cells of that surface (within ``apart`` either way); when none of the four is, the farthest
+/// of them as above.
+///
 /// **Detail.** A pull-push is smoother than the real background. The hole's far edge lies along
 /// the radial line through it, toward c when t > 0 (the background shrinks more than the nearer
 /// surface) and away from c when t < 0: walking from the hole q that way, the first covered pixel
@@ -49,6 +58,9 @@ struct DollyZoomFill {
     static let sameBackground: Float = 0.08
     /// The longest walk to a hole's far edge, in pixels (no detail beyond).
     static let reach = 32
+    /// The longest walk to a hole's own border along each direction, in pixels.
+    static let border = 128
+    static let directions = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)]
 
     /// One level of the pyramid: per cell `channels` colour planes, then its weight and its
     /// disparity (valid where the weight is non-zero), Float32.
@@ -413,7 +425,7 @@ struct DollyZoomFill {
                     let cell = y * fine.width + x, w = fine.weight[cell]
                     guard w < 1 else { continue }
                     var colour = SIMD4<Float>()
-                    let d = up(coarse, x: x, y: y, size: fine.size, into: &colour)
+                    let d = upBorder(coarse, x: x, y: y, size: fine.size, into: &colour)
                     for c in 0..<fine.channels { fine.plane(c)[cell] = w * fine.plane(c)[cell] + (1 - w) * colour[c] }
                     fine.disparity[cell] = w > 0 ? w * fine.disparity[cell] + (1 - w) * d : d
                     fine.weight[cell] = 1
@@ -448,12 +460,13 @@ struct DollyZoomFill {
                     let start = x
                     while x < width && line[x] == -.infinity {
                         var value = SIMD4<Float>()
-                        let d = up(level, x: x, y: y, size: 1, into: &value)
+                        let own = borderFar(x: x, y: y)
+                        let d = upBorder(level, x: x, y: y, size: 1, own: own, into: &value)
                         if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(x: m.x, y: m.y),
                            !nearer(depth[m.y * width + m.x], than: d) {
                             // The smooth part from the detail level, at the hole and at m.
                             var here = SIMD4<Float>(), there = SIMD4<Float>()
-                            _ = up(coarse, x: x, y: y, size: 1, into: &here)
+                            _ = upBorder(coarse, x: x, y: y, size: 1, own: own, into: &here)
                             _ = up(coarse, x: m.x, y: m.y, size: 1, into: &there)
                             // Not across another edge of the background (its smooth parts differ).
                             var apart: Float = 0
@@ -474,6 +487,71 @@ struct DollyZoomFill {
                 }
             }
         }
+    }
+
+    /// The far surface of a hole's own border around output pixel (x, y): the smallest disparity
+    /// among the first covered pixels along each of 8 directions (within ``border`` pixels); +∞
+    /// when none.
+    @inline(__always)
+    private func borderFar(x: Int, y: Int) -> Float {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        var own = Float.infinity
+        for direction in 0..<8 {
+            let (dx, dy) = Self.directions[direction]
+            var (nx, ny) = (x, y)
+            for _ in 1...Self.border {
+                nx += dx
+                ny += dy
+                guard nx >= 0, nx < width, ny >= 0, ny < height else { break }
+                let dn = depth[ny * width + nx]
+                if dn != -.infinity {
+                    own = min(own, dn)
+                    break
+                }
+            }
+        }
+        return own
+    }
+
+    /// The far surface of `coarse` at the centre of cell (x, y) of a level of cell size `size`, for
+    /// a cell holding a hole: the four coarse cells around it of the surface of the hole's own
+    /// border (``borderFar(x:y:)`` from the cell's centre), else ``up(_:x:y:size:into:)``.
+    @inline(__always)
+    private func upBorder(_ coarse: Level, x: Int, y: Int, size: Int, own known: Float? = nil, into out: inout SIMD4<Float>) -> Float {
+        let px = min(x * size + size / 2, pixels.width - 1), py = min(y * size + size / 2, pixels.height - 1)
+        let own = known ?? borderFar(x: px, y: py)
+        if own != .infinity, let d = up(coarse, x: x, y: y, size: size, around: own, into: &out) { return d }
+        return up(coarse, x: x, y: y, size: size, into: &out)
+    }
+
+    /// Like ``up(_:x:y:size:into:)``, but only the cells of the surface of disparity `own` (within
+    /// ``apart`` either way); nil when none of the four is.
+    @inline(__always)
+    private func up(_ coarse: Level, x: Int, y: Int, size: Int, around own: Float, into out: inout SIMD4<Float>) -> Float? {
+        let ratio = Float(size) / Float(coarse.size)
+        let u = (Float(x) + 0.5) * ratio - 0.5, v = (Float(y) + 0.5) * ratio - 0.5
+        let fu = u.rounded(.down), fv = v.rounded(.down)
+        let ax = u - fu, ay = v - fv
+        let x0 = min(max(Int(fu), 0), coarse.width - 1), x1 = min(max(Int(fu) + 1, 0), coarse.width - 1)
+        let y0 = min(max(Int(fv), 0), coarse.height - 1), y1 = min(max(Int(fv) + 1, 0), coarse.height - 1)
+        var total: Float = 0, d: Float = 0
+        var sums = SIMD4<Float>()
+        @inline(__always) func add(_ cell: Int, _ b: Float) {
+            let dj = coarse.disparity[cell]
+            guard coarse.weight[cell] > 0, !nearer(dj, than: own), !nearer(own, than: dj) else { return }
+            // A small share of the weight still counts (the cell is there).
+            let b = max(b, 1e-3)
+            total += b
+            d += b * dj
+            for c in 0..<coarse.channels { sums[c] += b * coarse.values[c * coarse.count + cell] }
+        }
+        add(y0 * coarse.width + x0, (1 - ax) * (1 - ay))
+        add(y0 * coarse.width + x1, ax * (1 - ay))
+        add(y1 * coarse.width + x0, (1 - ax) * ay)
+        add(y1 * coarse.width + x1, ax * ay)
+        guard total > 0 else { return nil }
+        out = sums / total
+        return d / total
     }
 
     /// The covered pixel mirroring hole (x, y) across its far edge along the radial line (see the
