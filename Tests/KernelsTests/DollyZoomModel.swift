@@ -1,14 +1,14 @@
-/// The dolly zoom written the other way round, in float64, for the tests: for an output pixel q and
-/// each disparity d of the scene, the source point `c + (q + ½ − c)/σ(d)` lies in exactly one
-/// source pixel, which covers q when its disparity is d; the nearest covering disparity wins and q
-/// shows the photo sampled bilinearly there. Uncovered pixels are filled from the farthest surface
-/// around them, in one global order.
+/// The dolly zoom's geometry written the other way round, in float64, for the tests: for an output
+/// pixel q and each disparity d of the scene, the source point `c + (q + ½ − c)/σ(d)` lies in
+/// exactly one source pixel, which covers q when its disparity is d; the nearest covering disparity
+/// wins and q shows the photo sampled bilinearly there. Pixels nothing covers are holes (the fill
+/// is checked on its own: it is not modelled here).
 enum DollyZoomModel {
     /// The output (rows bottom-up) of a `width`×`height` photo sampled by `bilinear` (pixel-centre
     /// coordinates) for amount `t`, disparity `disparity(x, y)` (NaN: none) taking the values
-    /// `levels`, and subject disparity 1; also how many pixels were holes.
+    /// `levels`, and subject disparity 1 (holes: nil); also how many pixels are holes.
     static func render(width: Int, height: Int, levels: [Double], t: Double, disparity: (Int, Int) -> Double,
-                       bilinear: (Double, Double) -> SIMD4<Double>) -> (pixels: [[SIMD4<Double>]], holes: Int) {
+                       bilinear: (Double, Double) -> SIMD4<Double>) -> (pixels: [[SIMD4<Double>?]], holes: Int) {
         let c = (Double(width) / 2, Double(height) / 2)
         func unmagnified(_ d: Double) -> Double? { 1 - t * d > 0 ? (1 - t) / (1 - t * d) : nil }
         var least = Double.infinity
@@ -19,7 +19,7 @@ enum DollyZoomModel {
         }
         let k = least < 1 ? 1 / least : 1
         var depth = Array(repeating: Array(repeating: -Double.infinity, count: width), count: height)
-        var pixels = Array(repeating: Array(repeating: SIMD4<Double>(0, 0, 0, 1), count: width), count: height)
+        var pixels = Array(repeating: Array(repeating: SIMD4<Double>?.none, count: width), count: height)
         for y in 0..<height {
             for x in 0..<width {
                 for d in levels where d > depth[y][x] {
@@ -33,35 +33,7 @@ enum DollyZoomModel {
                 }
             }
         }
-        // Holes: a priority queue of (disparity, order) entries, the smallest taken first: first
-        // every filled pixel next to a hole (order: its position), then each hole as it is filled.
-        let holes = depth.reduce(0) { $0 + $1.filter { $0 == -.infinity }.count }
-        var filled = depth.map { $0.map { $0 > -.infinity } }
-        func neighbours(_ x: Int, _ y: Int) -> [(Int, Int)] {
-            var result: [(Int, Int)] = []
-            for ny in max(y - 1, 0)...min(y + 1, height - 1) {
-                for nx in max(x - 1, 0)...min(x + 1, width - 1) where nx != x || ny != y { result.append((nx, ny)) }
-            }
-            return result
-        }
-        var queue: [(d: Double, order: Int, x: Int, y: Int)] = []
-        for y in 0..<height {
-            for x in 0..<width where filled[y][x] && neighbours(x, y).contains(where: { !filled[$0.1][$0.0] }) {
-                queue.append((depth[y][x], y * width + x, x, y))
-            }
-        }
-        var order = width * height
-        while let first = queue.indices.min(by: { (queue[$0].d, queue[$0].order) < (queue[$1].d, queue[$1].order) }) {
-            let (d, _, x, y) = queue.remove(at: first)
-            for (nx, ny) in neighbours(x, y) where !filled[ny][nx] {
-                filled[ny][nx] = true
-                depth[ny][nx] = d
-                pixels[ny][nx] = pixels[y][x]
-                queue.append((d, order, nx, ny))
-                order += 1
-            }
-        }
-        return (pixels, holes)
+        return (pixels, pixels.reduce(0) { $0 + $1.filter { $0 == nil }.count })
     }
 
     /// `colour` of a `width`×`height` photo bilinearly at (u, v) (pixel-centre coordinates), edges clamped.

@@ -8,7 +8,7 @@ import XCTest
 /// a float64 model written here the other way round: for an output pixel q and each disparity d of
 /// the scene, the source point `c + (q + ½ − c)/σ(d)` lies in exactly one source pixel, which covers
 /// q when its disparity is d; the nearest covering disparity wins and q shows the photo sampled
-/// bilinearly there. Uncovered pixels are filled from the farthest surface around them.
+/// bilinearly there. Uncovered pixels show the background, never the subject.
 final class DollyZoomTests: XCTestCase {
     static let width = 64, height = 48
     static func inSquare(_ x: Int, _ y: Int) -> Bool { x >= 26 && x < 38 && y >= 18 && y < 30 }
@@ -22,8 +22,8 @@ final class DollyZoomTests: XCTestCase {
     }
 
     /// The model's output (rows bottom-up) for amount `t`, disparity `disparity(x, y)` (NaN: none)
-    /// and subject disparity 1; also which pixels were holes.
-    static func model(t: Double, disparity: (Int, Int) -> Double) -> (pixels: [[SIMD4<Double>]], holes: Int) {
+    /// and subject disparity 1 (holes: nil); also how many pixels are holes.
+    static func model(t: Double, disparity: (Int, Int) -> Double) -> (pixels: [[SIMD4<Double>?]], holes: Int) {
         DollyZoomModel.render(width: width, height: height, levels: [0.25, 1.0], t: t, disparity: disparity, bilinear: bilinear)
     }
 
@@ -48,11 +48,17 @@ final class DollyZoomTests: XCTestCase {
         var worst = 0.0, at = (0, 0)
         for y in 0..<Self.height {
             for x in 0..<Self.width {
-                let e = (0..<4).map { abs(out[y][x][$0] - expected[y][x][$0]) }.max() ?? 0
+                guard let model = expected[y][x] else {
+                    // A hole shows the background: no subject blue, red and green of the background.
+                    XCTAssertEqual(out[y][x][2], 0, accuracy: 1e-6, "hole (\(x), \(y)) shows the subject", file: file, line: line)
+                    continue
+                }
+                let e = (0..<4).map { abs(out[y][x][$0] - model[$0]) }.max() ?? 0
                 if e > worst { worst = e; at = (x, y) }
             }
         }
-        XCTAssertLessThan(worst, 1e-5, "worst at \(at): \(out[at.1][at.0]) vs \(expected[at.1][at.0])", file: file, line: line)
+        XCTAssertLessThan(worst, 1e-5, "worst at \(at): \(out[at.1][at.0]) vs \(String(describing: expected[at.1][at.0]))",
+                          file: file, line: line)
     }
 
     /// Toward the subject (t = 0.45): the background (all of the border) would shrink to 0.62, so
@@ -68,7 +74,8 @@ final class DollyZoomTests: XCTestCase {
     }
 
     /// Away from the subject (t = −0.45): the background grows by 1.30 about the centre and uncovers
-    /// a ring around the unmoved subject, filled from the background; a NaN in the map is a hole too.
+    /// a ring around the unmoved subject, filled from the background (close to the hidden
+    /// background's colour there: red and green ramps); a NaN in the map is a hole too.
     func testAwayFromTheSubjectHolesAreFilledFromTheBackground() throws {
         let disparity: (Int, Int) -> Double = { x, y in
             x == 5 && y == 40 ? .nan : (Self.inSquare(x, y) ? 1 : 0.25)
@@ -79,5 +86,21 @@ final class DollyZoomTests: XCTestCase {
             for x in 26..<38 { for c in 0..<4 { XCTAssertEqual(out[y][x][c], Self.colour(x, y)[c], accuracy: 1e-6, "subject at \(x),\(y)") } }
         }
         XCTAssertEqual(out[17][30][2], 0, "the ring below the subject shows background")
+        // The hidden background there: the photo's ramps at the source point of a background pixel.
+        let (expected, _) = Self.model(t: -0.45, disparity: disparity)
+        var ringed = 0
+        for y in 0..<Self.height {
+            for x in 0..<Self.width where expected[y][x] == nil {
+                // σ(0.25) = (1 − t)/(1 − t·0.25) (k = 1: the border is background, σ > 1 there).
+                let sigma = (1 + 0.45) / (1 + 0.45 * 0.25)
+                let u = 32 + (Double(x) + 0.5 - 32) / sigma, v = 24 + (Double(y) + 0.5 - 24) / sigma
+                // Within the ring's width (4 px) of the ramps: filled from the background side
+                // only, a ramp is not extrapolated across the ring.
+                XCTAssertEqual(out[y][x][0], (u - 0.5) / 64, accuracy: 4.5 / 64, "red at hole (\(x), \(y))")
+                XCTAssertEqual(out[y][x][1], (v - 0.5) / 48, accuracy: 4.5 / 48, "green at hole (\(x), \(y))")
+                ringed += 1
+            }
+        }
+        XCTAssertGreaterThan(ringed, 100)
     }
 }

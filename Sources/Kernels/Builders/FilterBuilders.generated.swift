@@ -425,7 +425,7 @@ extension Filters {
     /// Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings (`CIZoomBlur`).
     public static func zoomBlur() -> ZoomBlur { ZoomBlur() }
 
-    /// Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them (`GEDepthDollyZoom`).
+    /// Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the background side (depth-aware pull-push plus mirrored detail) (`GEDepthDollyZoom`).
     public static func geDepthDollyZoom() -> GEDepthDollyZoom { GEDepthDollyZoom() }
 
     /// The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1) (`GEFocusDisparity`).
@@ -3482,7 +3482,7 @@ extension Filters {
         }
     }
 
-    /// `GEDepthDollyZoom`: Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them.
+    /// `GEDepthDollyZoom`: Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the background side (depth-aware pull-push plus mirrored detail).
     public final class GEDepthDollyZoom: BuiltinFilter {
         /// A `GEDepthDollyZoom` with every input at its default.
         public init() { super.init(name: "GEDepthDollyZoom") }

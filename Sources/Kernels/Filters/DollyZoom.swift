@@ -15,7 +15,7 @@ enum DollyZoomFilters {
     /// Extent: the photo's.
     static let dollyZoom = FilterDescriptor(
         name: "GEDepthDollyZoom", categories: ["CICategoryDistortionEffect", "CICategoryStillImage"],
-        summary: "Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the farthest surface around them.",
+        summary: "Dolly zoom: p moves to c + (p − c)·k·(1 − t·d_s)/(1 − t·d) (k ≥ 1: no empty border), nearest pixel wins (z-buffer), holes filled from the background side (depth-aware pull-push plus mirrored detail).",
         inputs: [
             FilterInput("inputImage", .image, "The photo."),
             FilterInput("inputDisparityImage", .image, "Its disparity (red channel, any size).", photoMap: .disparity),
@@ -48,9 +48,11 @@ enum DollyZoomFilters {
 /// centres lie in its square scaled by σ (half-open, so equal neighbours tile the output), and the
 /// largest disparity wins (the first visited on a tie). A covered output pixel q takes the photo
 /// sampled bilinearly (edges clamped) at `c + (q + ½ − c)/σ(d)`, d the winner's: a point in the
-/// winner's square. Pixels no source covers are holes, filled from the background: filled pixels
-/// spread their colour and disparity to open 8-neighbours, the smallest disparity first (see
-/// ``DollyZoomHoleFill``), so a disocclusion shows the surface behind, not the one in front. Output
+/// winner's square. Pixels no source covers are holes, and so are covered pixels torn from both
+/// their neighbours on a ramp of a soft depth edge (see ``DollyZoomPixels/openTorn(_:disparity:)``).
+/// Holes are filled from the background side only: a smooth estimate of the farthest surface
+/// around them plus detail mirrored from it (see ``DollyZoomFill``), so a disocclusion shows the
+/// surface behind, not the one in front. Output
 /// alpha is 1 (no alpha plane), and a grey photo gives a grey result (one plane). A depth photo's
 /// maps follow it (``MapFollowingProcessor``): the disparity map run through it (with the same
 /// disparity input) is the reprojected disparity, at the map's resolution (a 1512×2016 matte: one
@@ -103,7 +105,8 @@ struct DollyZoomReprojection: MapFollowingProcessor {
         let pixels = DollyZoomPixels(width: photo.width, height: photo.height, threads: threads)
         defer { pixels.deallocate() }
         pixels.splat(geometry, disparity: disparity)
-        try pixels.colour(geometry, photo: photo, into: colour)
+        pixels.openTorn(geometry, disparity: disparity)
+        pixels.colour(geometry, photo: photo, into: colour)
         if !inPlace { output.copy(from: colour) }
     }
 

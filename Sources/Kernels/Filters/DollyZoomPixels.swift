@@ -6,8 +6,8 @@ import GraphEngine
 /// The z-buffer and colour passes run in ranges of output rows on up to `threads` workers, and
 /// each output pixel is computed by one worker in the order a single one would use, so the bytes
 /// are the same for any worker count and any split: the z-buffer gives every band of output rows
-/// the source rows that can reach it, visited in order; colours are per output pixel. The hole
-/// fill's plan (``DollyZoomHoleFill``) is sequential, made by one worker beside the colour pass.
+/// the source rows that can reach it, visited in order; colours are per output pixel. The torn
+/// pixels and the hole fill (``DollyZoomFill``) are made the same way.
 final class DollyZoomPixels: @unchecked Sendable {
     let width: Int, height: Int, count: Int
     let threads: Int
@@ -130,14 +130,11 @@ final class DollyZoomPixels: @unchecked Sendable {
     /// Pixels per span of the colour pass: its scratch stays in the first-level cache.
     static let span = 256
 
-    /// Each pixel's colour: the covered ones' by ``sampleColours(_:photo:into:beside:)``, with the
-    /// hole fill's plan made beside it (it reads only the z-buffer), then the holes' from the plan.
-    func colour(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) throws {
-        var plan: Result<DollyZoomHoleFill, Error>?
-        sampleColours(geometry, photo: photo, into: colour) { plan = Result { try DollyZoomHoleFill(self) } }
-        guard let fill = try plan?.get() else { return }
-        defer { fill.deallocate() }
-        fill.apply(to: colour, threads: threads)
+    /// Each pixel's colour: the covered ones' by ``sampleColours(_:photo:into:)``, then the holes'
+    /// by ``DollyZoomFill``.
+    func colour(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) {
+        sampleColours(geometry, photo: photo, into: colour)
+        DollyZoomFill(self, geometry).fill(colour)
     }
 
     /// Each covered pixel's colour: the photo at its point in the winner's square; holes 0; alpha 1
@@ -148,24 +145,21 @@ final class DollyZoomPixels: @unchecked Sendable {
     /// half samples converted at once, and blended, `low + (high − low)·fy` with
     /// `low = p₀₀ + (p₁₀ − p₀₀)·fx`. A grey photo or result (one plane: a depth map or matte
     /// following the photo) is sampled once, red alone, and its value written to each colour plane
-    /// `colour` stores. `beside` runs as one more item of the parallel loop, the first taken.
-    func sampleColours(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer,
-                       beside: () -> Void = {}) {
+    /// `colour` stores.
+    func sampleColours(_ geometry: DollyZoomReprojection.Geometry, photo: PlanarBuffer, into colour: PlanarBuffer) {
         switch photo.samples {
-        case .float32: sampleColours(geometry, planes: photo.planes, photo: photo, into: colour, beside: beside)
-        case .half: sampleColours(geometry, planes: photo.halfPlanes, photo: photo, into: colour, beside: beside)
+        case .float32: sampleColours(geometry, planes: photo.planes, photo: photo, into: colour)
+        case .half: sampleColours(geometry, planes: photo.halfPlanes, photo: photo, into: colour)
         }
     }
 
     private func sampleColours<Sample: PlaneSample>(_ geometry: DollyZoomReprojection.Geometry, planes: [UnsafeMutablePointer<Sample>],
-                                                    photo: PlanarBuffer, into colour: PlanarBuffer, beside: () -> Void) {
+                                                    photo: PlanarBuffer, into colour: PlanarBuffer) {
         let channels = photo.channels == 1 || colour.channels == 1 ? 1 : 3
         // The planes a grey value goes to: red alone in a grey result, all three otherwise.
         let greyTargets = 0..<(colour.channels == 1 ? 1 : 3)
         let ranges = min(height, 8 * threads), span = Self.span
-        forEach(ranges + 1) { item in
-            guard item > 0 else { return beside() }
-            let k = item - 1
+        forEach(ranges) { k in
             let taps = TapScratch(span: span)
             // Each output column's centre relative to c: q + ½ − c.
             let centres = UnsafeMutablePointer<Double>.allocate(capacity: width)
