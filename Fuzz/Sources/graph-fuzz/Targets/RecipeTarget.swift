@@ -7,10 +7,10 @@ extension FuzzTarget {
     /// at most 8×8 pixels, and the optimized-graph dump. Nothing is written.
     static let recipe = FuzzTarget(name: "recipe") { bytes in
         guard let json = try? JSONParser.parse(String(decoding: bytes, as: UTF8.self)) else { return }
-        let overridden = (try? RecipeOverrides.apply(["photo.inputIntensity=0.5"], to: json)) ?? json
-        guard let recipe = try? RecipeDecoder(baseDirectory: repositoryRoot + "/Examples/recipes").decode(overridden) else {
-            return
-        }
+        let decoder = RecipeDecoder(baseDirectory: repositoryRoot + "/Examples/recipes")
+        let files = RecipeFileImages(json, decoder: decoder)
+        let overridden = (try? RecipeOverrides.apply(["photo.inputIntensity=0.5"], to: json, files: files)) ?? json
+        guard let recipe = try? decoder.decode(overridden) else { return }
         var builder = RecipeBuilder(recipe: recipe)
         guard let (images, _) = try? builder.outputImages() else { return }
         var options = recipe.options.contextOptions()
