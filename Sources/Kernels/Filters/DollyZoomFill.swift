@@ -376,20 +376,27 @@ struct DollyZoomFill {
 
     // MARK: Push
 
-    /// The far surface of `coarse` at the centre of cell (x, y) of a level of cell size `size`
-    /// (1 for output pixels): the four coarse cells around it, bilinearly, the nearer surfaces among
-    /// them dropped; colour into `out`, disparity returned.
+    /// The four cells of `coarse` around the centre of cell (x, y) of a level of cell size `size`
+    /// (the point in the coarse level's cell-centre coordinates, edges repeated) and their bilinear
+    /// weights, in the order (x0, y0), (x1, y0), (x0, y1), (x1, y1).
     @inline(__always)
-    private func up(_ coarse: Level, x: Int, y: Int, size: Int, into out: inout SIMD4<Float>) -> Float {
-        // The point in the coarse level's cell-centre coordinates.
+    private func corners(_ coarse: Level, x: Int, y: Int, size: Int) -> (cells: (Int, Int, Int, Int), weights: (Float, Float, Float, Float)) {
         let ratio = Float(size) / Float(coarse.size)
         let u = (Float(x) + 0.5) * ratio - 0.5, v = (Float(y) + 0.5) * ratio - 0.5
         let fu = u.rounded(.down), fv = v.rounded(.down)
         let ax = u - fu, ay = v - fv
         let x0 = min(max(Int(fu), 0), coarse.width - 1), x1 = min(max(Int(fu) + 1, 0), coarse.width - 1)
         let y0 = min(max(Int(fv), 0), coarse.height - 1), y1 = min(max(Int(fv) + 1, 0), coarse.height - 1)
-        let cells = (y0 * coarse.width + x0, y0 * coarse.width + x1, y1 * coarse.width + x0, y1 * coarse.width + x1)
-        let bilinear = ((1 - ax) * (1 - ay), ax * (1 - ay), (1 - ax) * ay, ax * ay)
+        return ((y0 * coarse.width + x0, y0 * coarse.width + x1, y1 * coarse.width + x0, y1 * coarse.width + x1),
+                ((1 - ax) * (1 - ay), ax * (1 - ay), (1 - ax) * ay, ax * ay))
+    }
+
+    /// The far surface of `coarse` at the centre of cell (x, y) of a level of cell size `size`
+    /// (1 for output pixels): the four coarse cells around it, bilinearly, the nearer surfaces among
+    /// them dropped; colour into `out`, disparity returned.
+    @inline(__always)
+    private func up(_ coarse: Level, x: Int, y: Int, size: Int, into out: inout SIMD4<Float>) -> Float {
+        let (cells, bilinear) = corners(coarse, x: x, y: y, size: size)
         let disparity = coarse.disparity
         let ds = (disparity[cells.0], disparity[cells.1], disparity[cells.2], disparity[cells.3])
         let far = min(min(ds.0, ds.1), min(ds.2, ds.3))
@@ -528,12 +535,7 @@ struct DollyZoomFill {
     /// ``apart`` either way); nil when none of the four is.
     @inline(__always)
     private func up(_ coarse: Level, x: Int, y: Int, size: Int, around own: Float, into out: inout SIMD4<Float>) -> Float? {
-        let ratio = Float(size) / Float(coarse.size)
-        let u = (Float(x) + 0.5) * ratio - 0.5, v = (Float(y) + 0.5) * ratio - 0.5
-        let fu = u.rounded(.down), fv = v.rounded(.down)
-        let ax = u - fu, ay = v - fv
-        let x0 = min(max(Int(fu), 0), coarse.width - 1), x1 = min(max(Int(fu) + 1, 0), coarse.width - 1)
-        let y0 = min(max(Int(fv), 0), coarse.height - 1), y1 = min(max(Int(fv) + 1, 0), coarse.height - 1)
+        let (cells, bilinear) = corners(coarse, x: x, y: y, size: size)
         var total: Float = 0, d: Float = 0
         var sums = SIMD4<Float>()
         @inline(__always) func add(_ cell: Int, _ b: Float) {
@@ -545,10 +547,10 @@ struct DollyZoomFill {
             d += b * dj
             for c in 0..<coarse.channels { sums[c] += b * coarse.values[c * coarse.count + cell] }
         }
-        add(y0 * coarse.width + x0, (1 - ax) * (1 - ay))
-        add(y0 * coarse.width + x1, ax * (1 - ay))
-        add(y1 * coarse.width + x0, (1 - ax) * ay)
-        add(y1 * coarse.width + x1, ax * ay)
+        add(cells.0, bilinear.0)
+        add(cells.1, bilinear.1)
+        add(cells.2, bilinear.2)
+        add(cells.3, bilinear.3)
         guard total > 0 else { return nil }
         out = sums / total
         return d / total
