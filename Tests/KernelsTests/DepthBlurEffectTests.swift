@@ -109,7 +109,10 @@ final class DepthBlurEffectTests: XCTestCase {
         // out = cov·red + (1 − cov)·bg, inside too, where the background hidden behind the object's
         // edge shows through (the engine extends the background around it; this one is smooth).
         // The nearer side wins a 1.5 px disc at the depth edge (the blur value's maximum), so the
-        // four pixels at the edge lag the exact profile by about a pixel; the rest follows it.
+        // four pixels at the edge lag the exact profile by about a pixel; the rest follows it, within
+        // 0.04: the half-size layer's disc is chosen for its spread (radius 2.8 there, with the box and
+        // the bilinear enlargement, has the variance of the disc of radius 6), so its tail 5 px out
+        // sits up to 0.035 below the exact disc's.
         var worst = 0.0, worstAt = (0, 0), worstAtEdge = 0.0, worstAtEdgeAt = (0, 0)
         for y in 112..<208 {
             for x in [150, 155, 157, 158, 159, 160, 161, 162, 163, 166, 170] {
@@ -123,7 +126,7 @@ final class DepthBlurEffectTests: XCTestCase {
                 }
             }
         }
-        XCTAssertLessThan(worst, 0.03, "edge profile at \(worstAt)")
+        XCTAssertLessThan(worst, 0.04, "edge profile at \(worstAt)")
         XCTAssertLessThan(worstAtEdge, 0.12, "edge profile at \(worstAtEdgeAt)")
         // No cut-out: just outside the edge the object's blur is there (coverage ≈ 0.35 at 2 px), and
         // inside the background shows through (coverage ≈ 0.68 at 3 px in; an opaque silhouette

@@ -3,13 +3,13 @@ import Foundation
 import XCTest
 
 /// The two passes that make CIDepthBlurEffect's layers, against float64 statements of their rules:
-/// 2×2 blocks of the photo (highlights boosted) and the blur values, and a tent-weighted,
+/// 2×2 blocks of the photo (small clipped highlights boosted) and the blur values, and a tent-weighted,
 /// box-decimated layer.
 final class DepthLayerTests: XCTestCase {
     static let width = 37, height = 29
     /// The source's origin (not on the block grid's zero, to test the origin handling).
     static let origin = (x: 3, y: -2)
-    static let gain = 1.5
+    static let gain = 1.5, probe = 3
 
     /// Blur values: a focused square (0), a far background (−10), a nearer band (+5), a ramp and a
     /// few NaN holes, in source pixel indices (0-based from the origin).
@@ -20,17 +20,24 @@ final class DepthLayerTests: XCTestCase {
         if i >= 30 { return -2 - Double(j) * 0.3 }
         return -10
     }
-    /// Colours, with a highlight clipped white (luminance 0.97 to 1, boosted) in one corner, and beside
-    /// it a bright unclipped patch with one channel at the clip (luminance 0.93, not boosted).
+    /// Colours, with a large area clipped white (luminance 0.97 to 1, not boosted: not isolated) in
+    /// one corner, beside it a bright unclipped patch with one channel at the clip (luminance 0.93, not
+    /// boosted), and a 2×2 clipped speck in the mid-tones (boosted).
     static func colour(_ i: Int, _ j: Int) -> SIMD3<Double> {
         if i < 7 && j < 5 { return SIMD3(0.96 + 0.005 * Double(i), 0.975 + 0.005 * Double(j), 0.95 + 0.01 * Double(j)) }
         if i >= 7 && i < 11 && j < 5 { return SIMD3(1, 0.93, 0.8) }
+        if (26...27).contains(i) && (4...5).contains(j) { return SIMD3(0.99, 0.995, 0.98) }
         return SIMD3(0.2 + 0.6 * Double(i) / Double(width), 0.5 + 0.3 * sin(Double(j) * 0.7), 0.1 + 0.02 * Double((i * j) % 13))
     }
-    /// The boosted colour: `rgb·(1 + gain·clamp((L − 0.97)/0.03, 0, 1))`, L the luminance.
+    static func luminance(_ c: SIMD3<Double>) -> Double { 0.2125 * c.x + 0.7154 * c.y + 0.0721 * c.z }
+    /// The boosted colour: `rgb·(1 + gain·clamp((L − 0.97)/0.03, 0, 1)·isolation)`, L the luminance,
+    /// isolation 1 when the four pixels `probe` away (read clamped to the image) are all below 0.9, ½
+    /// when three are, else 0.
     static func boosted(_ i: Int, _ j: Int) -> SIMD3<Double> {
-        let c = colour(i, j), l = 0.2125 * c.x + 0.7154 * c.y + 0.0721 * c.z
-        return c * (1 + gain * min(max((l - 0.97) / 0.03, 0), 1))
+        let c = colour(i, j), clip = min(max((luminance(c) - 0.97) / 0.03, 0), 1)
+        let below = [(i - probe, j), (i + probe, j), (i, j - probe), (i, j + probe)]
+            .filter { luminance(colour(min(max($0.0, 0), width - 1), min(max($0.1, 0), height - 1))) < 0.9 }.count
+        return c * (1 + gain * clip * (below == 4 ? 1 : below == 3 ? 0.5 : 0))
     }
 
     /// An opaque Float32 data image of `value` at the source's origin.
@@ -62,7 +69,7 @@ final class DepthLayerTests: XCTestCase {
     }
 
     func blocks() throws -> Image {
-        let blocking = DepthLayerBlocks(origin: Self.origin, gain: Float(Self.gain), filterName: "blocks")
+        let blocking = DepthLayerBlocks(origin: Self.origin, gain: Float(Self.gain), probe: Self.probe, filterName: "blocks")
         let colours = try Self.data { SIMD4(Self.colour($0, $1).x, Self.colour($0, $1).y, Self.colour($0, $1).z, 1) }
         let blurs = try Self.data { let c = Self.blur($0, $1); return SIMD4(c, c, c, 1) }
         return colours.clampedToExtent().applying(blocking, with: [blurs.clampedToExtent()])
@@ -80,20 +87,23 @@ final class DepthLayerTests: XCTestCase {
         let edge = Self.expectedBlock(5, 6)
         XCTAssertEqual(edge[3], -10)
         XCTAssertEqual(edge[0], (Self.colour(10, 12).x + Self.colour(10, 13).x) / 2, accuracy: 1e-12)
-        // A clipped highlight block: boosted above the photo's own colour; the bright unclipped patch
-        // keeps its own.
-        XCTAssertGreaterThan(Self.expectedBlock(1, 1)[1], 1.1)
+        // The clipped speck's block: boosted above the photo's own colour; the large clipped area and
+        // the bright unclipped patch keep their own.
+        XCTAssertGreaterThan(Self.expectedBlock(13, 2)[1], 1.4)
+        XCTAssertEqual(Self.expectedBlock(1, 1)[1], (0.985 + 0.99) / 2, accuracy: 1e-12)
         XCTAssertEqual(Self.expectedBlock(4, 1)[1], 0.93, accuracy: 1e-12)
     }
 
     /// Layer −6 between −10 and −3, decimated by 2 from the blocks: the mean of (w·rgb, w) over 2×2
-    /// blocks, w the tent weight (0 at −10 and −3, 1 at −6).
+    /// blocks, w the tent weight in c² (0 at −10 and −3, 1 at −6, linear in c² between; 0 for c ≥ 0).
     func testLayerIsTheTentWeightedMeanOfItsBlocks() throws {
         let layer = try blocks().clampedToExtent()
             .applying(DepthLayerDecimate(low: -10, mid: -6, high: -3, factor: 2, origin: (0, 0), filterName: "layer"))
             .cropped(to: Rect(x: 0, y: 0, width: 10, height: 8))
         XCTAssertEqual(layer.extent, Rect(x: 0, y: 0, width: 10, height: 8))
-        func tent(_ c: Double) -> Double { c < -6 ? max(0, min(1, (c + 10) / 4)) : max(0, min(1, (-3 - c) / 3)) }
+        func tent(_ c: Double) -> Double {
+            c >= 0 ? 0 : c < -6 ? max(0, min(1, (100 - c * c) / (100 - 36))) : max(0, min(1, (c * c - 9) / (36 - 9)))
+        }
         var weighted = 0
         try assertMatches(layer, layer.extent, tolerance: 1e-6) { x, y in
             var sum = SIMD4<Double>.zero

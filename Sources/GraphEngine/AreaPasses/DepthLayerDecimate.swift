@@ -1,57 +1,82 @@
 /// The half-size source of a layered lens blur's coarse layers (CIDepthBlurEffect), from the photo
 /// (input 0, its colour) and the blur value map (input 1, c in red): each output pixel is a 2×2
-/// block. The layer source's colour is the photo's with clipped highlights boosted,
-/// `rgb·(1 + gain·clamp((L − 0.97)/0.03, 0, 1))`, `L = 0.2125 r + 0.7154 g + 0.0721 b`: only a
-/// pixel clipped white (every channel near the sensor's clip, linear 0.97–1, sRGB 250–255) had more
-/// light than it records, so only such a pixel spreads a brighter disc; a bright but unclipped wall,
-/// a face or a saturated colour with one channel at the clip blurs to its own brightness. Made here as the
-/// block reads it (no full-size copy is stored). Alpha is the block's most blurred `c` (largest |c|,
-/// the first in the block on ties); red, green and blue are the mean over the block's pixels whose c
-/// is nearer that value than the block's least blurred one. So a block on a depth edge joins the
-/// blurred side with that side's colour only: a focused subject's colour never enters a layer, and
-/// the background around it keeps its full weight. Alpha is data here, read only by
-/// ``DepthLayerDecimate``.
+/// block. The layer source's colour is the photo's with small clipped highlights boosted,
+/// `rgb·(1 + gain·clamp((L − 0.97)/0.03, 0, 1)·isolation)`, `L = 0.2125 r + 0.7154 g + 0.0721 b`:
+/// only a pixel clipped white (every channel near the sensor's clip, linear 0.97–1, sRGB 250–255)
+/// had more light than it records, and only a small one (a lamp, a reflection: `isolation` is 1
+/// when all four pixels `probe` px away left, right, above and below are below the clip (L < 0.9),
+/// ½ when three are, else 0) is surely a point of light whose brightness the disc should carry. A
+/// large clipped area (a white wall, a shirt, an overexposed sky) keeps its recorded value: boosted,
+/// its edges glowed into everything around them (3 dB from the exact render on the quality
+/// benchmark's subject-focus scenes). A bright but unclipped wall, a face or a saturated colour with one
+/// channel at the clip blurs to its own brightness. Made here as the block reads it (no full-size
+/// copy is stored). Alpha is the block's most blurred `c` (largest |c|, the first in the block on
+/// ties); red, green and blue are the mean over the block's pixels whose c is nearer that value
+/// than the block's least blurred one. So a block on a depth edge joins the blurred side with that
+/// side's colour only: a focused subject's colour never enters a layer, and the background around
+/// it keeps its full weight. Alpha is data here, read only by ``DepthLayerDecimate``.
 package struct DepthLayerBlocks: AreaOperation {
     /// The full-size extent's origin: output pixel X covers input columns `origin.x + 2X` and `+ 1`.
     package let originX: Int, originY: Int
     /// The highlight boost.
     package let gain: Float
+    /// How far the isolation test looks (px): highlights up to about `2·probe − 1` px across boost.
+    package let probe: Int
     package let filterName: String
 
-    package init(origin: (x: Int, y: Int), gain: Float, filterName: String) {
+    package init(origin: (x: Int, y: Int), gain: Float, probe: Int, filterName: String) {
         (originX, originY) = origin
         self.gain = gain
+        self.probe = max(probe, 1)
         self.filterName = filterName
     }
 
     package var name: String { filterName }
     package var summary: String {
-        "2x2 blocks of the photo (highlights boosted, gain \(formatFloat(Double(gain)))) and the blur value: most blurred value, mean colour of the pixels on its side"
+        "2x2 blocks of the photo (small clipped highlights boosted, gain \(formatFloat(Double(gain))), probe \(probe) px) and the blur value: most blurred value, mean colour of the pixels on its side"
     }
 
     package func geometry(input index: Int) -> AffineTransform? { DepthLayerDecimate.shrink(by: 2, originX, originY) }
     package func outputExtent(inputExtents: [Rect]) -> Rect { DepthLayerDecimate.shrunk(inputExtents[0], by: 2, originX, originY) }
+    /// The blocks' pixels; the photo's with a margin of `probe` for the isolation test.
     package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
-        DepthLayerDecimate.blocks(of: rect, by: 2, originX, originY)
+        let pixels = DepthLayerDecimate.blocks(of: rect, by: 2, originX, originY)
+        return index == 0 ? pixels.outset(dx: Double(probe), dy: Double(probe)) : pixels
     }
 
     /// The photo's colour; the value map's red.
     package func inputChannels(_ index: Int) -> Int { index == 0 ? 3 : 1 }
 
-    /// The boost factor of a colour: `1 + gain·clamp((L − 0.97)/0.03, 0, 1)`.
+    /// How far above the clip a luminance is: `clamp((L − 0.97)/0.03, 0, 1)`.
     @inline(__always)
-    func boost(_ r: Float, _ g: Float, _ b: Float) -> Float {
-        let l = r * 0.2125 + g * 0.7154 + b * 0.0721
-        return 1 + gain * min(max((l - 0.97) * (1 / 0.03), 0), 1)
+    static func clipped(_ r: Float, _ g: Float, _ b: Float) -> Float {
+        min(max((r * 0.2125 + g * 0.7154 + b * 0.0721 - 0.97) * (1 / 0.03), 0), 1)
+    }
+
+    /// Whether a colour is below the clip for the isolation test (L < 0.9).
+    @inline(__always)
+    static func unclipped(_ r: Float, _ g: Float, _ b: Float) -> Bool { r * 0.2125 + g * 0.7154 + b * 0.0721 < 0.9 }
+
+    /// The isolation of a clipped pixel from the number of its four probes below the clip.
+    @inline(__always)
+    static func isolation(unclippedProbes n: Int) -> Float { n == 4 ? 1 : n == 3 ? 0.5 : 0 }
+
+    /// The boost factor of the photo pixel at (`column`, `row`) of the tile's photo planes.
+    @inline(__always)
+    func boost(_ photo: AreaPlanes, _ column: Int, _ row: Int) -> Float {
+        let (r, g, b) = (photo.row(0, row), photo.row(1, row), photo.row(2, row))
+        let clip = Self.clipped(r[column], g[column], b[column])
+        guard clip > 0, gain != 0 else { return 1 }
+        func below(_ x: Int, _ y: Int) -> Int { Self.unclipped(photo.row(0, y)[x], photo.row(1, y)[x], photo.row(2, y)[x]) ? 1 : 0 }
+        let n = below(column - probe, row) + below(column + probe, row) + below(column, row - probe) + below(column, row + probe)
+        return 1 + gain * clip * Self.isolation(unclippedProbes: n)
     }
 
     package func run(_ tile: AreaTile) {
-        let photo = tile.inputs[0], values = tile.inputs[1], output = tile.output, width = output.width
+        let photo = tile.inputs[0], values = tile.inputs[1], output = tile.output, width = output.width, m = probe
         let results = tile.scratch.floats(0, count: 4 * width)
         for y in 0..<output.height {
             let lowerC = values.row(0, 2 * y), upperC = values.row(0, 2 * y + 1)
-            let lower = (photo.row(0, 2 * y), photo.row(1, 2 * y), photo.row(2, 2 * y))
-            let upper = (photo.row(0, 2 * y + 1), photo.row(1, 2 * y + 1), photo.row(2, 2 * y + 1))
             for x in 0..<width {
                 let i = 2 * x
                 let c = (Self.number(lowerC[i]), Self.number(lowerC[i + 1]), Self.number(upperC[i]), Self.number(upperC[i + 1]))
@@ -59,11 +84,11 @@ package struct DepthLayerBlocks: AreaOperation {
                 let joins = (Self.joins(c.0, far, near), Self.joins(c.1, far, near), Self.joins(c.2, far, near), Self.joins(c.3, far, near))
                 let count = (joins.0 ? 1 : 0) + (joins.1 ? 1 : 0) + (joins.2 ? 1 : 0) + (joins.3 ? 1 : 0)
                 let inverseCount = 1 / Float(count)
-                // The four pixels' boosts, then their boosted colours summed channel by channel.
-                let f = (boost(lower.0[i], lower.1[i], lower.2[i]), boost(lower.0[i + 1], lower.1[i + 1], lower.2[i + 1]),
-                         boost(upper.0[i], upper.1[i], upper.2[i]), boost(upper.0[i + 1], upper.1[i + 1], upper.2[i + 1]))
+                // The four pixels' boosts (photo planes carry a margin of m), then their boosted colours summed channel by channel.
+                let f = (boost(photo, m + i, m + 2 * y), boost(photo, m + i + 1, m + 2 * y),
+                         boost(photo, m + i, m + 2 * y + 1), boost(photo, m + i + 1, m + 2 * y + 1))
                 for channel in 0..<3 {
-                    let low = photo.row(channel, 2 * y), high = photo.row(channel, 2 * y + 1)
+                    let low = photo.row(channel, m + 2 * y) + m, high = photo.row(channel, m + 2 * y + 1) + m
                     var sum: Float = 0
                     if joins.0 { sum += low[i] * f.0 }
                     if joins.1 { sum += low[i + 1] * f.1 }
@@ -98,11 +123,16 @@ package struct DepthLayerBlocks: AreaOperation {
         let pixels = try offsets.map { try input(0, $0.0, $0.1) }
         let c = try offsets.map { Self.number(try input(1, $0.0, $0.1).x) }
         let (far, near) = Self.extremes((c[0], c[1], c[2], c[3]))
+        func luminance(_ p: SIMD4<Float>) -> Double { 0.2125 * Double(p.x) + 0.7154 * Double(p.y) + 0.0721 * Double(p.z) }
         var sum = SIMD3<Double>.zero, count = 0.0
         for k in 0..<4 where Self.joins(c[k], far, near) {
             let p = SIMD3<Double>(Double(pixels[k].x), Double(pixels[k].y), Double(pixels[k].z))
-            let l = 0.2125 * p.x + 0.7154 * p.y + 0.0721 * p.z
-            sum += p * (1 + Double(gain) * min(max((l - 0.97) / 0.03, 0), 1))
+            let clip = min(max((luminance(pixels[k]) - 0.97) / 0.03, 0), 1)
+            let (px, py) = offsets[k]
+            let probes = try [(px - probe, py), (px + probe, py), (px, py - probe), (px, py + probe)]
+                .filter { luminance(try input(0, $0.0, $0.1)) < 0.9 }.count
+            let isolation = probes == 4 ? 1.0 : probes == 3 ? 0.5 : 0
+            sum += p * (1 + Double(gain) * clip * isolation)
             count += 1
         }
         return SIMD4<Float>(Float(sum.x / count), Float(sum.y / count), Float(sum.z / count), far)
@@ -111,12 +141,16 @@ package struct DepthLayerBlocks: AreaOperation {
 
 /// One layer of a layered lens blur (CIDepthBlurEffect), box-decimated by `factor` from a layer
 /// source (colour, blur value `c` in alpha: the full-size source or its ``DepthLayerBlocks``): output
-/// pixel X is the mean over its `factor×factor` block of `(w(c)·rgb, w(c))`, with and `w` the tent weight of the layer's radius `mid`
-/// between its lattice neighbours `low` and `high` (`(c − low)/(mid − low)` below mid,
-/// `(high − c)/(high − mid)` above, clamped to [0, 1]; NaN weighs 0). Making the layer and shrinking
-/// it in one pass reads the blocks once and writes `1/factor²` of them.
+/// pixel X is the mean over its `factor×factor` block of `(w(c)·rgb, w(c))`, `w` the tent weight, in
+/// c², of the layer's radius `mid` between its lattice neighbours `low` and `high`:
+/// `(c² − low²)/(mid² − low²)` below mid, `(high² − c²)/(high² − mid²)` above, clamped to [0, 1],
+/// 0 for a c of the other sign or NaN. A tent in c² mixes the two neighbouring discs with the spread
+/// (variance r²/4) of the disc of radius |c| between them, where a tent in c renders it wider.
+/// Making the layer and shrinking it in one pass reads the blocks once and writes `1/factor²` of them.
 package struct DepthLayerDecimate: AreaOperation {
     package let low: Float, mid: Float, high: Float
+    /// The squared radii of the tent's foot nearer the focus, its peak and its far foot.
+    let inner: Float, middle: Float, outer: Float
     package let factor: Int
     /// The source's origin: output pixel X covers source columns `origin.x + factor·X ..< + factor`.
     package let originX: Int, originY: Int
@@ -126,6 +160,8 @@ package struct DepthLayerDecimate: AreaOperation {
         self.low = Float(low)
         self.mid = Float(mid)
         self.high = Float(high)
+        let near = min(abs(low), abs(high)), far = max(abs(low), abs(high))
+        (inner, middle, outer) = (Float(near * near), Float(mid * mid), Float(far * far))
         self.factor = max(factor, 1)
         (originX, originY) = origin
         self.filterName = filterName
@@ -133,26 +169,29 @@ package struct DepthLayerDecimate: AreaOperation {
 
     package var name: String { filterName }
     package var summary: String {
-        "depth layer radius \(formatFloat(Double(mid))) (tent \(formatFloat(Double(low)))…\(formatFloat(Double(high)))), box-decimated by \(factor)"
+        "depth layer radius \(formatFloat(Double(mid))) (tent in c² \(formatFloat(Double(low)))…\(formatFloat(Double(high)))), box-decimated by \(factor)"
     }
 
     package func geometry(input index: Int) -> AffineTransform? { Self.shrink(by: factor, originX, originY) }
     package func outputExtent(inputExtents: [Rect]) -> Rect { Self.shrunk(inputExtents[0], by: factor, originX, originY) }
     package func regionOfInterest(input index: Int, for rect: Rect) -> Rect { Self.blocks(of: rect, by: factor, originX, originY) }
 
-    /// The tent weight of blur value `c` (NaN weighs 0), the slopes as reciprocals (as ``weights(_:)``).
+    /// The tent weight of blur value `c` (NaN or the other side weighs 0), the slopes as reciprocals
+    /// (as ``weights(_:)``).
     @inline(__always)
     func weight(_ c: Float) -> Float {
-        let w = c < mid ? (c - low) * (1 / (mid - low)) : (high - c) * (1 / (high - mid))
-        return w > 0 ? min(w, 1) : 0
+        let q = c * c
+        let w = q < middle ? (q - inner) * (1 / (middle - inner)) : (outer - q) * (1 / (outer - middle))
+        return w > 0 && c * mid > 0 ? min(w, 1) : 0
     }
 
     /// ``weight(_:)`` of eight values, lane by lane the same operations.
     @inline(__always)
     func weights(_ c: SIMD8<Float>) -> SIMD8<Float> {
-        var w = (c - low) * (1 / (mid - low))
-        w.replace(with: (high - c) * (1 / (high - mid)), where: .!(c .< mid))
-        w.replace(with: 0, where: .!(w .> 0))
+        let q = c * c
+        var w = (q - inner) * (1 / (middle - inner))
+        w.replace(with: (outer - q) * (1 / (outer - middle)), where: .!(q .< middle))
+        w.replace(with: 0, where: .!((w .> 0) .& (c * mid .> 0)))
         return w.replacing(with: 1, where: w .> 1)
     }
 

@@ -34,6 +34,18 @@ package struct DiscSpans: AreaOperation {
     /// Pixels in the disc.
     var count: Int { (-reach...reach).reduce(0) { $0 + 2 * halfWidth($1) + 1 } }
 
+    /// The mean's spread: the variance of its taps' offsets along one axis (the mean of the two
+    /// axes' variances), in pixels². A continuous disc of radius r has r²/4.
+    package var variance: Double {
+        var sum = 0.0
+        for dy in -reach...reach {
+            let w = halfWidth(dy)
+            // Σ dx² over the row (2·Σ_{1…w} k²) and dy² for each of its 2w + 1 taps.
+            sum += Double(w * (w + 1) * (2 * w + 1)) / 3 + Double((2 * w + 1) * dy * dy)
+        }
+        return sum / Double(2 * count)
+    }
+
     package var name: String { filterName }
     package var summary: String {
         "disc \(reduction.rawValue) by row spans radius=\(formatFloat(radius)) (\(count) pixels)\(grey ? ", red only" : "")"

@@ -25,26 +25,30 @@ enum DepthEffectFilters {
     ///    depths or misses the photo's edge by a pixel or two, blur with the foreground instead of
     ///    staying a sharp outline under its spread; the focused subject's rim joins no background layer
     ///    (where a Gaussian would blur it into the background).
-    /// 4. Levels: radii R·2^−i down to 1.5 px (R the clamp on each side). The smallest (1.5 to 3 px) is
-    ///    a Gaussian of the photo (σ = r/2, a disc's spread). Every larger radius t is a premultiplied
-    ///    layer, made at half size or less from the 2×2 blocks of the layer source (the colour with
-    ///    highlights clipped white boosted, `rgb·(1 + 1.5·clamp((L − 0.97)/0.03, 0, 1))` (L the
-    ///    luminance), so they spread into bright discs while unclipped bright areas keep their
-    ///    brightness, and c): a
-    ///    block takes its most blurred c and the
-    ///    mean colour of its pixels on that side, so a depth edge's blocks never carry the focused
-    ///    subject's colour into a layer;
-    ///    each block splits between the two lattice radii around its c (tent weights w_j, Σ w_j = 1);
-    ///    layer j, `(w_j·rgb, w_j)`, is box-decimated to 1/d (d a power of two ≤ t/3, at least 2) as it
-    ///    is made, disc-blurred by t/d, and the layers are summed from the coarsest down (each level
-    ///    adds the one above, enlarged bilinearly).
+    /// 4. Levels: radii R·2^(−i/2) down to 1.5 px (R the clamp on each side; a √2 lattice: between
+    ///    two radii a factor 2 apart the mix of their discs is a core with a faint tail, 6–8 dB from the
+    ///    disc between them in blurred interiors). The largest up to 3 px (r₁, 2.1 to 3 px) is a
+    ///    Gaussian of the photo (σ = r₁/2, a disc's spread). Every larger radius t is a premultiplied layer, made at half
+    ///    size or less from the 2×2 blocks of the layer source (the colour with small highlights
+    ///    clipped white boosted, `rgb·(1 + 1.5·clamp((L − 0.97)/0.03, 0, 1)·isolation)` (L the
+    ///    luminance, isolation 1 where the pixels max(3, L/1000) px away on four sides are below the
+    ///    clip; ``DepthLayerBlocks``), so points of light spread into bright discs while large white
+    ///    areas and unclipped bright ones keep their brightness, and c): a block takes its most blurred
+    ///    c and the mean colour of its pixels on that side, so a depth edge's blocks never carry the
+    ///    focused subject's colour into a layer; each block splits between the two lattice radii
+    ///    around its c (tent weights w_j linear in c², Σ w_j = 1, so the mix has the spread of the disc
+    ///    of radius |c|); layer j, `(w_j·rgb, w_j)`, is box-decimated to 1/d (d a power of two ≤ t/3,
+    ///    at least 2) as it is made, disc-blurred at that size by the radius whose spread, with the
+    ///    box's and the enlargements', is the disc of radius t's (``disc(radius:factor:smoothing:filterName:)``),
+    ///    and the layers are summed from the coarsest down (each level adds the one above, enlarged
+    ///    bilinearly).
     /// 5. Composite without halos: `B` = Σ layers behind the focus, `F` = Σ layers in front (both
     ///    premultiplied, so the subject's colour never enters `B`). Behind the focus plane the pixel's
-    ///    own part `S` runs linearly in |c| from the photo through the Gaussian to `B/B.a` at the
+    ///    own part `S` runs linearly in c² from the photo through the Gaussian to `B/B.a` at the
     ///    innermost layer's radius `t`, and `out = F + (1 − F.a)·S`: the blurred foreground covers its
     ///    edge, the background behind the subject is its own colour extended. In focus or in front,
     ///    the pixel keeps only its share not already spread by the front layers, `1 − w`
-    ///    (`w = clamp((c − r₁)/(t − r₁), 0, 1)`), as the photo-to-Gaussian mix `s`, and what the
+    ///    (`w = clamp((c² − r₁²)/(t² − r₁²), 0, 1)`), as the photo-to-Gaussian mix `s`, and what the
     ///    blurred foreground no longer covers shows the hidden scene `H` behind it:
     ///    `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·(H + (1 − H.a)·F/F.a)`. So a blurred foreground's silhouette
     ///    is semi-transparent on both sides of its edge (partial occlusion) instead of an opaque
@@ -138,16 +142,17 @@ struct PortraitBlur {
     static func radii(upTo maximum: Double) -> [Double] {
         var radii: [Double] = []
         var r = maximum
-        while r >= 1.5 { radii.append(r); r /= 2 }
+        while r >= 1.5 { radii.append(r); r /= 2.0.squareRoot() }
         return radii.reversed()
     }
 
     func render() throws -> Image {
         let back = Self.radii(upTo: maximumBackRadius), front = Self.radii(upTo: maximumFrontRadius)
-        // The smallest radius (1.5 to 3 px) is a Gaussian of the photo; the larger ones are layers. The
-        // front lattice is the back one without its top, so both sides share the Gaussian.
-        guard let r1 = back.first else { return photo }
-        let backLayers = Array(back.dropFirst()), frontLayers = Array(front.dropFirst())
+        // The largest radius up to 3 px is a Gaussian of the photo (a half-size layer's disc of 1.1 px
+        // would be no better, at the cost of a layer); the larger ones are layers. The front lattice is
+        // the back one without its top two, so both sides share the Gaussian.
+        guard let r1 = back.last(where: { $0 <= 3 }) ?? back.first else { return photo }
+        let backLayers = back.filter { $0 > r1 }, frontLayers = front.filter { $0 > r1 }
         // Too small an image for a foreground blur: nothing is blurred in front of the focus.
         let frontCap = front.isEmpty ? 0 : maximumFrontRadius
         let refined = try photo.applyingFilter("CIEdgePreserveUpsampleFilter", parameters: [
@@ -169,7 +174,8 @@ struct PortraitBlur {
         let gaussian = photo.clampedToExtent().applying(Resample(kernel: .gaussian(sigma: sigma), x: .init(step: 1, offset: 0),
                                                                  y: .init(step: 1, offset: 0), filterName: "\(Self.name)_gaussian"))
         let origin = (x: Int(extent.minX), y: Int(extent.minY))
-        let blocking = DepthLayerBlocks(origin: origin, gain: 1.5, filterName: "\(Self.name)_blocks")
+        let blocking = DepthLayerBlocks(origin: origin, gain: 1.5, probe: max(3, Int((longSide / 1000).rounded())),
+                                        filterName: "\(Self.name)_blocks")
         let blocks = photo.clampedToExtent().applying(blocking, with: [value.clampedToExtent()])
             .cropped(to: blocking.outputExtent(inputExtents: [extent]))
             .insertingIntermediate(named: "\(Self.name)_blocks_whole")
@@ -177,12 +183,12 @@ struct PortraitBlur {
         let frontSum = try layers(frontLayers, sign: 1, inner: r1, blocks: blocks)
         let empty = Image(color: [0, 0, 0, 0])
         // Reciprocals of the own part's spans (uniforms: a multiply per pixel, not a divide).
-        func span(_ t: Double?) -> Double { 1 / max((t ?? 1e9) - r1, 0.0001) }
+        func span(_ t: Double?) -> Double { 1 / max((t ?? 1e9) * (t ?? 1e9) - r1 * r1, 0.0001) }
         let frontSpan = span(frontLayers.first)
         let hidden = frontSum == nil ? empty : try hiddenScene(value: value, r1: r1, frontSpan: frontSpan)
         return try Self.compositeKernel.apply(
             [.image(photo), .image(value), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .image(hidden),
-             .number(r1), .number(1 / r1), .number(span(backLayers.first)), .number(frontSpan), .number(grain)], extent: extent)
+             .number(r1 * r1), .number(1 / (r1 * r1)), .number(span(backLayers.first)), .number(frontSpan), .number(grain)], extent: extent)
     }
 
     /// `H`, the scene hidden behind the blurred foreground, premultiplied: the photo weighted by each
@@ -196,7 +202,7 @@ struct PortraitBlur {
     /// intermediate: the coarser levels read it with wide margins.
     func hiddenScene(value: Image, r1: Double, frontSpan: Double) throws -> Image {
         let stage = "\(Self.name)_hidden"
-        let weighted = try Self.hiddenSourceKernel.apply([.image(photo), .image(value), .number(r1), .number(frontSpan)], extent: extent)
+        let weighted = try Self.hiddenSourceKernel.apply([.image(photo), .image(value), .number(r1 * r1), .number(frontSpan)], extent: extent)
         var levels: [Image] = []
         var level = weighted, origin = (x: extent.minX, y: extent.minY)
         repeat {
@@ -226,16 +232,19 @@ struct PortraitBlur {
     /// (a pyramid collapse).
     func layers(_ radii: [Double], sign: Double, inner: Double, blocks: Image) throws -> Image? {
         let side = "\(Self.name)_\(sign < 0 ? "back" : "front")"
+        let factors = radii.map(Self.decimation)
         var sum: Image?, sumFactor = 2
         for j in radii.indices.reversed() {
             let t = radii[j], lower = j > 0 ? radii[j - 1] : inner, upper = j + 1 < radii.count ? radii[j + 1] : 1e9
-            var d = 2
-            while Double(2 * d) * 3 <= t { d *= 2 }
+            let d = factors[j]
             let stage = side + formatRadius(t)
             let (low, high) = sign < 0 ? (-upper, -lower) : (lower, upper)
             let decimate = DepthLayerDecimate(low: low, mid: sign * t, high: high, factor: d / 2, origin: (0, 0), filterName: stage + "_layer")
             let layer = blocks.clampedToExtent().applying(decimate).cropped(to: decimate.outputExtent(inputExtents: [blocks.extent]))
-            var level = layer.applying(DiscSpans(radius: t / Double(d), reduction: .mean, filterName: stage))
+            // Enlarging bilinearly from every coarser factor down to full size: a tent of half-width p each.
+            let enlarging = Set(factors.filter { $0 <= d }).reduce(0.0) { $0 + Double($1 * $1) / 6 }
+            let disc = Self.disc(radius: t, factor: d, smoothing: Double(d * d) / 12 + enlarging, filterName: stage)
+            var level = layer.applying(disc)
                 .cropped(to: layer.extent.outset(dx: 1, dy: 1))
             if let coarser = sum {
                 let above = sumFactor == d ? coarser : Self.enlarged(coarser, by: sumFactor / d, origin: (0, 0), stage: stage)
@@ -245,6 +254,28 @@ struct PortraitBlur {
             sumFactor = d
         }
         return sum.map { Self.enlarged($0, by: sumFactor, origin: (extent.minX, extent.minY), stage: side).cropped(to: extent) }
+    }
+
+    /// A layer's decimation: the largest power of two d ≤ t/3 (at least 2).
+    static func decimation(_ t: Double) -> Int {
+        var d = 2
+        while Double(2 * d) * 3 <= t { d *= 2 }
+        return d
+    }
+
+    /// The disc mean at 1/`factor` size whose spread, with the decimation's and enlargements'
+    /// (`smoothing`, variance in full-size pixels²), is a disc of radius `radius`'s (`r²/4` per axis):
+    /// the coarse radius is chosen on a 0.01 px grid so that `factor²·var(disc) + smoothing` is
+    /// nearest `radius²/4`. A plain `radius/factor` renders wider (about 5 % at radius 9 on 1/2 size).
+    static func disc(radius: Double, factor: Int, smoothing: Double, filterName: String) -> DiscSpans {
+        let d = Double(factor), target = radius * radius / 4
+        var best = DiscSpans(radius: radius / d, reduction: .mean, filterName: filterName), bestError = Double.infinity
+        for step in 50...Int(radius / d * 120) {
+            let candidate = DiscSpans(radius: Double(step) / 100, reduction: .mean, filterName: filterName)
+            let error = abs(d * d * candidate.variance + smoothing - target)
+            if error < bestError { (best, bestError) = (candidate, error) }
+        }
+        return best
     }
 
     /// `image` enlarged `factor` times bilinearly (a separable pass), its origin moved to `origin`.
@@ -285,10 +316,11 @@ struct PortraitBlur {
         """)
 
     /// The hidden scene's source: the photo's colour weighted by the share of the pixel that the
-    /// front layers do not spread, `(m·rgb, m)`, `m = 1` for c ≤ 0, else `1 − clamp((c − r1)·frontSpan, 0, 1)`.
+    /// front layers do not spread, `(m·rgb, m)`, `m = 1` for c ≤ 0, else `1 − clamp((c² − r1²)·frontSpan, 0, 1)`
+    /// (frontSpan = `1/(t² − r1²)`, t the innermost front layer's radius).
     static let hiddenSourceKernel = CatalogueKernel("""
-        kernel vec4 depthHiddenSource(__sample s, __sample c, float r1, float frontSpan) {
-            float m = c.r > 0.0 ? 1.0 - clamp((c.r - r1) * frontSpan, 0.0, 1.0) : 1.0;
+        kernel vec4 depthHiddenSource(__sample s, __sample c, float r1Squared, float frontSpan) {
+            float m = c.r > 0.0 ? 1.0 - clamp((c.r * c.r - r1Squared) * frontSpan, 0.0, 1.0) : 1.0;
             return vec4(s.rgb * m, m);
         }
         """)
@@ -303,21 +335,21 @@ struct PortraitBlur {
         kernel vec4 depthLayerSum(__sample a, __sample b) { return a + b; }
         """)
 
-    /// The composite (step 5): behind the focus plane `out = F + (1 − F.a)·S`, `S` linear in |c|
+    /// The composite (step 5): behind the focus plane `out = F + (1 − F.a)·S`, `S` linear in c²
     /// (c the blur value) from the photo (0) through the Gaussian (r1) to `B/B.a` (reached at the
-    /// innermost layer radius t; the spans come as reciprocals, `1/r1` and `1/max(t − r1, 0.0001)`);
+    /// innermost layer radius t; the spans come as reciprocals, `1/r1²` and `1/max(t² − r1², 0.0001)`);
     /// in focus or in front `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·(H + (1 − H.a)·F/F.a)`
     /// (s the photo-to-Gaussian mix, w the share in the front layers, H the hidden scene, over the
     /// front layers' own colour where no hidden scene is near; s where F is empty); plus grain
     /// where blurred; alpha of the photo. destCoord − ½ is the pixel's integer position.
     static let compositeKernel = CatalogueKernel("""
         kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front, __sample hidden,
-                                   float r1, float inverseR1, float backSpan, float frontSpan, float grain) {
+                                   float r1Squared, float inverseR1Squared, float backSpan, float frontSpan, float grain) {
             float r = c.r;
             float a = abs(r);
-            vec3 small = mix(s.rgb, g.rgb, clamp(a * inverseR1, 0.0, 1.0));
+            vec3 small = mix(s.rgb, g.rgb, clamp(a * a * inverseR1Squared, 0.0, 1.0));
             bool behind = r < 0.0;
-            float wl = clamp((a - r1) * (behind ? backSpan : frontSpan), 0.0, 1.0);
+            float wl = clamp((a * a - r1Squared) * (behind ? backSpan : frontSpan), 0.0, 1.0);
             float cover = clamp(front.a, 0.0, 1.0);
             vec3 layer = back.rgb * (1.0 / max(back.a, 0.0001));
             vec3 own = behind ? small + wl * (layer - small) : small;
