@@ -1,5 +1,6 @@
 import ArgumentParser
 import GraphCodecs
+import GraphEngine
 
 /// `graph info FILE`: header and metadata of a PNG, JPEG or HEIF, with its auxiliary images (depth and
 /// disparity maps, mattes, gain maps), without decoding the main image; for a depth photo, the
@@ -18,13 +19,27 @@ struct InfoCommand: ParsableCommand {
             let info = try ImageFile.info(path: file)
             let subject = info.auxiliaryImages.contains { $0.kind == .disparity || $0.kind == .depth } ? try SubjectReport(path: file) : nil
             if format == .text {
-                for line in info.summaryLines + (subject?.lines ?? []) { Terminal.shared.out(line) }
+                let names = Self.recipeNames(info.auxiliaryImages)
+                let lines = info.summaryLines { index in
+                    names[index].map { list in #"load with "auxiliary": "# + list.map { "\"\($0)\"" }.joined(separator: " or ") }
+                }
+                for line in lines + (subject?.lines ?? []) { Terminal.shared.out(line) }
             } else {
                 guard case .object(var members) = Self.json(info) else { return }
                 members.append(("subject", subject?.json ?? .null))
                 Terminal.shared.out(JSON.object(members).pretty())
             }
         }
+    }
+
+    /// The recipe names (`"auxiliary": NAME`) that load each auxiliary image, by its index; an
+    /// image no name loads (a second matte of one kind, an unknown type) has none.
+    static func recipeNames(_ images: [AuxiliaryImageInfo]) -> [Int: [String]] {
+        var names: [Int: [String]] = [:]
+        for kind in AuxiliaryImage.allCases {
+            if let index = kind.index(in: images) { names[index, default: []].append(RecipeDecoder.auxiliaryName(kind)) }
+        }
+        return names
     }
 
     static func json(_ info: ImageInfo) -> JSON {
@@ -57,7 +72,12 @@ struct InfoCommand: ParsableCommand {
             .object([("index", number($0.index + 1)), ("type", .string($0.typeName)),
                      ("offset", number($0.absoluteOffset)), ("length", number($0.length))])
         })))
-        members.append(("auxiliaryImages", .array(info.auxiliaryImages.map(json))))
+        let names = recipeNames(info.auxiliaryImages)
+        members.append(("auxiliaryImages", .array(info.auxiliaryImages.enumerated().map { index, image in
+            guard case .object(var fields) = json(image) else { return json(image) }
+            fields.insert(("recipeNames", .array((names[index] ?? []).map { .string($0) })), at: 2)
+            return .object(fields)
+        })))
         members.append(("warnings", .array(info.warnings.map { .string($0) })))
         return .object(members)
     }

@@ -80,6 +80,12 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         return nil
     }
 
+    /// For a semantic matte, what it segments ("skin", "hair", "teeth", "glasses", "sky"), from
+    /// its type; nil for other images and for a semantic matte whose type does not say.
+    public var semanticMatteSubject: String? {
+        kind == .semanticMatte ? AppleAuxiliaryType.semanticSubject(of: type) : nil
+    }
+
     /// The stored samples: "8-bit grey", "8-bit RGBA" ...
     public var pixelFormat: String {
         let models = [1: "grey", 2: "grey+alpha", 3: "RGB", 4: "RGBA"]

@@ -19,7 +19,10 @@ public enum JPEGAuxiliaryImages {
         metadata.mpfEntries.contains { $0.index > 0 } || metadata.xmp.map(GDepth.isPresent(inMainPacket:)) == true
     }
 
-    /// One MPF image: its frame header and its Apple XMP.
+    /// Adobe's gain-map namespace (`hdrgm:`), in the XMP of an Ultra HDR gain map image.
+    static let ultraHDRGainMapNamespace = "http://ns.adobe.com/hdr-gain-map/1.0/"
+
+    /// One MPF image: its frame header and its Apple XMP (or Ultra HDR gain-map XMP).
     static func describe(_ stream: JPEGStreams.Embedded, in bytes: [UInt8], orientation: Int) -> AuxiliaryImageInfo {
         let name = stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG"
         let scan = JPEGMarkers.scanHeader(Array(bytes[stream.range]))
@@ -32,23 +35,33 @@ public enum JPEGAuxiliaryImages {
         }
         if !stream.complete { info.problems.append("\(name) is truncated: its JPEG stream has no EOI") }
         let xmp = scan.segments.first { $0.marker == 0xE1 && $0.payload.hasBytePrefix(XMP.jpegPrefix) }
-        guard let xmp, let apple = AppleDepthXMP.parse(String(decoding: xmp.payload[XMP.jpegPrefix.count...], as: UTF8.self)) else {
+        let packet = xmp.map { String(decoding: $0.payload[XMP.jpegPrefix.count...], as: UTF8.self) }
+        if let packet, packet.contains(ultraHDRGainMapNamespace) {
+            // An Ultra HDR (ISO 21496-1 / Adobe `hdrgm:`) gain map, as Android phones append it.
+            (info.kind, info.type) = (.hdrGainMap, "hdrgm (Ultra HDR)")
             return info
         }
+        guard let packet, let apple = AppleDepthXMP.parse(packet) else { return info }
         info.apple = apple
         if apple.isPortraitEffectsMatte {
             info.kind = .portraitEffectsMatte
             info.type = "portraitEffectsMatte"
         } else if let type = apple.auxiliaryImageType {
+            // iPhones name a gain map or a semantic matte by its HEIF URN here; they may come
+            // before the disparity among the MPF images, so only the type says what each is.
             info.type = type
             switch type.lowercased() {
             case "disparity": info.kind = .disparity
             case "depth": info.kind = .depth
-            default: break
+            default: info.kind = AppleAuxiliaryType.kind(of: type) ?? .unknown
             }
             if info.kind == .disparity || info.kind == .depth, let problem = apple.valueEncodingProblem {
                 info.problems.append("\(name) (\(type)): \(problem)")
             }
+        } else if apple.hdrGainMapVersion != nil {
+            (info.kind, info.type) = (.hdrGainMap, "hdrGainMap")
+        } else if apple.semanticSegmentationMatteVersion != nil {
+            (info.kind, info.type) = (.semanticMatte, "semanticMatte")
         }
         return info
     }

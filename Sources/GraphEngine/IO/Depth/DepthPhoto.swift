@@ -1,7 +1,8 @@
 import GraphCodecs
 
 /// Which auxiliary image to load (Core Image's `kCIImageAuxiliaryDisparity`,
-/// `kCIImageAuxiliaryDepth` and `kCIImageAuxiliaryPortraitEffectsMatte`).
+/// `kCIImageAuxiliaryDepth`, `kCIImageAuxiliaryPortraitEffectsMatte`,
+/// `kCIImageAuxiliarySemanticSegmentation…Matte` and `kCIImageAuxiliaryHDRGainMap`).
 public enum AuxiliaryImage: String, Sendable, CaseIterable {
     /// The depth map as disparity (converted when the file stores depth).
     case disparity
@@ -9,6 +10,18 @@ public enum AuxiliaryImage: String, Sendable, CaseIterable {
     case depth
     /// The portrait effects matte.
     case portraitEffectsMatte
+    /// Apple's semantic segmentation matte of skin (0...1).
+    case skinMatte
+    /// Apple's semantic segmentation matte of hair (0...1).
+    case hairMatte
+    /// Apple's semantic segmentation matte of teeth (0...1).
+    case teethMatte
+    /// Apple's semantic segmentation matte of glasses (0...1).
+    case glassesMatte
+    /// Apple's semantic segmentation matte of the sky (0...1).
+    case skyMatte
+    /// The HDR gain map (Apple's, or an Ultra HDR one), stored values scaled to 0...1.
+    case gainMap
 }
 
 /// How an auxiliary map is oriented when loaded.
@@ -130,6 +143,8 @@ public struct DepthPhoto: Sendable {
         case .disparity: return try depthData(as: .disparity, orientation: orientation).map
         case .depth: return try depthData(as: .depth, orientation: orientation).map
         case .portraitEffectsMatte: return try portraitEffectsMatte(orientation: orientation).map
+        case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap:
+            return try normalizedMap(auxiliary, orientation: orientation)
         }
     }
 
