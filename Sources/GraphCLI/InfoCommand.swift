@@ -109,6 +109,8 @@ struct InfoCommand: ParsableCommand {
                                 ("length", number(stream.range.count)), ("foundByScan", .bool(stream.foundByScan))])
         case .heifItem(let id): location = .object([("heifItem", number(Int(id)))])
         case .gDepth: location = .object([("gDepth", .string("extended XMP"))])
+        case .containerItem(let semantic, let range):
+            location = .object([("containerItem", .string(semantic)), ("offset", number(range.lowerBound)), ("length", number(range.count))])
         }
         var members: [(String, JSON)] = [
             ("kind", .string(image.kind.rawValue)), ("type", .string(image.type)), ("location", location),
@@ -132,6 +134,20 @@ struct InfoCommand: ParsableCommand {
             members.append(("gDepth", .object([
                 ("format", .string(gDepth.format.rawValue)), ("near", .number(gDepth.near)), ("far", .number(gDepth.far)),
                 ("mime", .string(gDepth.mime)), ("originalImage", .bool(gDepth.originalImage != nil)),
+            ])))
+        }
+        if let depth = image.dynamicDepth {
+            let range = depth.distanceRange
+            members.append(("dynamicDepth", .object([
+                ("format", .string(depth.format.rawValue)), ("near", .number(depth.near)), ("far", .number(depth.far)),
+                ("units", optional(depth.units) { .string($0) }), ("nearMetres", .number(range.near)), ("farMetres", .number(range.far)),
+                ("measureType", optional(depth.measureType) { .string($0) }),
+                ("focalTableEntries", optional(depth.focalTableEntryCount) { number($0) }),
+                ("imagingModel", optional(depth.imagingModel) { model in
+                    .object([("focalLengthX", .number(model.focalLengthX)), ("focalLengthY", .number(model.focalLengthY)),
+                             ("principalPointX", .number(model.principalPointX)), ("principalPointY", .number(model.principalPointY)),
+                             ("imageWidth", optional(model.imageWidth, number)), ("imageHeight", optional(model.imageHeight, number))])
+                }),
             ])))
         }
         members.append(("problems", .array(image.problems.map { .string($0) })))

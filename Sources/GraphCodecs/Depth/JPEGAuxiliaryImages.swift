@@ -1,5 +1,6 @@
 /// The auxiliary images of a JPEG file, from its headers: iPhone MPF images (each identified by
-/// its own XMP, depth-formats.md 1.2-1.3) and a Google GDepth depth map (3).
+/// its own XMP, depth-formats.md 1.2-1.3), a Google GDepth depth map (3) and the items of a
+/// Google container (Dynamic Depth, 4).
 public enum JPEGAuxiliaryImages {
     /// Describes every auxiliary image of `bytes`, whose primary header gave `metadata`.
     /// Problems that make an image unusable are in its `problems`; problems with the index
@@ -10,6 +11,7 @@ public enum JPEGAuxiliaryImages {
             images.append(describe(stream, in: bytes, orientation: metadata.exifOrientation))
         }
         if let gDepth = describeGDepth(metadata) { images.append(gDepth) }
+        images += describeContainer(bytes, metadata: metadata, existing: images, warnings: &warnings)
         return images
     }
 
@@ -17,6 +19,7 @@ public enum JPEGAuxiliaryImages {
     /// naming other images, or a GDepth XMP); when not, its body need not be read to look for them.
     public static func mayExist(in metadata: ImageMetadata) -> Bool {
         metadata.mpfEntries.contains { $0.index > 0 } || metadata.xmp.map(GDepth.isPresent(inMainPacket:)) == true
+            || mayHaveContainer(metadata)
     }
 
     /// Adobe's gain-map namespace (`hdrgm:`), in the XMP of an Ultra HDR gain map image.

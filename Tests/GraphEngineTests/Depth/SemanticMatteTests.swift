@@ -117,4 +117,30 @@ final class SemanticMatteTests: XCTestCase {
         let gain = try DepthTestData.values(try Image(contentsOf: broken, auxiliary: .gainMap))
         XCTAssertEqual([gain.width, gain.height], [506, 672])
     }
+
+    /// README: the iPhone XS JPEG's portrait matte (MPF image 3, 1158×1544) says
+    /// `apdi:AuxiliaryImageType=depth` with SubType portraiteffectsmatte; the depth map is the
+    /// disparity of MPF image 2 (480×640, FloatMin 0.554199 / FloatMax 2.808594), not the matte.
+    func testIPhoneXSMatteLabelledDepthIsTheMatte() throws {
+        let photo = try DepthPhoto(contentsOf: try DepthTestData.path("../depth-more/iphoneXS_front_portrait_matte_fidmaa.jpg"))
+        XCTAssertEqual(photo.auxiliaryImages.map(\.kind), [.disparity, .portraitEffectsMatte])
+        let matteInfo = try XCTUnwrap(photo.portraitEffectsMatteInfo)
+        XCTAssertEqual(matteInfo.apple?.auxiliaryImageType, "depth")
+        guard case .jpeg(let matteStream) = matteInfo.location, case .jpeg(let depthStream)? = photo.depthMapInfo?.location else {
+            return XCTFail("not MPF images")
+        }
+        XCTAssertEqual([matteStream.mpfImage, depthStream.mpfImage], [3, 2])
+        let depth = try photo.depthData()
+        XCTAssertEqual(depth.kind, .disparity)
+        XCTAssertEqual(depth.storedRange, 0.554199...2.808594)
+        let map = try DepthTestData.values(depth.map)
+        XCTAssertEqual([map.width, map.height], [480, 640])
+        let step = Float(2.808594 - 0.554199) / 255
+        XCTAssertEqual(try XCTUnwrap(map.values.max()), 2.808594, accuracy: step)
+        XCTAssertEqual(try XCTUnwrap(map.values.min()), 0.554199, accuracy: step)
+        let matte = try DepthTestData.values(try photo.portraitEffectsMatte().map)
+        XCTAssertEqual([matte.width, matte.height], [1158, 1544])
+        XCTAssertEqual(matte.values.min(), 0)
+        XCTAssertEqual(matte.values.max(), 1)
+    }
 }
