@@ -333,6 +333,16 @@ def depth_seeds():
         main, extended, _ = gdepth_packets(tiny_png((2, 2), 4), near, far, fmt)
         save("gdepth", main + b"\0" + extended, f"gdepth-{fmt}")
         save("xmp-props", extended, f"gdepth-extended-{fmt}")
+    # Intel XDM (the gdepth target parses it too): a 4x3 PNG inline in Depthmap:Data.
+    xdm = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           '<rdf:Description rdf:about="" xmlns:Device="http://ns.xdm.org/photos/1.0/device/" '
+           'xmlns:Camera="http://ns.xdm.org/photos/1.0/camera/" xmlns:Depthmap="http://ns.xdm.org/photos/1.0/depthmap/">'
+           '<Device:Cameras><rdf:Seq><rdf:li rdf:parseType="Resource"><Camera:DepthMap rdf:parseType="Resource">'
+           '<Depthmap:Data>%s</Depthmap:Data><Depthmap:Far>65535.000000</Depthmap:Far><Depthmap:Format>RangeLinear</Depthmap:Format>'
+           '<Depthmap:Metric>False</Depthmap:Metric><Depthmap:Mime>image/png</Depthmap:Mime><Depthmap:Near>0.000000</Depthmap:Near>'
+           '</Camera:DepthMap></rdf:li></rdf:Seq></Device:Cameras></rdf:Description></rdf:RDF></x:xmpmeta>'
+           % base64.b64encode(tiny_png((4, 3), 5)).decode()).encode()
+    save("gdepth", b'<x:xmpmeta xmlns:x="adobe:ns:meta/"/>' + b"\0" + xdm, "xdm")
     gdepth_main = [p for p in all_xmp_packets(photos["gdepth_motorola_xt912_exifr.jpg"]) if b"GDepth" in p]
     for packet in gdepth_main:
         save("gdepth", packet)

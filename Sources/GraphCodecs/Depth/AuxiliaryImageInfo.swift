@@ -81,7 +81,7 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         }
         if let info = depthRepresentation, let low = info.dMin, let high = info.dMax { return (low, high, "depth SEI d_min/d_max") }
         if let info = depthRepresentation, let low = info.zNear, let high = info.zFar { return (low, high, "depth SEI z_near/z_far") }
-        if let gDepth { return (min(gDepth.near, gDepth.far), max(gDepth.near, gDepth.far), "GDepth:Near/Far (\(gDepth.format.rawValue))") }
+        if let gDepth { return (min(gDepth.near, gDepth.far), max(gDepth.near, gDepth.far), "\(type == "XDM" ? "Depthmap" : "GDepth"):Near/Far (\(gDepth.format.rawValue))") }
         if let depth = dynamicDepth {
             let range = depth.distanceRange
             let units = depth.units.map { $0.lowercased() == "diopters" ? "Diopters \(depth.near)/\(depth.far) as metres" : $0 } ?? "no units"
@@ -121,7 +121,7 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
             parts.append((stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG")
                 + " at \(stream.range.lowerBound), \(stream.range.count) bytes" + (stream.foundByScan ? " (found by scanning)" : ""))
         case .heifItem(let id): parts.append("item \(id)")
-        case .gDepth: parts.append("GDepth extended XMP")
+        case .gDepth: parts.append(type == "GDepth" ? "GDepth extended XMP" : "\(type) XMP (inline)")
         case .containerItem(let semantic, let range):
             parts.append("Dynamic Depth item \(semantic) at \(range.lowerBound), \(range.count) bytes")
         }

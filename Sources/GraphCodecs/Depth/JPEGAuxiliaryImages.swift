@@ -11,6 +11,7 @@ public enum JPEGAuxiliaryImages {
             images.append(describe(stream, in: bytes, orientation: metadata.exifOrientation))
         }
         if let gDepth = describeGDepth(metadata) { images.append(gDepth) }
+        if let xdm = describeXDM(metadata) { images.append(xdm) }
         images += describeContainer(bytes, metadata: metadata, existing: images, warnings: &warnings)
         return images
     }
@@ -19,7 +20,7 @@ public enum JPEGAuxiliaryImages {
     /// naming other images, or a GDepth XMP); when not, its body need not be read to look for them.
     public static func mayExist(in metadata: ImageMetadata) -> Bool {
         metadata.mpfEntries.contains { $0.index > 0 } || metadata.xmp.map(GDepth.isPresent(inMainPacket:)) == true
-            || mayHaveContainer(metadata)
+            || mayHaveContainer(metadata) || XDM.isPresent(mainPacket: metadata.xmp, extendedPacket: metadata.extendedXMP)
     }
 
     /// Adobe's gain-map namespace (`hdrgm:`), in the XMP of an Ultra HDR gain map image.
@@ -72,13 +73,29 @@ public enum JPEGAuxiliaryImages {
     /// The GDepth map named by the main XMP, with its depth image's header.
     static func describeGDepth(_ metadata: ImageMetadata) -> AuxiliaryImageInfo? {
         guard let xmp = metadata.xmp, GDepth.isPresent(inMainPacket: xmp) else { return nil }
-        var info = AuxiliaryImageInfo(kind: .depth, type: "GDepth", location: .gDepth, width: 0, height: 0, channels: 0,
+        return describeInlineDepth(metadata, type: "GDepth") { () throws(CodecError) in
+            try GDepth.parse(mainPacket: xmp, extendedPacket: metadata.extendedXMP)
+        }
+    }
+
+    /// An XMP-inline XDM depth map (RealSense, ``XDM``), read like GDepth's.
+    static func describeXDM(_ metadata: ImageMetadata) -> AuxiliaryImageInfo? {
+        guard XDM.isPresent(mainPacket: metadata.xmp, extendedPacket: metadata.extendedXMP) else { return nil }
+        return describeInlineDepth(metadata, type: "XDM") { () throws(CodecError) in
+            try XDM.parse(mainPacket: metadata.xmp, extendedPacket: metadata.extendedXMP)
+        }
+    }
+
+    /// A depth image carried base64 in the XMP (GDepth, XDM), described by its header.
+    static func describeInlineDepth(_ metadata: ImageMetadata, type: String,
+                                    parse: () throws(CodecError) -> GDepthMetadata?) -> AuxiliaryImageInfo? {
+        var info = AuxiliaryImageInfo(kind: .depth, type: type, location: .gDepth, width: 0, height: 0, channels: 0,
                                       bitDepth: 8, codec: "?", orientation: metadata.exifOrientation)
         if metadata.extendedXMPDigestMatches == false {
-            info.problems.append("GDepth: the extended XMP's MD5 does not match its GUID \(metadata.extendedXMPGUID ?? ""): the depth map may be damaged")
+            info.problems.append("\(type): the extended XMP's MD5 does not match its GUID \(metadata.extendedXMPGUID ?? ""): the depth map may be damaged")
         }
         do throws(CodecError) {
-            guard let gDepth = try GDepth.parse(mainPacket: xmp, extendedPacket: metadata.extendedXMP) else { return nil }
+            guard let gDepth = try parse() else { return nil }
             info.gDepth = gDepth
             // Header only, and never the depth image's own auxiliary images (no nesting).
             let header = ImageFormat.sniff(gDepth.data) == .jpeg
@@ -86,7 +103,7 @@ public enum JPEGAuxiliaryImages {
             (info.width, info.height, info.channels, info.bitDepth) = (header.width, header.height, header.channels, header.bitDepth)
             info.codec = header.format.name
         } catch {
-            info.problems.append(error.segment == nil ? "GDepth depth image: \(error.message)" : error.message)
+            info.problems.append(error.segment == nil ? "\(type) depth image: \(error.message)" : error.message)
         }
         return info
     }

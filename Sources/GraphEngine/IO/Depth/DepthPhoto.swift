@@ -169,7 +169,7 @@ public struct DepthPhoto: Sendable {
         switch aux.location {
         case .jpeg(let stream): return "\(stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG") (\(aux.type))"
         case .heifItem(let id): return "HEIF item \(id) (\(aux.type))"
-        case .gDepth: return "GDepth depth map"
+        case .gDepth: return "\(aux.type) depth map"
         case .containerItem(let semantic, _): return "Dynamic Depth item \(semantic)"
         }
     }
