@@ -16,8 +16,10 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         try Graph.reportingErrors {
             guard format != .dot else { throw RecipeError("--format", "expected text or json") }
-            let info = try ImageFile.info(path: file)
-            let subject = info.auxiliaryImages.contains { $0.kind == .disparity || $0.kind == .depth } ? try SubjectReport(path: file) : nil
+            // Read and parsed once: the subject report decodes the depth map from the same photo.
+            let photo = try DepthPhoto(contentsOf: file)
+            let info = photo.info
+            let subject = photo.depthMapInfo != nil ? try SubjectReport(photo: photo) : nil
             if format == .text {
                 let names = Self.recipeNames(info.auxiliaryImages)
                 let lines = info.summaryLines { index in

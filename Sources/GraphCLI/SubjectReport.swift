@@ -16,7 +16,11 @@ struct SubjectReport {
 
     /// The report for the depth photo at `path`; nil when it has no depth or disparity map.
     init?(path: String) throws {
-        let photo = try DepthPhoto(contentsOf: path)
+        try self.init(photo: try DepthPhoto(contentsOf: path))
+    }
+
+    /// The report for a depth photo already opened; nil when it has no depth or disparity map.
+    init?(photo: DepthPhoto) throws {
         guard photo.depthMapInfo != nil else { return nil }
         let subject = photo.subject
         region = subject?.rect ?? FocusRect.centre

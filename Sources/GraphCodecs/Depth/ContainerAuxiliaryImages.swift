@@ -6,7 +6,7 @@ extension JPEGAuxiliaryImages {
     /// or any Dynamic Depth namespace in the extended one (the specification's layout).
     static func mayHaveContainer(_ metadata: ImageMetadata) -> Bool {
         metadata.xmp.map(GoogleContainer.isPresent(inMainPacket:)) == true
-            || metadata.extendedXMP?.contains("http://ns.google.com/photos/dd/1.0/") == true
+            || metadata.extendedXMP.map { XMP.mentions($0, "http://ns.google.com/photos/dd/1.0/") } == true
     }
 
     /// The container's items after the primary, except those `existing` already describes (the
@@ -28,8 +28,11 @@ extension JPEGAuxiliaryImages {
         if depthDescription != nil || depthProblem != nil, metadata.extendedXMPDigestMatches == false {
             warnings.append("Dynamic Depth: the extended XMP's MD5 does not match its GUID \(metadata.extendedXMPGUID ?? ""): the description may be damaged")
         }
+        let describesDepth = depthDescription != nil || depthProblem != nil
+        // The depth map the XMP describes but that cannot be found: listed with why, so that
+        // loading it says so; any other container problem is a warning.
         func depthPlaceholder(_ problem: String) -> [AuxiliaryImageInfo] {
-            guard depthDescription != nil || depthProblem != nil else {
+            guard describesDepth else {
                 warnings.append(problem)
                 return []
             }
@@ -71,12 +74,14 @@ extension JPEGAuxiliaryImages {
                 if let depthProblem { info.problems.append(depthProblem) }
             }
             if let problem = item.problem { info.problems.append(problem) }
-            if let range = item.range { describeHeader(&info, bytes[range], semantic: item.semantic) }
+            // Images only: a Motion Photo's video item keeps its mime type as its codec.
+            if let range = item.range, item.mime.lowercased().hasPrefix("image/") {
+                describeHeader(&info, bytes[range], semantic: item.semantic)
+            }
             images.append(info)
         }
-        if !foundDepth, depthDescription != nil || depthProblem != nil {
-            images += depthPlaceholder("")
-            images[images.count - 1].problems = [depthProblem ?? "Dynamic Depth: the Container:Directory has no item for the depth map (DepthMap:ItemSemantic \(depthDescription?.itemSemantic ?? "Depth"))"]
+        if !foundDepth, describesDepth {
+            images += depthPlaceholder("Dynamic Depth: the Container:Directory has no item for the depth map (DepthMap:ItemSemantic \(depthDescription?.itemSemantic ?? "Depth"))")
         }
         return images
     }

@@ -9,7 +9,7 @@ public enum XDM {
 
     /// Whether either packet has XDM depth map properties (a cheap text check before parsing).
     public static func isPresent(mainPacket: String?, extendedPacket: String?) -> Bool {
-        mainPacket?.contains(depthMapNamespace) == true || extendedPacket?.contains(depthMapNamespace) == true
+        [mainPacket, extendedPacket].contains { packet in packet.map { XMP.mentions($0, depthMapNamespace) } == true }
     }
 
     /// The first XDM depth map of the packets; nil when there are no `Depthmap:` properties; a
