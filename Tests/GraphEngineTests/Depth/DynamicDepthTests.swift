@@ -59,8 +59,11 @@ final class DynamicDepthTests: XCTestCase {
         let metres = try DepthTestData.values(try photo.depthData(as: .depth).map)
         XCTAssertEqual(Double(try XCTUnwrap(metres.values.max())), 1 / disparity(221), accuracy: 1e-4)
 
-        let confidence = try XCTUnwrap(photo.auxiliaryImages.first { $0.kind == .confidence })
+        let confidence = try XCTUnwrap(photo.info(for: .confidence))
         XCTAssertEqual([confidence.width, confidence.height], [2024, 2688])
+        let confidenceMap = try DepthTestData.values(try photo.image(.confidence))
+        XCTAssertEqual([confidenceMap.width, confidenceMap.height], [2024, 2688])
+        XCTAssertEqual(confidenceMap.values.min(), 1, "README: all 255")
         XCTAssertEqual(confidence.location, .containerItem(semantic: "Confidence", range: 3_818_473..<3_884_166))
         let original = try XCTUnwrap(photo.auxiliaryImages.first { $0.kind == .original })
         XCTAssertEqual(original.location, .containerItem(semantic: "Original", range: 2_717_896..<3_575_847))
@@ -131,6 +134,9 @@ final class DynamicDepthTests: XCTestCase {
         XCTAssertEqual(disparity.max() ?? 0, 2, accuracy: 0.05)
         let info = try XCTUnwrap(photo.auxiliaryImages.last)
         XCTAssertEqual(info.valueRange?.max, 1)
+        let confidence = try DepthTestData.values(try Image(contentsOf: path, auxiliary: .confidence)).values
+        XCTAssertEqual(confidence.min() ?? 0, 0.2, accuracy: 1 / 255)
+        XCTAssertEqual(confidence.max() ?? 0, 0.2, accuracy: 1 / 255)
         XCTAssertEqual(photo.depthMapInfo?.valueRange?.min, 0.5)
         XCTAssertEqual(photo.depthMapInfo?.valueRange?.max, 4.5)
     }

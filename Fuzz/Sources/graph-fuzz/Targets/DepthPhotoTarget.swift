@@ -24,7 +24,7 @@ extension FuzzTarget {
             }
         }
         if let matte = try? photo.portraitEffectsMatte() { maps.append(matte.map) }
-        for named in [AuxiliaryImage.skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap] {
+        for named in [AuxiliaryImage.skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap, .confidence] {
             if let map = try? photo.normalizedMap(named) { maps.append(map) }
         }
         if let original = try? photo.originalImage() { maps.append(original) }

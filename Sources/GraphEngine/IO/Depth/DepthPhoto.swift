@@ -22,6 +22,8 @@ public enum AuxiliaryImage: String, Sendable, CaseIterable {
     case skyMatte
     /// The HDR gain map (Apple's, or an Ultra HDR one), stored values scaled to 0...1.
     case gainMap
+    /// The depth map's confidence (Dynamic Depth), 0 (none) to 1 (full).
+    case confidence
 }
 
 /// How an auxiliary map is oriented when loaded.
@@ -151,7 +153,7 @@ public struct DepthPhoto: Sendable {
         case .disparity: return try depthData(as: .disparity, orientation: orientation).map
         case .depth: return try depthData(as: .depth, orientation: orientation).map
         case .portraitEffectsMatte: return try portraitEffectsMatte(orientation: orientation).map
-        case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap:
+        case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap, .confidence:
             return try normalizedMap(auxiliary, orientation: orientation)
         }
     }

@@ -10,7 +10,7 @@ extension AuxiliaryImage {
         case .teethMatte: return "teeth"
         case .glassesMatte: return "glasses"
         case .skyMatte: return "sky"
-        case .disparity, .depth, .portraitEffectsMatte, .gainMap: return nil
+        case .disparity, .depth, .portraitEffectsMatte, .gainMap, .confidence: return nil
         }
     }
 
@@ -21,6 +21,7 @@ extension AuxiliaryImage {
         case .disparity, .depth: return images.firstIndex { $0.kind == .disparity || $0.kind == .depth }
         case .portraitEffectsMatte: return images.firstIndex { $0.kind == .portraitEffectsMatte }
         case .gainMap: return images.firstIndex { $0.kind == .hdrGainMap }
+        case .confidence: return images.firstIndex { $0.kind == .confidence }
         case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte:
             return images.firstIndex { $0.kind == .semanticMatte && $0.semanticMatteSubject == semanticMatteSubject }
         }
@@ -32,6 +33,7 @@ extension AuxiliaryImage {
         switch self {
         case .disparity, .depth: return "depth or disparity map"
         case .portraitEffectsMatte: return "portrait effects matte"
+        case .confidence: return "depth confidence map"
         default: return "HDR gain map"
         }
     }
@@ -39,7 +41,7 @@ extension AuxiliaryImage {
 
 /// The auxiliary images read as their stored samples scaled to 0...1, with no value encoding of
 /// their own: Apple's semantic segmentation mattes (0 outside, 1 on the skin, hair, teeth,
-/// glasses or sky) and the HDR gain map. They are picked by the type their file gives them (a
+/// glasses or sky), the HDR gain map and a Dynamic Depth confidence map. They are picked by the type their file gives them (a
 /// HEIF `auxC` URN, a JPEG MPF image's `apdi:AuxiliaryImageType`), never by their position: an
 /// iPhone JPEG may store the gain map before the disparity.
 extension DepthPhoto {
@@ -49,7 +51,7 @@ extension DepthPhoto {
         auxiliary.index(in: auxiliaryImages).map { auxiliaryImages[$0] }
     }
 
-    /// A semantic matte or the gain map as a data image: the first stored channel divided by its
+    /// A semantic matte, the gain map or the confidence map as a data image: the first stored channel divided by its
     /// largest value (255 for 8-bit), upright with the photo unless `orientation` is `.stored`.
     /// A gain map's own encoding (Apple's headroom in the photo's EXIF/maker note, Ultra HDR's
     /// `hdrgm:GainMapMin/Max/Gamma`) is not applied: these are the stored values. Only this
@@ -57,7 +59,7 @@ extension DepthPhoto {
     /// file has when it has no such image; disparity, depth and the portrait matte are loaded
     /// by ``image(_:orientation:)`` with their own values.
     public func normalizedMap(_ auxiliary: AuxiliaryImage, orientation: AuxiliaryOrientation = .upright) throws -> Image {
-        guard auxiliary.semanticMatteSubject != nil || auxiliary == .gainMap else {
+        guard auxiliary.semanticMatteSubject != nil || auxiliary == .gainMap || auxiliary == .confidence else {
             return try image(auxiliary, orientation: orientation)
         }
         guard let aux = info(for: auxiliary) else { throw missing(auxiliary.readableName) }
