@@ -333,14 +333,74 @@ def depth_seeds():
         main, extended, _ = gdepth_packets(tiny_png((2, 2), 4), near, far, fmt)
         save("gdepth", main + b"\0" + extended, f"gdepth-{fmt}")
         save("xmp-props", extended, f"gdepth-extended-{fmt}")
+    # Intel XDM (the gdepth target parses it too): a 4x3 PNG inline in Depthmap:Data.
+    xdm = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           '<rdf:Description rdf:about="" xmlns:Device="http://ns.xdm.org/photos/1.0/device/" '
+           'xmlns:Camera="http://ns.xdm.org/photos/1.0/camera/" xmlns:Depthmap="http://ns.xdm.org/photos/1.0/depthmap/">'
+           '<Device:Cameras><rdf:Seq><rdf:li rdf:parseType="Resource"><Camera:DepthMap rdf:parseType="Resource">'
+           '<Depthmap:Data>%s</Depthmap:Data><Depthmap:Far>65535.000000</Depthmap:Far><Depthmap:Format>RangeLinear</Depthmap:Format>'
+           '<Depthmap:Metric>False</Depthmap:Metric><Depthmap:Mime>image/png</Depthmap:Mime><Depthmap:Near>0.000000</Depthmap:Near>'
+           '</Camera:DepthMap></rdf:li></rdf:Seq></Device:Cameras></rdf:Description></rdf:RDF></x:xmpmeta>'
+           % base64.b64encode(tiny_png((4, 3), 5)).decode()).encode()
+    save("gdepth", b'<x:xmpmeta xmlns:x="adobe:ns:meta/"/>' + b"\0" + xdm, "xdm")
     gdepth_main = [p for p in all_xmp_packets(photos["gdepth_motorola_xt912_exifr.jpg"]) if b"GDepth" in p]
     for packet in gdepth_main:
         save("gdepth", packet)
+    # Dynamic Depth (Pixel 8 layout): the directory in the main packet, the Device/Camera/DepthMap
+    # description in the extended one, tiny depth and confidence JPEGs appended.
+    for name, data in dynamic_depth_seeds().items():
+        target, _, label = name.partition(":")
+        save(target, data, label)
     # .cube tables: the example and small ones with every keyword.
     save("cube", (ROOT / "Examples" / "recipes" / "teal-orange.cube").read_bytes(), "teal-orange")
     corners = "".join(f"{r} {g} {b}\n" for b in (0, 1) for g in (0, 1) for r in (0, 1))
     save("cube", f'TITLE "identity"\n# comment\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 1 1\nLUT_3D_SIZE 2\n{corners}'.encode(), "identity-2")
     save("cube", ("LUT_3D_INPUT_RANGE 0 1\r\nLUT_3D_SIZE 2\r\n" + corners.replace("\n", "\r\n")).encode(), "crlf-2")
+
+
+def dynamic_depth_packets(items, fmt="RangeInverse", units="Diopters", near="0.208841", far="5.702907"):
+    """(main, extended, guid) of a Dynamic Depth photo: items is [(semantic, mime, length)]."""
+    directory = "".join('<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="%s" Item:Length="%s" '
+                        'Item:Semantic="%s"/></rdf:li>' % (mime, length, semantic) for semantic, mime, length in items)
+    extended = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                '<rdf:Description rdf:about="" xmlns:Device="http://ns.google.com/photos/dd/1.0/device/" '
+                'xmlns:Camera="http://ns.google.com/photos/dd/1.0/camera/" '
+                'xmlns:DepthMap="http://ns.google.com/photos/dd/1.0/depthmap/" '
+                'xmlns:ImagingModel="http://ns.google.com/photos/dd/1.0/imagingmodel/"><Device:Cameras><rdf:Seq>'
+                '<rdf:li rdf:parseType="Resource"><rdf:value rdf:parseType="Resource">'
+                '<Camera:DepthMap rdf:parseType="Resource"><DepthMap:ItemSemantic>Depth</DepthMap:ItemSemantic>'
+                '<DepthMap:Format>%s</DepthMap:Format><DepthMap:Units>%s</DepthMap:Units><DepthMap:Near>%s</DepthMap:Near>'
+                '<DepthMap:Far>%s</DepthMap:Far><DepthMap:ConfidenceURI>android/confidencemap</DepthMap:ConfidenceURI>'
+                '<DepthMap:FocalTableEntryCount>2</DepthMap:FocalTableEntryCount>'
+                '<DepthMap:FocalTable>etpVPgAAAAAXqlY+AAAAAA==</DepthMap:FocalTable></Camera:DepthMap>'
+                '<Camera:ImagingModel rdf:parseType="Resource"><ImagingModel:FocalLengthX>29.3</ImagingModel:FocalLengthX>'
+                '<ImagingModel:FocalLengthY>29.3</ImagingModel:FocalLengthY><ImagingModel:PrincipalPointX>8</ImagingModel:PrincipalPointX>'
+                '<ImagingModel:PrincipalPointY>6</ImagingModel:PrincipalPointY></Camera:ImagingModel>'
+                '</rdf:value></rdf:li></rdf:Seq></Device:Cameras></rdf:Description></rdf:RDF></x:xmpmeta>'
+                % (fmt, units, near, far)).encode()
+    guid = hashlib.md5(extended).hexdigest().upper()
+    main = ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            '<rdf:Description rdf:about="" xmlns:xmpNote="http://ns.adobe.com/xmp/note/" '
+            'xmlns:Container="http://ns.google.com/photos/1.0/container/" '
+            'xmlns:Item="http://ns.google.com/photos/1.0/container/item/" xmpNote:HasExtendedXMP="%s">'
+            '<Container:Directory><rdf:Seq>%s</rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>'
+            % (guid, directory)).encode()
+    return main, extended, guid.encode()
+
+
+def dynamic_depth_seeds():
+    """TARGET:NAME -> bytes: google-container inputs (packets, NUL, tail) and whole depth photos."""
+    depth, confidence = tiny_jpeg("L", (8, 6), 4), tiny_jpeg("L", (8, 6), 250)
+    items = [("Primary", "image/jpeg", 0), ("Depth", "image/jpeg", len(depth)), ("Confidence", "image/jpeg", len(confidence))]
+    seeds = {}
+    for label, fmt, units, tail_items in [("pixel8-layout", "RangeInverse", "Diopters", items),
+                                          ("linear-metres", "RangeLinear", "Meters", items),
+                                          ("wrong-length", "RangeInverse", "Diopters", items[:1] + [("Depth", "image/jpeg", 9)] + items[2:])]:
+        main, extended, guid = dynamic_depth_packets(tail_items, fmt, units)
+        seeds["google-container:" + label] = main + b"\0" + extended + b"\0" + depth + confidence
+        seeds["depth-photo:dynamic-depth-" + label] = gdepth_jpeg(tiny_jpeg("RGB", (16, 12), 2), main, extended, guid,
+                                                                  chunk=900) + depth + confidence
+    return seeds
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GraphCodecs
+import GraphEngine
 
 /// `graph info FILE`: header and metadata of a PNG, JPEG or HEIF, with its auxiliary images (depth and
 /// disparity maps, mattes, gain maps), without decoding the main image; for a depth photo, the
@@ -15,16 +16,32 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         try Graph.reportingErrors {
             guard format != .dot else { throw RecipeError("--format", "expected text or json") }
-            let info = try ImageFile.info(path: file)
-            let subject = info.auxiliaryImages.contains { $0.kind == .disparity || $0.kind == .depth } ? try SubjectReport(path: file) : nil
+            // Read and parsed once: the subject report decodes the depth map from the same photo.
+            let photo = try DepthPhoto(contentsOf: file)
+            let info = photo.info
+            let subject = photo.depthMapInfo != nil ? try SubjectReport(photo: photo) : nil
             if format == .text {
-                for line in info.summaryLines + (subject?.lines ?? []) { Terminal.shared.out(line) }
+                let names = Self.recipeNames(info.auxiliaryImages)
+                let lines = info.summaryLines { index in
+                    names[index].map { list in #"load with "auxiliary": "# + list.map { "\"\($0)\"" }.joined(separator: " or ") }
+                }
+                for line in lines + (subject?.lines ?? []) { Terminal.shared.out(line) }
             } else {
                 guard case .object(var members) = Self.json(info) else { return }
                 members.append(("subject", subject?.json ?? .null))
                 Terminal.shared.out(JSON.object(members).pretty())
             }
         }
+    }
+
+    /// The recipe names (`"auxiliary": NAME`) that load each auxiliary image, by its index; an
+    /// image no name loads (a second matte of one kind, an unknown type) has none.
+    static func recipeNames(_ images: [AuxiliaryImageInfo]) -> [Int: [String]] {
+        var names: [Int: [String]] = [:]
+        for kind in AuxiliaryImage.allCases {
+            if let index = kind.index(in: images) { names[index, default: []].append(RecipeDecoder.auxiliaryName(kind)) }
+        }
+        return names
     }
 
     static func json(_ info: ImageInfo) -> JSON {
@@ -57,7 +74,12 @@ struct InfoCommand: ParsableCommand {
             .object([("index", number($0.index + 1)), ("type", .string($0.typeName)),
                      ("offset", number($0.absoluteOffset)), ("length", number($0.length))])
         })))
-        members.append(("auxiliaryImages", .array(info.auxiliaryImages.map(json))))
+        let names = recipeNames(info.auxiliaryImages)
+        members.append(("auxiliaryImages", .array(info.auxiliaryImages.enumerated().map { index, image in
+            guard case .object(var fields) = json(image) else { return json(image) }
+            fields.insert(("recipeNames", .array((names[index] ?? []).map { .string($0) })), at: 2)
+            return .object(fields)
+        })))
         members.append(("warnings", .array(info.warnings.map { .string($0) })))
         return .object(members)
     }
@@ -89,6 +111,8 @@ struct InfoCommand: ParsableCommand {
                                 ("length", number(stream.range.count)), ("foundByScan", .bool(stream.foundByScan))])
         case .heifItem(let id): location = .object([("heifItem", number(Int(id)))])
         case .gDepth: location = .object([("gDepth", .string("extended XMP"))])
+        case .containerItem(let semantic, let range):
+            location = .object([("containerItem", .string(semantic)), ("offset", number(range.lowerBound)), ("length", number(range.count))])
         }
         var members: [(String, JSON)] = [
             ("kind", .string(image.kind.rawValue)), ("type", .string(image.type)), ("location", location),
@@ -112,6 +136,20 @@ struct InfoCommand: ParsableCommand {
             members.append(("gDepth", .object([
                 ("format", .string(gDepth.format.rawValue)), ("near", .number(gDepth.near)), ("far", .number(gDepth.far)),
                 ("mime", .string(gDepth.mime)), ("originalImage", .bool(gDepth.originalImage != nil)),
+            ])))
+        }
+        if let depth = image.dynamicDepth {
+            let range = depth.distanceRange
+            members.append(("dynamicDepth", .object([
+                ("format", .string(depth.format.rawValue)), ("near", .number(depth.near)), ("far", .number(depth.far)),
+                ("units", optional(depth.units) { .string($0) }), ("nearMetres", .number(range.near)), ("farMetres", .number(range.far)),
+                ("measureType", optional(depth.measureType) { .string($0) }),
+                ("focalTableEntries", optional(depth.focalTableEntryCount) { number($0) }),
+                ("imagingModel", optional(depth.imagingModel) { model in
+                    .object([("focalLengthX", .number(model.focalLengthX)), ("focalLengthY", .number(model.focalLengthY)),
+                             ("principalPointX", .number(model.principalPointX)), ("principalPointY", .number(model.principalPointY)),
+                             ("imageWidth", optional(model.imageWidth, number)), ("imageHeight", optional(model.imageHeight, number))])
+                }),
             ])))
         }
         members.append(("problems", .array(image.problems.map { .string($0) })))

@@ -91,6 +91,6 @@ extension RecipeBuilder {
 extension DepthPhoto {
     /// Whether the file has the auxiliary image `map` (a depth or disparity map gives either).
     func has(_ map: AuxiliaryImage) -> Bool {
-        map == .portraitEffectsMatte ? portraitEffectsMatteInfo != nil : depthMapInfo != nil
+        info(for: map) != nil
     }
 }

@@ -184,7 +184,7 @@ struct RecipeDecoder {
             var auxiliary: AuxiliaryImage?
             if let value = json["auxiliary"] {
                 guard case .string(let text) = value, let kind = Self.auxiliaryNames[text] else {
-                    throw RecipeError("\(path).auxiliary", "expected \"disparity\", \"depth\" or \"matte\", got \(value.compact)")
+                    throw RecipeError("\(path).auxiliary", "expected \(Self.auxiliaryNameList), got \(value.compact)")
                 }
                 if colorSpace != nil {
                     throw RecipeError("\(path).colorSpace", "an auxiliary image is data, never colour-converted; remove \"colorSpace\"")
@@ -290,8 +290,11 @@ struct RecipeDecoder {
         }
         if let value = json["attach"] {
             for (key, reference) in try object(value, "\(path).attach") {
-                guard let kind = Self.auxiliaryNames[key] else {
-                    throw RecipeError("\(path).attach.\(key)", "unknown auxiliary image\(suggestion(key, Self.auxiliaryNames.keys)); expected \"disparity\", \"depth\" or \"matte\"")
+                guard let kind = Self.auxiliaryNames[key], Self.attachable.contains(kind) else {
+                    let known = Self.auxiliaryNames[key] != nil
+                        ? ": only the depth map and the portrait matte are written with a photo"
+                        : suggestion(key, Self.auxiliaryNames.keys.filter { Self.attachable.contains(Self.auxiliaryNames[$0] ?? .gainMap) })
+                    throw RecipeError("\(path).attach.\(key)", "unknown auxiliary image\(known); expected \"disparity\", \"depth\" or \"matte\"")
                 }
                 let name: String
                 if case .object = reference {
@@ -309,7 +312,21 @@ struct RecipeDecoder {
     }
 
     /// Recipe names of auxiliary images.
-    static let auxiliaryNames: [String: AuxiliaryImage] = ["disparity": .disparity, "depth": .depth, "matte": .portraitEffectsMatte]
+    /// Recipe names of auxiliary images: `matte` is the portrait effects matte; the others are
+    /// the library's names (`skinMatte`, `hairMatte`, `teethMatte`, `glassesMatte`, `skyMatte`,
+    /// `gainMap`).
+    static let auxiliaryNames: [String: AuxiliaryImage] = Dictionary(uniqueKeysWithValues: AuxiliaryImage.allCases.map {
+        ($0 == .portraitEffectsMatte ? "matte" : $0.rawValue, $0)
+    })
+
+    /// Every recipe name of an auxiliary image, quoted, in the library's order ("disparity", "depth", "matte", ...).
+    static var auxiliaryNameList: String {
+        let names = AuxiliaryImage.allCases.map { "\"\(auxiliaryName($0))\"" }
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    /// The auxiliary images an output can attach (write with the photo).
+    static let attachable: Set<AuxiliaryImage> = [.disparity, .depth, .portraitEffectsMatte]
 
     /// The recipe name of an auxiliary image (`matte` for the portrait effects matte).
     static func auxiliaryName(_ kind: AuxiliaryImage) -> String {

@@ -16,12 +16,21 @@ struct SubjectReport {
 
     /// The report for the depth photo at `path`; nil when it has no depth or disparity map.
     init?(path: String) throws {
-        let photo = try DepthPhoto(contentsOf: path)
+        try self.init(photo: try DepthPhoto(contentsOf: path))
+    }
+
+    /// The report for a depth photo already opened; nil when it has no depth or disparity map.
+    init?(photo: DepthPhoto) throws {
         guard photo.depthMapInfo != nil else { return nil }
         let subject = photo.subject
         region = subject?.rect ?? FocusRect.centre
         source = subject?.source.rawValue ?? "the default centre (the photo names no face, focus region or focal point)"
-        let map = try photo.image(.disparity)
+        // A large JPEG map (a Pixel's 2024×2688) is decoded at most 8 times smaller, keeping a
+        // long side of at least 512: the dominant disparity over the subject needs no more, and
+        // `graph info` stays fast. Apple's maps (768 long) decode whole.
+        let stored = photo.depthMapInfo.map { max($0.width, $0.height) } ?? 0
+        let shrink = [8, 4, 2].first { stored / $0 >= 512 } ?? 1
+        let map = try photo.depthData(as: .disparity, reducedBy: shrink).map
         let focus = try map.applyingFilter("GEFocusDisparity", parameters: ["inputFocusRect": .rect(region)])
         let buffer = try Context().render(focus, format: .rgbaf, colorSpace: .data)
         focusDisparity = buffer.withUnsafeBytes { $0.load(as: Float.self) }

@@ -44,7 +44,11 @@ public struct ImageInfo: Sendable {
     public var orientedHeight: Int { metadata.exifOrientation >= 5 ? width : height }
 
     /// Human-readable lines: format, size, depth, profile, orientation, segments, MPF entries.
-    public var summaryLines: [String] {
+    public var summaryLines: [String] { summaryLines(notingAuxiliaryImage: { _ in nil }) }
+
+    /// ``summaryLines`` with `note(index)` appended to the line of auxiliary image `index` when
+    /// it gives one (the CLI adds the recipe name that loads the image).
+    public func summaryLines(notingAuxiliaryImage note: (Int) -> String?) -> [String] {
         var lines = ["format: \(format.name)", "size: \(width)x\(height)", "channels: \(channels) (\(colorModel))", "bit depth: \(bitDepth)"]
         if let profile = iccProfile {
             lines.append("colour profile: \(profile.description.isEmpty ? "(no description)" : profile.description) [\(profile.kind.rawValue), ICC \(profile.version), \(profile.bytes.count) bytes]")
@@ -73,8 +77,8 @@ public struct ImageInfo: Sendable {
         for entry in metadata.mpfEntries {
             lines.append("mpf image \(entry.index + 1): \(entry.typeName), offset \(entry.absoluteOffset), \(entry.length) bytes")
         }
-        for image in auxiliaryImages {
-            lines.append("auxiliary image: \(image.summary)")
+        for (index, image) in auxiliaryImages.enumerated() {
+            lines.append("auxiliary image: \(image.summary)" + (note(index).map { ", \($0)" } ?? ""))
             for problem in image.problems { lines.append("warning: \(problem)") }
         }
         for warning in warnings { lines.append("warning: \(warning)") }

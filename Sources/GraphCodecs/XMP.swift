@@ -36,6 +36,29 @@ public enum XMP {
     /// packets, depth maps included, stay far below).
     static let maxExtendedPacketBytes = 64 << 20
 
+    /// Whether `packet` contains `needle`, comparing UTF-8 bytes: a cheap check before parsing
+    /// a packet that may be megabytes long (an extended packet with images in base64), where
+    /// `String.contains` is many times slower.
+    public static func mentions(_ packet: String, _ needle: String) -> Bool {
+        var packet = packet, needle = needle
+        return packet.withUTF8 { text in
+            needle.withUTF8 { pattern in
+                guard let first = pattern.first, pattern.count <= text.count else { return pattern.isEmpty }
+                var i = 0
+                let last = text.count - pattern.count
+                while i <= last {
+                    if text[i] == first {
+                        var j = 1
+                        while j < pattern.count && text[i + j] == pattern[j] { j += 1 }
+                        if j == pattern.count { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
     /// The text of an XMP packet stored as bytes (a JPEG APP1 payload, a HEIF `mime` item): UTF-8 up to the end of its
     /// `<?xpacket end="…"?>` trailer when it has one, and without trailing NUL bytes. What follows
     /// the packet (Apple's HEIC writer ends every XMP item with a NUL) is not part of the XMP.

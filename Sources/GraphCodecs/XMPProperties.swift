@@ -32,6 +32,11 @@ public struct XMPProperties: Sendable, Equatable {
 
     /// Every property read, by name.
     public private(set) var values: [Name: Value] = [:]
+    /// The items of each RDF array whose items are structures (`rdf:li rdf:parseType="Resource"`),
+    /// by the array property's name: each item's simple fields by name, whatever their depth in
+    /// it, attributes of its property elements included (`<Container:Item Item:Length="22463"/>`).
+    /// Where ``values`` keeps the first item's fields only, this keeps every item's.
+    public private(set) var structureLists: [Name: [[Name: String]]] = [:]
     /// Why the scan stopped early, when it did.
     public private(set) var problem: String?
 
@@ -78,6 +83,11 @@ public struct XMPProperties: Sendable, Equatable {
         }
     }
 
+    /// The items of an RDF array of structures (see ``structureLists``); nil when absent.
+    public func structures(_ namespace: String, _ local: String) -> [[Name: String]]? {
+        structureLists[Name(namespace, local)]
+    }
+
     /// Whether any property of `namespace` is present.
     public func hasNamespace(_ namespace: String) -> Bool {
         values.keys.contains { $0.namespace == namespace }
@@ -85,6 +95,10 @@ public struct XMPProperties: Sendable, Equatable {
 
     mutating func set(_ name: Name, _ value: Value) {
         if values[name] == nil { values[name] = value }
+    }
+
+    mutating func setStructures(_ name: Name, _ items: [[Name: String]]) {
+        if structureLists[name] == nil { structureLists[name] = items }
     }
 
     mutating func stop(_ why: String) {
@@ -116,6 +130,7 @@ extension String {
 /// element stack (never recursion), every index checked.
 private struct XMLScanner {
     static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    static let xml = "http://www.w3.org/XML/1998/namespace"
 
     enum Role {
         /// Anything not interesting (x:xmpmeta, rdf:RDF, unknown wrappers).
@@ -138,6 +153,10 @@ private struct XMLScanner {
         var declarations: [(String, String)]
         var text: [UInt8] = []
         var items: [String]? = nil
+        /// The fields of an array item that is a structure (nil for any other element).
+        var fields: [XMPProperties.Name: String]? = nil
+        /// An array's (or its property's) structure items.
+        var structures: [[XMPProperties.Name: String]]? = nil
     }
 
     let bytes: [UInt8]
@@ -237,20 +256,34 @@ private struct XMLScanner {
             // An item that is a structure (MWG regions' `rdf:li rdf:parseType="Resource"`): its
             // fields are properties, flattened like any structure's (the first item's win).
             element.role = parseTypeResource ? .description : .item
+            if parseTypeResource { element.fields = [:] }
         } else if case .description = parentRole, let resolved {
             element.role = parseTypeResource ? .description : .property(resolved)
         } else if case .property = parentRole, let resolved, resolved.namespace != Self.rdf {
             // A field of a structure written without rdf:Description: flattened.
             element.role = .property(resolved)
         }
-        if case .description = element.role {
+        stack[stack.count - 1] = element
+        switch element.role {
+        case .description:
             for (attributeName, value) in attributes {
                 guard let property = resolve(attributeName, isAttribute: true), property.namespace != Self.rdf,
                       !property.namespace.isEmpty else { continue }
-                result.set(property, .text(String(decoding: value, as: UTF8.self)))
+                let text = String(decoding: value, as: UTF8.self)
+                result.set(property, .text(text))
+                recordField(property, text)
             }
+        case .property:
+            // A structure written as attributes of its property element: its fields, kept only
+            // in the enclosing structure item (``XMPProperties/structureLists``).
+            for (attributeName, value) in attributes {
+                guard let field = resolve(attributeName, isAttribute: true), field.namespace != Self.rdf,
+                      !field.namespace.isEmpty, field.namespace != Self.xml else { continue }
+                recordField(field, String(decoding: value, as: UTF8.self))
+            }
+        default:
+            break
         }
-        stack[stack.count - 1] = element
         if selfClosing { close() }
         return true
     }
@@ -269,19 +302,34 @@ private struct XMLScanner {
         return true
     }
 
+    /// Adds a simple field to the innermost enclosing structure item, if any (its first value wins).
+    mutating func recordField(_ name: XMPProperties.Name, _ text: String) {
+        guard let index = stack.lastIndex(where: { $0.fields != nil }) else { return }
+        if stack[index].fields?[name] == nil { stack[index].fields?[name] = text }
+    }
+
     /// Pops the innermost element, handing its text or items to the property it belongs to.
     mutating func close() {
         guard let element = stack.popLast() else { return }
+        if let fields = element.fields, let array = stack.indices.last {
+            // A structure item: its fields go to its array.
+            if stack[array].structures == nil { stack[array].structures = [] }
+            stack[array].structures?.append(fields)
+        }
         switch element.role {
         case .property(let name):
             if let items = element.items {
                 result.set(name, .list(items))
             } else {
-                result.set(name, .text(String(decoding: element.text, as: UTF8.self)))
+                let text = String(decoding: element.text, as: UTF8.self)
+                result.set(name, .text(text))
+                recordField(name, text)
             }
+            if let structures = element.structures { result.setStructures(name, structures) }
         case .array:
             if let parent = stack.indices.last {
                 stack[parent].items = element.items ?? []
+                if let structures = element.structures { stack[parent].structures = structures }
             }
         case .item:
             guard let array = stack.indices.last else { return }

@@ -17,13 +17,18 @@ final class DepthEffectRecipeTests: XCTestCase {
     /// Long side of the reduced copies.
     static let size = 256.0
 
-    /// The photos: the shipped portrait and every depth photo of the shared test data.
+    /// The photos: the shipped portrait, every depth photo of the shared test data, and of
+    /// `depth-more` those read in full: the Pixel 8 (Dynamic Depth) and the iPhone 14 HEIC.
     func photos() throws -> [String] {
         let shared = Self.repository.deletingLastPathComponent().appendingPathComponent("shared/testdata/depth")
         let found = (try? FileManager.default.contentsOfDirectory(atPath: shared.path)) ?? []
         if found.isEmpty { print("note: \(shared.path) absent; only the shipped portrait is tested") }
+        let more = Self.repository.deletingLastPathComponent().appendingPathComponent("shared/testdata/depth-more")
+        let morePhotos = ["pixel8_portrait_flowers_depthbox.jpg", "iphone14_front_portrait_7aux_fidmaa.heic"]
+            .map { more.appendingPathComponent($0).path }.filter { FileManager.default.fileExists(atPath: $0) }
         return [Self.examples.appendingPathComponent("depth/portrait.jpg").path]
             + found.filter { [".jpg", ".heic"].contains(where: $0.lowercased().hasSuffix) }.sorted().map { shared.appendingPathComponent($0).path }
+            + morePhotos
     }
 
     /// A copy of `photo` scaled to `size` on its long side, written as JPEG with its depth data

@@ -125,7 +125,7 @@ final class DepthRecipeTests: XCTestCase {
             (#"{"m": {"file": "depth.jpg", "auxiliary": "matte"}}"#,
              "images.m.auxiliary: \(folder.path)/depth.jpg: JPEG file has no portrait effects matte; its auxiliary images: disparity (MPF image 2 (disparity))"),
             (#"{"m": {"file": "in.png", "auxiliary": "depth"}}"#, "images.m.auxiliary: \(folder.path)/in.png: PNG file has no depth or disparity map; it has no auxiliary images"),
-            (#"{"m": {"file": "depth.jpg", "auxiliary": "normals"}}"#, #"images.m.auxiliary: expected "disparity", "depth" or "matte", got "normals""#),
+            (#"{"m": {"file": "depth.jpg", "auxiliary": "normals"}}"#, #"images.m.auxiliary: expected "disparity", "depth", "matte", "skinMatte", "hairMatte", "teethMatte", "glassesMatte", "skyMatte", "gainMap" or "confidence", got "normals""#),
             (#"{"m": {"file": "depth.jpg", "auxiliary": "depth", "colorSpace": "sRGB"}}"#, "images.m.colorSpace: an auxiliary image is data"),
         ]
         for (images, expected) in cases {
@@ -193,5 +193,48 @@ final class DepthRecipeTests: XCTestCase {
         XCTAssertEqual(info.iccProfile?.kind, .displayP3)
         XCTAssertEqual(info.auxiliaryImages.map(\.kind), [.disparity])
         XCTAssertEqual([info.auxiliaryImages[0].width, info.auxiliaryImages[0].height], [192, 144])
+    }
+
+    /// The iPhone 14 HEIC's semantic mattes and gain map: `graph info` names the recipe name that
+    /// loads each one, and a recipe reads the skin matte (1158×1544, README ground truth) as a
+    /// data image; an unknown name lists the known ones.
+    func testSemanticMattesLoadByRecipeName() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/testdata/depth-more/iphone14_front_portrait_7aux_fidmaa.heic").path
+        guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("shared test data not found at \(file)") }
+        let result = Graph.runInProcess(["info", "--format", "json", file])
+        XCTAssertEqual(result.status, 0, result.err)
+        guard case .array(let images)? = try JSONParser.parse(result.out)["auxiliaryImages"] else { return XCTFail("no auxiliaryImages") }
+        let names = images.map { image -> [String] in
+            guard case .array(let names)? = image["recipeNames"] else { return [] }
+            return names.compactMap { if case .string(let name) = $0 { return name } else { return nil } }
+        }
+        XCTAssertEqual(names, [["teethMatte"], ["matte"], ["gainMap"], ["skinMatte"], ["hairMatte"], ["disparity", "depth"], ["glassesMatte"]])
+        let text = Graph.runInProcess(["info", file]).out
+        XCTAssertTrue(text.contains(#"semanticskinmatte), item 45, 1158x1544 8-bit grey HEVC, range 0.0...1.0 [8-bit alpha], orientation 1, load with "auxiliary": "skinMatte""#), text)
+
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recipe = try writeRecipe(#"""
+        {"version": 1,
+         "images": {"skin": {"file": "\#(file)", "auxiliary": "skinMatte"}},
+         "outputs": [{"image": "skin", "file": "skin.png", "colorSpace": "data"}]}
+        """#, in: folder)
+        let run = Graph.runInProcess(["run", recipe])
+        XCTAssertEqual(run.status, 0, run.err)
+        let skin = try png(folder.appendingPathComponent("skin.png").path)
+        let written = try ImageFile.info(path: folder.appendingPathComponent("skin.png").path)
+        XCTAssertEqual([written.width, written.height], [1158, 1544])
+        XCTAssertEqual(skin.values.min(), 0)
+        XCTAssertEqual(skin.values.max(), 1)
+
+        let wrong = try writeRecipe(#"""
+        {"version": 1, "images": {"sky": {"file": "\#(file)", "auxiliary": "skyMatte"}},
+         "outputs": [{"image": "sky", "file": "sky.png"}]}
+        """#, in: folder)
+        let missing = Graph.runInProcess(["run", wrong])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.err.contains("has no semantic sky matte; its auxiliary images: semanticMatte (HEIF item 39"), missing.err)
     }
 }

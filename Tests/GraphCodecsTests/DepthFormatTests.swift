@@ -63,6 +63,38 @@ final class DepthFormatTests: XCTestCase {
         XCTAssertEqual(properties.number(area, "h"), 0.089)
         XCTAssertEqual(properties.text(area, "unit"), "normalized")
         XCTAssertEqual(properties.text("http://www.metadataworkinggroup.com/schemas/regions/", "Type"), "Face")
+        // Every item of the list, not only the first: its fields at any depth.
+        let regions = "http://www.metadataworkinggroup.com/schemas/regions/"
+        let items = properties.structures(regions, "RegionList") ?? []
+        XCTAssertEqual(items.map { $0[XMPProperties.Name(regions, "Type")] }, ["Face", "Focus"])
+        XCTAssertEqual(items.map { $0[XMPProperties.Name(area, "x")] }, ["0.5635", "0.9"])
+    }
+
+    /// A Google `Container:Directory`: each item a property element whose fields are its
+    /// attributes (the Pixel 8's form) or child elements; every item is kept, in order.
+    func testXMPStructureListsKeepEveryItem() {
+        let packet = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:Container="http://ns.google.com/photos/1.0/container/"
+                xmlns:Item="http://ns.google.com/photos/1.0/container/item/">
+             <Container:Directory><rdf:Seq>
+              <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Length="0" Item:Semantic="Primary"/></rdf:li>
+              <rdf:li rdf:parseType="Resource"><Container:Item rdf:parseType="Resource">
+               <Item:Mime>image/png</Item:Mime><Item:Length>22463</Item:Length><Item:Semantic>Depth</Item:Semantic>
+              </Container:Item></rdf:li>
+             </rdf:Seq></Container:Directory>
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let properties = XMPProperties.parse(packet)
+        XCTAssertNil(properties.problem)
+        let item = "http://ns.google.com/photos/1.0/container/item/"
+        let items = properties.structures("http://ns.google.com/photos/1.0/container/", "Directory") ?? []
+        XCTAssertEqual(items.map { $0[XMPProperties.Name(item, "Semantic")] }, ["Primary", "Depth"])
+        XCTAssertEqual(items.map { $0[XMPProperties.Name(item, "Length")] }, ["0", "22463"])
+        XCTAssertEqual(items.map { $0[XMPProperties.Name(item, "Mime")] }, ["image/jpeg", "image/png"])
+        // The flat view is unchanged: attributes of a property element are not properties of
+        // their own there, so the first Length it has is the element form's.
+        XCTAssertEqual(properties.text(item, "Length"), "22463")
     }
 
     func testMalformedXMPStopsWithAProblemAndKeepsWhatWasRead() {

@@ -23,6 +23,7 @@ struct FuzzTarget: Sendable {
         .auxJPEG,
         .appleXMP,
         .gDepth,
+        .googleContainer,
         .xmpProperties,
         .heif,
         .hevcDepth,

@@ -31,6 +31,11 @@ public struct AppleAuxiliaryMetadata: Sendable, Equatable, Hashable {
     public var calibration: CameraCalibration?
     /// `portraitEffectsMatte:PortraitEffectsMatteVersion`.
     public var portraitEffectsMatteVersion: Int?
+    /// `HDRGainMap:HDRGainMapVersion`: set in an HDR gain map's XMP (iPhone 12 and later).
+    public var hdrGainMapVersion: Int?
+    /// `semanticSegmentationMatte:SemanticSegmentationMatteVersion`: set in a semantic matte's XMP
+    /// (skin, hair, teeth, glasses, sky; iPhone XR and later).
+    public var semanticSegmentationMatteVersion: Int?
 
     /// Nothing known yet.
     public init() {}
@@ -76,6 +81,10 @@ public enum AppleDepthXMP {
     public static let depthDataNamespace = "http://ns.apple.com/depthData/1.0/"
     /// Apple's portrait-effects-matte namespace (`portraitEffectsMatte:`).
     public static let portraitEffectsMatteNamespace = "http://ns.apple.com/portraitEffectsMatte/1.0/"
+    /// Apple's HDR gain map namespace (`HDRGainMap:`).
+    public static let hdrGainMapNamespace = "http://ns.apple.com/HDRGainMap/1.0/"
+    /// Apple's semantic segmentation matte namespace (`semanticSegmentationMatte:`).
+    public static let semanticSegmentationMatteNamespace = "http://ns.apple.com/semanticSegmentationMatte/1.0/"
 
     /// The auxiliary-image properties of a packet; nil when it has none of Apple's depth or
     /// matte properties (an ordinary XMP packet).
@@ -83,7 +92,9 @@ public enum AppleDepthXMP {
         let properties = XMPProperties.parse(xmp)
         let apdi = pixelDataInfoNamespace, depth = depthDataNamespace
         guard properties.hasNamespace(apdi) || properties.hasNamespace(depth)
-                || properties.hasNamespace(portraitEffectsMatteNamespace) else { return nil }
+                || properties.hasNamespace(portraitEffectsMatteNamespace)
+                || properties.hasNamespace(hdrGainMapNamespace)
+                || properties.hasNamespace(semanticSegmentationMatteNamespace) else { return nil }
         func integer(_ namespace: String, _ name: String) -> Int? {
             properties.number(namespace, name).flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
         }
@@ -101,6 +112,8 @@ public enum AppleDepthXMP {
         metadata.filtered = properties.bool(depth, "Filtered")
         metadata.quality = properties.text(depth, "Quality")
         metadata.portraitEffectsMatteVersion = integer(portraitEffectsMatteNamespace, "PortraitEffectsMatteVersion")
+        metadata.hdrGainMapVersion = integer(hdrGainMapNamespace, "HDRGainMapVersion")
+        metadata.semanticSegmentationMatteVersion = integer(semanticSegmentationMatteNamespace, "SemanticSegmentationMatteVersion")
         if let intrinsics = properties.numbers(depth, "IntrinsicMatrix"), intrinsics.count == 9,
            let width = properties.number(depth, "IntrinsicMatrixReferenceWidth"),
            let height = properties.number(depth, "IntrinsicMatrixReferenceHeight") {

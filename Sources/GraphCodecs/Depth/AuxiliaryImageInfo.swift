@@ -1,11 +1,13 @@
 /// One auxiliary image of a photo, as its headers describe it (no pixels decoded): an iPhone
 /// disparity or depth map or portrait matte (JPEG MPF image or HEIF auxiliary item), a HEIF
-/// gain map, or a Google GDepth depth map.
+/// gain map, a Google GDepth depth map, or a Google container item (Dynamic Depth depth and
+/// confidence maps, original photo, gain map).
 public struct AuxiliaryImageInfo: Sendable, Equatable {
     /// What an auxiliary image holds.
     public enum Kind: String, Sendable, Equatable {
-        /// A disparity or depth map, a portrait effects matte, an HDR gain map, a semantic matte, an alpha plane, or a type not recognised.
-        case disparity, depth, portraitEffectsMatte, hdrGainMap, semanticMatte, alpha, unknown
+        /// A disparity or depth map, a portrait effects matte, an HDR gain map, a semantic matte, an alpha plane,
+        /// a depth map's confidence (Dynamic Depth), the original photo before the camera's rendering, or a type not recognised.
+        case disparity, depth, portraitEffectsMatte, hdrGainMap, semanticMatte, alpha, confidence, original, unknown
     }
 
     /// Where the image is stored.
@@ -16,6 +18,8 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         case heifItem(UInt32)
         /// GDepth: base64 in the extended XMP.
         case gDepth
+        /// A Google container item (``GoogleContainer``): its `Item:Semantic` and its bytes in the file.
+        case containerItem(semantic: String, range: Range<Int>)
     }
 
     /// What the image holds.
@@ -44,6 +48,8 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
     public var depthRepresentation: HEVCDepthRepresentation?
     /// GDepth: format, range and the depth image itself.
     public var gDepth: GDepthMetadata?
+    /// Dynamic Depth depth maps: format, near/far and units, focal table, intrinsics.
+    public var dynamicDepth: DynamicDepthMetadata?
     /// Why this image cannot be decoded to values, if it cannot (no FloatMin/FloatMax, a
     /// truncated stream, ...). Listed by `graph info`; loading it fails with this message.
     public var problems: [String]
@@ -75,9 +81,21 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         }
         if let info = depthRepresentation, let low = info.dMin, let high = info.dMax { return (low, high, "depth SEI d_min/d_max") }
         if let info = depthRepresentation, let low = info.zNear, let high = info.zFar { return (low, high, "depth SEI z_near/z_far") }
-        if let gDepth { return (min(gDepth.near, gDepth.far), max(gDepth.near, gDepth.far), "GDepth:Near/Far (\(gDepth.format.rawValue))") }
+        if let gDepth { return (min(gDepth.near, gDepth.far), max(gDepth.near, gDepth.far), "\(type == "XDM" ? "Depthmap" : "GDepth"):Near/Far (\(gDepth.format.rawValue))") }
+        if let depth = dynamicDepth {
+            let range = depth.distanceRange
+            let units = depth.units.map { $0.lowercased() == "diopters" ? "Diopters \(depth.near)/\(depth.far) as metres" : $0 } ?? "no units"
+            return (min(range.near, range.far), max(range.near, range.far), "DepthMap:Near/Far (\(depth.format.rawValue), \(units))")
+        }
+        if kind == .confidence { return (0, 1, "8-bit confidence") }
         if kind == .portraitEffectsMatte || kind == .semanticMatte { return (0, 1, "8-bit alpha") }
         return nil
+    }
+
+    /// For a semantic matte, what it segments ("skin", "hair", "teeth", "glasses", "sky"), from
+    /// its type; nil for other images and for a semantic matte whose type does not say.
+    public var semanticMatteSubject: String? {
+        kind == .semanticMatte ? AppleAuxiliaryType.semanticSubject(of: type) : nil
     }
 
     /// The stored samples: "8-bit grey", "8-bit RGBA" ...
@@ -87,7 +105,7 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
     }
 
     /// Whether camera calibration (intrinsics) is stored with it.
-    public var hasCalibration: Bool { apple?.calibration != nil }
+    public var hasCalibration: Bool { apple?.calibration != nil || dynamicDepth?.imagingModel != nil }
 
     /// "relative" / "absolute", when stored.
     public var accuracy: String? { apple?.accuracy }
@@ -103,11 +121,18 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
             parts.append((stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG")
                 + " at \(stream.range.lowerBound), \(stream.range.count) bytes" + (stream.foundByScan ? " (found by scanning)" : ""))
         case .heifItem(let id): parts.append("item \(id)")
-        case .gDepth: parts.append("GDepth extended XMP")
+        case .gDepth: parts.append(type == "GDepth" ? "GDepth extended XMP" : "\(type) XMP (inline)")
+        case .containerItem(let semantic, let range):
+            parts.append("Dynamic Depth item \(semantic) at \(range.lowerBound), \(range.count) bytes")
         }
         parts.append("\(width)x\(height) \(pixelFormat) \(codec)")
         if let range = valueRange { parts.append("range \(range.min)...\(range.max) [\(range.source)]") }
         if let info = depthRepresentation { parts.append(info.typeName) }
+        if let depth = dynamicDepth {
+            parts.append([depth.measureType, depth.focalTableEntryCount.map { "focal table \($0) entries" },
+                          depth.imagingModel.map { "fx \($0.focalLengthX) cx \($0.principalPointX) cy \($0.principalPointY)" }]
+                .compactMap { $0 }.joined(separator: ", "))
+        }
         parts.append("orientation \(orientation)")
         if let accuracy { parts.append("accuracy \(accuracy)") }
         if let filtered { parts.append(filtered ? "filtered" : "not filtered") }

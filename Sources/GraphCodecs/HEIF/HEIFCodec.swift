@@ -270,12 +270,8 @@ public enum HEIFCodec {
                 info.problems.append("item \(item.id): no value range (no apdi:FloatMinValue/FloatMaxValue, no d_min/d_max or z_near/z_far in the depth SEI)")
             }
             if info.apple?.isPortraitEffectsMatte == true { info.kind = .portraitEffectsMatte }
-        } else if urn.hasSuffix(":aux:portraiteffectsmatte") {
-            info.kind = .portraitEffectsMatte
-        } else if urn.hasSuffix(":aux:hdrgainmap") {
-            info.kind = .hdrGainMap
-        } else if urn.contains(":aux:semantic") {
-            info.kind = .semanticMatte
+        } else if let kind = AppleAuxiliaryType.kind(of: urn) {
+            info.kind = kind
         }
         return info
     }

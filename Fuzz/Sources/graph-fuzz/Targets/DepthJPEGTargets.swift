@@ -52,7 +52,7 @@ extension FuzzTarget {
     }
 
     /// GDepth XMP: the main packet, a NUL byte, then the extended packet (no NUL: main packet
-    /// only). Parsed as the JPEG reader does; what parses is written back with
+    /// only). Parsed as the JPEG reader does (as XDM too); what parses is written back with
     /// `GDepth.packets` and must read back the same. The base64 decoder is checked on the whole
     /// input too: whatever it decodes re-encodes and decodes to the same bytes.
     static let gDepth = FuzzTarget(name: "gdepth") { bytes in
@@ -64,6 +64,8 @@ extension FuzzTarget {
         }
         _ = GDepth.isPresent(inMainPacket: main)
         _ = GDepth.focusProperties(inMainPacket: main)
+        // The same packets as Intel XDM (RealSense), which stores its depth map the same way.
+        if let xdm = try? XDM.parse(mainPacket: main, extendedPacket: extended) { _ = xdm.depth(normalized: 0.5) }
         guard let parsed = try? GDepth.parse(mainPacket: main, extendedPacket: extended) else { return }
         _ = parsed.depth(normalized: 0.5)
         _ = parsed.normalized(depth: parsed.near)

@@ -5,10 +5,11 @@ import GraphCodecs
 import GraphEngine
 
 extension FuzzTarget {
-    /// A whole depth photo (iPhone JPEG or HEIC, GDepth JPEG) as a user hands it over: what
-    /// `graph info` prints (text and JSON), then every auxiliary map loaded as `DepthPhoto`,
+    /// A whole depth photo (iPhone JPEG or HEIC, GDepth or Dynamic Depth JPEG) as a user hands it
+    /// over: what `graph info` prints (text and JSON), then every auxiliary map loaded as `DepthPhoto`,
     /// `DepthData(contentsOf:)` and `Image(contentsOf:auxiliary:)` load it (disparity and depth,
-    /// upright and as stored, the portrait matte, GDepth's original image) and the corner of each
+    /// upright and as stored, the portrait matte, the semantic mattes and gain map, GDepth's
+    /// original image) and the corner of each
     /// rendered. Those read paths, so the input goes to a file in /dev/shm first (removed after).
     static let depthPhoto = FuzzTarget(name: "depth-photo") { bytes in
         guard writeScratchFile(bytes) else { return }
@@ -23,6 +24,9 @@ extension FuzzTarget {
             }
         }
         if let matte = try? photo.portraitEffectsMatte() { maps.append(matte.map) }
+        for named in [AuxiliaryImage.skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap, .confidence] {
+            if let map = try? photo.normalizedMap(named) { maps.append(map) }
+        }
         if let original = try? photo.originalImage() { maps.append(original) }
         for map in maps {
             let extent = map.extent

@@ -11,15 +11,16 @@ extension Context {
     /// - GDepth: the depth (disparity is converted) is normalised between its minimum (Near)
     ///   and maximum (Far) in the file's Format (RangeInverse by default) to an 8-bit grey PNG;
     ///   main and extended XMP packets replace the carried ones.
-    /// - A carried XMP packet describing GDepth is dropped when no GDepth is written: its depth
-    ///   map would no longer match the pixels.
+    /// - A carried XMP packet describing GDepth or a Google container (Dynamic Depth, Ultra HDR)
+    ///   is dropped when no GDepth is written: its depth map would no longer match the pixels,
+    ///   and the container's items are not appended to the output.
     /// NaN values (holes) are written as the range's minimum: 8-bit maps cannot hold them.
     func preparingAuxiliaryImages(_ options: ImageWriteOptions, format: OutputFileFormat) throws
         -> (options: ImageWriteOptions, appended: AppendedImages?)
     {
         var options = options
         let auxiliary = options.auxiliaryImages
-        let carriesGDepth = options.metadata?.xmp.map(GDepth.isPresent(inMainPacket:)) ?? false
+        let carriesGDepth = options.metadata?.xmp.map { GDepth.isPresent(inMainPacket: $0) || GoogleContainer.isPresent(inMainPacket: $0) } ?? false
         if auxiliary.isEmpty || format != .jpeg {
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             return (options, nil)

@@ -24,7 +24,8 @@ public struct AuxiliaryImages: Sendable, Hashable {
     public var portraitEffectsMatte: PortraitEffectsMatte?
     /// GDepth only: the original, unblurred photo (`GImage:Data`), written as a JPEG.
     public var originalImage: Image?
-    /// nil: GDepth when the depth data came from a GDepth file, Apple otherwise.
+    /// nil: GDepth when the depth data came from a GDepth or Dynamic Depth file (Dynamic Depth's
+    /// container is not written: its depth map is written as GDepth), Apple otherwise.
     public var format: Format?
     /// JPEG quality of the auxiliary maps (Apple) and of the original image (GDepth), 1...100. At 100
     /// (the default) a re-encoded 8-bit map comes back within about one step (two at worst).
@@ -45,6 +46,6 @@ public struct AuxiliaryImages: Sendable, Hashable {
 
     /// The format the depth data is written in.
     public var writtenFormat: Format {
-        format ?? (depthData?.sourceFormat == .gDepth ? .gDepth : .apple)
+        format ?? (depthData?.sourceFormat == .gDepth || depthData?.sourceFormat == .dynamicDepth ? .gDepth : .apple)
     }
 }

@@ -42,6 +42,8 @@ public struct DepthData: Sendable, Hashable {
         case appleHEIC = "Apple HEIC"
         /// A Google GDepth (Lens Blur) JPEG.
         case gDepth = "Google GDepth"
+        /// A Google Dynamic Depth JPEG (Pixel portraits): a container item described in the XMP.
+        case dynamicDepth = "Google Dynamic Depth"
     }
 
     /// How the file stores the values.
@@ -53,7 +55,8 @@ public struct DepthData: Sendable, Hashable {
         /// HEIC depth item without Apple XMP: its HEVC depth representation SEI.
         case depthRepresentation(HEVCDepthRepresentation)
         /// Google GDepth: stored dn = v / vmax encodes depth between `near` and `far` (see
-        /// `GDepthMetadata.Format` in GraphCodecs).
+        /// `GDepthMetadata.Format` in GraphCodecs). Dynamic Depth maps are read this way too,
+        /// their Near/Far in diopters turned to metres (`DynamicDepthMetadata.gDepthEquivalent`).
         case gDepth(format: GDepthMetadata.Format, near: Double, far: Double, units: String?)
 
         /// The range of values the stored integers span, in the stored kind's unit.

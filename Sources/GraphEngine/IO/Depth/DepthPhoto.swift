@@ -1,7 +1,8 @@
 import GraphCodecs
 
 /// Which auxiliary image to load (Core Image's `kCIImageAuxiliaryDisparity`,
-/// `kCIImageAuxiliaryDepth` and `kCIImageAuxiliaryPortraitEffectsMatte`).
+/// `kCIImageAuxiliaryDepth`, `kCIImageAuxiliaryPortraitEffectsMatte`,
+/// `kCIImageAuxiliarySemanticSegmentation…Matte` and `kCIImageAuxiliaryHDRGainMap`).
 public enum AuxiliaryImage: String, Sendable, CaseIterable {
     /// The depth map as disparity (converted when the file stores depth).
     case disparity
@@ -9,6 +10,20 @@ public enum AuxiliaryImage: String, Sendable, CaseIterable {
     case depth
     /// The portrait effects matte.
     case portraitEffectsMatte
+    /// Apple's semantic segmentation matte of skin (0...1).
+    case skinMatte
+    /// Apple's semantic segmentation matte of hair (0...1).
+    case hairMatte
+    /// Apple's semantic segmentation matte of teeth (0...1).
+    case teethMatte
+    /// Apple's semantic segmentation matte of glasses (0...1).
+    case glassesMatte
+    /// Apple's semantic segmentation matte of the sky (0...1).
+    case skyMatte
+    /// The HDR gain map (Apple's, or an Ultra HDR one), stored values scaled to 0...1.
+    case gainMap
+    /// The depth map's confidence (Dynamic Depth), 0 (none) to 1 (full).
+    case confidence
 }
 
 /// How an auxiliary map is oriented when loaded.
@@ -79,19 +94,27 @@ public struct DepthPhoto: Sendable {
     /// calibration describes the stored geometry: a map turned upright (the file's orientation
     /// is not 1) comes without it; load it with `orientation: .stored` to have it.
     public func depthData(as kind: DepthData.Kind? = nil, orientation: AuxiliaryOrientation = .upright) throws -> DepthData {
+        try depthData(as: kind, orientation: orientation, reducedBy: 1)
+    }
+
+    /// The depth data decoded `shrink` (1, 2, 4 or 8) times smaller by libjpeg's DCT scaling when
+    /// the map is a JPEG (full size otherwise): for a summary that does not need every pixel of a
+    /// large map (a Pixel's 2024×2688), such as `graph info`'s focus disparity. Each value is then
+    /// the map's average over a block of stored samples, converted.
+    public func depthData(as kind: DepthData.Kind? = nil, orientation: AuxiliaryOrientation = .upright, reducedBy shrink: Int) throws -> DepthData {
         guard let aux = depthMapInfo else { throw missing("depth or disparity map") }
         try checkUsable(aux)
         let storedKind: DepthData.Kind = aux.kind == .depth ? .depth : .disparity
-        let samples = try decodeSamples(aux, orientation: orientation)
+        let samples = try decodeSamples(aux, orientation: orientation, shrink: shrink)
         let encoding = try storedEncoding(aux)
         let map = try samples.image(DepthValues.table(maximum: samples.maximum, encoding: encoding))
-        let keepsStoredGeometry = orientation == .stored || samples.orientationApplied == false
+        let keepsStoredGeometry = (orientation == .stored || samples.orientationApplied == false) && shrink == 1
         var stored: StoredAuxiliary?
         if keepsStoredGeometry {
             switch aux.location {
             case .jpeg(let stream): stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: storedKind)
             case .gDepth: stored = aux.gDepth.map { StoredAuxiliary(encoded: .gDepth($0), map: map, kind: storedKind) }
-            case .heifItem: stored = nil
+            case .heifItem, .containerItem: stored = nil
             }
         }
         let apple = aux.apple
@@ -130,6 +153,8 @@ public struct DepthPhoto: Sendable {
         case .disparity: return try depthData(as: .disparity, orientation: orientation).map
         case .depth: return try depthData(as: .depth, orientation: orientation).map
         case .portraitEffectsMatte: return try portraitEffectsMatte(orientation: orientation).map
+        case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap, .confidence:
+            return try normalizedMap(auxiliary, orientation: orientation)
         }
     }
 
@@ -146,7 +171,8 @@ public struct DepthPhoto: Sendable {
         switch aux.location {
         case .jpeg(let stream): return "\(stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG") (\(aux.type))"
         case .heifItem(let id): return "HEIF item \(id) (\(aux.type))"
-        case .gDepth: return "GDepth depth map"
+        case .gDepth: return "\(aux.type) depth map"
+        case .containerItem(let semantic, _): return "Dynamic Depth item \(semantic)"
         }
     }
 
@@ -167,6 +193,7 @@ public struct DepthPhoto: Sendable {
         case .jpeg: return .appleJPEG
         case .heifItem: return .appleHEIC
         case .gDepth: return .gDepth
+        case .containerItem: return .dynamicDepth
         }
     }
 
@@ -177,6 +204,11 @@ public struct DepthPhoto: Sendable {
                           nativeFormat: apple.nativeFormat, storedFormat: apple.storedFormat)
         }
         if let gDepth = aux.gDepth { return .gDepth(format: gDepth.format, near: gDepth.near, far: gDepth.far, units: gDepth.units) }
+        if let depth = aux.dynamicDepth {
+            // Dynamic Depth stores like GDepth; diopters become metres (see DynamicDepthMetadata).
+            let equivalent = depth.gDepthEquivalent
+            return .gDepth(format: equivalent.format, near: equivalent.near, far: equivalent.far, units: equivalent.units)
+        }
         if let info = aux.depthRepresentation, DepthValues.range(of: info) != nil { return .depthRepresentation(info) }
         throw AuxiliaryImageError(path: path, message: "\(part(aux)) has no value range (no apdi:FloatMinValue/FloatMaxValue)")
     }
@@ -197,6 +229,11 @@ public struct DepthPhoto: Sendable {
             case .gDepth:
                 guard let data = aux.gDepth?.data else { throw missing("GDepth depth data") }
                 decoded = try ImageFile.decode(data, options: DecodeOptions(applyOrientation: false))
+            case .containerItem(_, let range):
+                guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else {
+                    throw AuxiliaryImageError(path: path, message: "\(part(aux)) has no bytes in the file")
+                }
+                decoded = try ImageFile.decode(Array(bytes[range]), options: DecodeOptions(jpegScaleDenominator: shrink, applyOrientation: false))
             }
         } catch let error as CodecError {
             var located = error.at(path: path)
