@@ -445,7 +445,8 @@ struct DollyZoomFill {
 
     /// Each hole: level 2's far surface there, or the detail mirrored across the hole's far edge
     /// over level ``detailLevel``'s.
-    /// By rows: the values of a run of holes computed, then written.
+    /// By ranges of rows: each range's border surfaces first (``borderSurfaces(_:)``), then by rows
+    /// the values of a run of holes computed, then written.
     private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level, smooth coarse: Level, _ blocks: Blocks) {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let ranges = min(height, 4 * pixels.threads)
@@ -454,9 +455,12 @@ struct DollyZoomFill {
         // The planes a value goes to: a grey value to every colour plane the buffer stores.
         let targets = channels == 1 ? 0..<min(colour.channels, 3) : 0..<3
         pixels.forEach(ranges) { k in
+            let band = pixels.rows(k, of: ranges)
+            let owns = borderSurfaces(band)
+            var next = 0
             let values = UnsafeMutablePointer<Float>.allocate(capacity: channels * width)
             defer { values.deallocate() }
-            for y in pixels.rows(k, of: ranges) {
+            for y in band {
                 let line = depth + y * width
                 var x = 0
                 while x < width {
@@ -467,7 +471,8 @@ struct DollyZoomFill {
                     let start = x
                     while x < width && line[x] == -.infinity {
                         var value = SIMD4<Float>()
-                        let own = borderFar(x: x, y: y)
+                        let own = owns[next]
+                        next += 1
                         let d = upBorder(level, x: x, y: y, size: 1, own: own, into: &value)
                         if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(x: m.x, y: m.y),
                            !nearer(depth[m.y * width + m.x], than: d) {
@@ -496,27 +501,117 @@ struct DollyZoomFill {
         }
     }
 
+    /// ``borderFar(x:y:)`` of every hole in the rows `band`, in row order (left to right, bottom
+    /// row first), without walking each ray: the first covered pixel from (x, y) along (dx, dy) is
+    /// (x + dx, y + dy) when that is covered, else the first one from that hole, a step farther.
+    /// So the 3 directions toward lower rows are carried up the band row by row (a row's holes
+    /// read the row below's), the 3 toward higher rows down the band, and the 2 along the row are
+    /// the ends of each run of holes; only a band's first (last) row walks its rays to the rows
+    /// below (above) the band. The same values as the walks, each hole's cost a few reads.
+    private func borderSurfaces(_ band: Range<Int>) -> [Float] {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        // The holes before each row of the band, and in all.
+        var starts = [Int](repeating: 0, count: band.count + 1)
+        for (i, y) in band.enumerated() {
+            let line = depth + y * width
+            var count = 0
+            for x in 0..<width where line[x] == -.infinity { count += 1 }
+            starts[i + 1] = starts[i] + count
+        }
+        var owns = [Float](repeating: .infinity, count: starts[band.count])
+        guard !owns.isEmpty else { return owns }
+        // Per direction dx = −1, 0, 1 and column: the disparity found from the last row's hole
+        // there and the steps to it (+∞ when none within `border`); this row's, then swapped.
+        let found = UnsafeMutablePointer<Float>.allocate(capacity: 6 * width)
+        let steps = UnsafeMutablePointer<Int32>.allocate(capacity: 6 * width)
+        defer {
+            found.deallocate()
+            steps.deallocate()
+        }
+        owns.withUnsafeMutableBufferPointer { owns in
+            // One sweep: rows `order`, looking toward row y + dy.
+            func sweep(_ order: [Int], dy: Int) {
+                var (last, this) = (0, 3 * width)
+                for (n, y) in order.enumerated() {
+                    let line = depth + y * width, i = y - band.lowerBound
+                    var index = starts[i]
+                    let ny = y + dy
+                    for x in 0..<width where line[x] == -.infinity {
+                        var own = owns[index]
+                        for dx in -1...1 {
+                            let slot = (dx + 1) * width + x, nx = x + dx
+                            var value = Float.infinity, count: Int32 = 0
+                            if nx >= 0, nx < width, ny >= 0, ny < height {
+                                let dn = depth[ny * width + nx]
+                                if dn != -.infinity {
+                                    (value, count) = (dn, 1)
+                                } else if n > 0 {
+                                    // The hole (nx, ny), one row back in this sweep.
+                                    let before = (dx + 1) * width + nx
+                                    (value, count) = (found[last + before], steps[last + before] + 1)
+                                    if count > Self.border { value = .infinity }
+                                } else {
+                                    (value, count) = walk(x: x, y: y, dx: dx, dy: dy)
+                                }
+                            }
+                            found[this + slot] = value
+                            steps[this + slot] = count
+                            own = min(own, value)
+                        }
+                        owns[index] = own
+                        index += 1
+                    }
+                    swap(&last, &this)
+                }
+            }
+            sweep(Array(band.reversed()), dy: 1)
+            sweep(Array(band), dy: -1)
+            // Along the rows: the ends of each run of holes.
+            for y in band {
+                let line = depth + y * width
+                var index = starts[y - band.lowerBound], x = 0
+                while x < width {
+                    guard line[x] == -.infinity else {
+                        x += 1
+                        continue
+                    }
+                    var end = x
+                    while end < width && line[end] == -.infinity { end += 1 }
+                    for hole in x..<end {
+                        if x > 0, hole - (x - 1) <= Self.border { owns[index] = min(owns[index], line[x - 1]) }
+                        if end < width, end - hole <= Self.border { owns[index] = min(owns[index], line[end]) }
+                        index += 1
+                    }
+                    x = end
+                }
+            }
+        }
+        return owns
+    }
+
+    /// The disparity of the first covered pixel from (x, y) along (dx, dy), within ``border``
+    /// steps and inside the frame, and the steps to it; +∞ when none.
+    @inline(__always)
+    private func walk(x: Int, y: Int, dx: Int, dy: Int) -> (Float, Int32) {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        var (nx, ny) = (x, y)
+        for step in 1...Self.border {
+            nx += dx
+            ny += dy
+            guard nx >= 0, nx < width, ny >= 0, ny < height else { break }
+            let dn = depth[ny * width + nx]
+            if dn != -.infinity { return (dn, Int32(step)) }
+        }
+        return (.infinity, 0)
+    }
+
     /// The far surface of a hole's own border around output pixel (x, y): the smallest disparity
     /// among the first covered pixels along each of 8 directions (within ``border`` pixels); +∞
     /// when none.
     @inline(__always)
     private func borderFar(x: Int, y: Int) -> Float {
-        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         var own = Float.infinity
-        for direction in 0..<8 {
-            let (dx, dy) = Self.directions[direction]
-            var (nx, ny) = (x, y)
-            for _ in 1...Self.border {
-                nx += dx
-                ny += dy
-                guard nx >= 0, nx < width, ny >= 0, ny < height else { break }
-                let dn = depth[ny * width + nx]
-                if dn != -.infinity {
-                    own = min(own, dn)
-                    break
-                }
-            }
-        }
+        for (dx, dy) in Self.directions { own = min(own, walk(x: x, y: y, dx: dx, dy: dy).0) }
         return own
     }
 
