@@ -52,7 +52,8 @@ enum DollyZoomFilters {
 /// their neighbours on a ramp of a soft depth edge (see ``DollyZoomPixels/openTorn(_:disparity:)``).
 /// Holes are filled from the background side only: a smooth estimate of the farthest surface
 /// around them plus detail mirrored from it (see ``DollyZoomFill``), so a disocclusion shows the
-/// surface behind, not the one in front. Output
+/// surface behind, not the one in front; isolated specks of a nearer surface among holes are
+/// refilled too. Output
 /// alpha is 1 (no alpha plane), and a grey photo gives a grey result (one plane). A depth photo's
 /// maps follow it (``MapFollowingProcessor``): the disparity map run through it (with the same
 /// disparity input) is the reprojected disparity, at the map's resolution (a 1512×2016 matte: one

@@ -35,14 +35,19 @@ import GraphEngine
 /// **Detail.** A pull-push is smoother than the real background. The hole's far edge lies along
 /// the radial line through it, toward c when t > 0 (the background shrinks more than the nearer
 /// surface) and away from c when t < 0: walking from the hole q that way, the first covered pixel
-/// b is at distance s (at most ``reach``). Its mirror point `m = q + 2·s·u` (u the unit step) lies
-/// as far inside the background as q lies outside it; when m is covered, not a nearer surface
-/// than the hole's estimate, and U(m) within ``sameBackground`` of U(q) (not past another edge of
-/// the background), the hole takes m's colour with the smooth part moved: `I(m) − U(m) + U(q)`,
-/// U the `up` of level ``detailLevel`` (8 px cells): the background's low frequencies where the
-/// hole is, its texture finer than 8 px mirrored. Mirrored texture continues the background
-/// without repeating one pixel along a streak. (Cracks, holes between two covered pixels along a
-/// row or a column, are filled first from their covered neighbours: ``fillCracks(_:channels:)``.)
+/// b is at distance s (at most ``reach``). Its mirror point `m = q + (s + max(s, mirrorGap))·u`
+/// (u the unit step) lies as far inside the background as q lies outside it, and at least
+/// ``mirrorGap`` px past the edge; when no hole nor nearer surface than the hole's estimate lies
+/// within ``mirrorClearance`` px of m (m is not an edge's mixed pixel), and U(m) is within
+/// ``sameBackground`` of U(q) (not past another edge of the background), the hole takes m's
+/// colour with the smooth part moved: `I(m) − U(m) + U(q)`, U the `up` of level ``detailLevel``
+/// (8 px cells): the background's low frequencies where the hole is, its texture finer than 8 px
+/// mirrored. Mirrored texture continues the background without repeating one pixel along a streak. (Cracks, holes between
+/// two covered pixels along a row or a column, are filled first from their covered neighbours:
+/// ``fillCracks(_:channels:)``.)
+///
+/// **Specks.** Before the fill, isolated pixels of a nearer surface among holes become holes
+/// (``openSpecks()``).
 ///
 /// Each pass runs in ranges of rows or cells; every value is computed by one worker from values an
 /// earlier pass finished, so the bytes are the same for any number of workers.
@@ -58,6 +63,13 @@ struct DollyZoomFill {
     static let sameBackground: Float = 0.08
     /// The longest walk to a hole's far edge, in pixels (no detail beyond).
     static let reach = 32
+    /// The least distance, in pixels, from the far edge to the mirror point, and the clearance
+    /// around it: a covered pixel near a hole or a nearer surface holds a mix of the two (the
+    /// photo's anti-aliased edge moved with the background, or the nearer surface's fringe), and
+    /// mirrored it drew dark or light streaks into the hole. So m lies at least ``mirrorGap`` px
+    /// past the edge (`m = q + (s + max(s, mirrorGap))·u`), and lends no detail when a hole or a
+    /// nearer surface lies within ``mirrorClearance`` px of it.
+    static let mirrorGap = 3, mirrorClearance = 2
     /// The longest walk to a hole's own border along each direction, in pixels.
     static let border = 128
     static let directions = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)]
@@ -116,6 +128,7 @@ struct DollyZoomFill {
             levels.append(Level(width: w, height: h, channels: channels, size: size))
         } while w > 1 || h > 1
         guard let first = levels.first, let top = levels.last else { return }
+        for _ in 0..<2 { openSpecks() }
         fillCracks(colour, channels: channels)
         let blocks = Blocks(pixels)
         defer { blocks.near.deallocate() }
@@ -170,6 +183,16 @@ struct DollyZoomFill {
         /// Whether output pixel (x, y) lies in a near block.
         @inline(__always)
         func isNear(x: Int, y: Int) -> Bool { near[(y / Self.size) * columns + x / Self.size] }
+
+        /// Whether the square of `radius` pixels around output pixel `p` lies in near blocks (its
+        /// corners clamped to the frame): the cells of the levels finer than a block that a
+        /// bilinear read there takes are made.
+        @inline(__always)
+        func isNear(around p: (x: Int, y: Int, s: Int), within radius: Int) -> Bool {
+            let (right, top) = (columns * Self.size - 1, rows * Self.size - 1)
+            let xs = (max(p.x - radius, 0), min(p.x + radius, right)), ys = (max(p.y - radius, 0), min(p.y + radius, top))
+            return isNear(x: xs.0, y: ys.0) && isNear(x: xs.1, y: ys.0) && isNear(x: xs.0, y: ys.1) && isNear(x: xs.1, y: ys.1)
+        }
     }
 
     /// Fills the cracks: holes between two covered pixels along a row or a column (a disparity map
@@ -445,7 +468,8 @@ struct DollyZoomFill {
 
     /// Each hole: level 2's far surface there, or the detail mirrored across the hole's far edge
     /// over level ``detailLevel``'s.
-    /// By rows: the values of a run of holes computed, then written.
+    /// By ranges of rows: each range's border surfaces first (``borderSurfaces(_:)``), then by rows
+    /// the values of a run of holes computed, then written.
     private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level, smooth coarse: Level, _ blocks: Blocks) {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let ranges = min(height, 4 * pixels.threads)
@@ -453,10 +477,15 @@ struct DollyZoomFill {
         let sign: Float = signedAmount > 0 ? -1 : 1
         // The planes a value goes to: a grey value to every colour plane the buffer stores.
         let targets = channels == 1 ? 0..<min(colour.channels, 3) : 0..<3
+        // How far from m the detail level's four cells around it reach: all made (near blocks).
+        let reachOfCells = coarse.size
         pixels.forEach(ranges) { k in
+            let band = pixels.rows(k, of: ranges)
+            let owns = borderSurfaces(band)
+            var next = 0
             let values = UnsafeMutablePointer<Float>.allocate(capacity: channels * width)
             defer { values.deallocate() }
-            for y in pixels.rows(k, of: ranges) {
+            for y in band {
                 let line = depth + y * width
                 var x = 0
                 while x < width {
@@ -467,10 +496,11 @@ struct DollyZoomFill {
                     let start = x
                     while x < width && line[x] == -.infinity {
                         var value = SIMD4<Float>()
-                        let own = borderFar(x: x, y: y)
+                        let own = owns[next]
+                        next += 1
                         let d = upBorder(level, x: x, y: y, size: 1, own: own, into: &value)
-                        if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(x: m.x, y: m.y),
-                           !nearer(depth[m.y * width + m.x], than: d) {
+                        if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(around: m, within: reachOfCells),
+                           clear(x: m.x, y: m.y, behind: d) {
                             // The smooth part from the detail level, at the hole and at m.
                             var here = SIMD4<Float>(), there = SIMD4<Float>()
                             _ = upBorder(coarse, x: x, y: y, size: 1, own: own, into: &here)
@@ -496,27 +526,117 @@ struct DollyZoomFill {
         }
     }
 
+    /// ``borderFar(x:y:)`` of every hole in the rows `band`, in row order (left to right, bottom
+    /// row first), without walking each ray: the first covered pixel from (x, y) along (dx, dy) is
+    /// (x + dx, y + dy) when that is covered, else the first one from that hole, a step farther.
+    /// So the 3 directions toward lower rows are carried up the band row by row (a row's holes
+    /// read the row below's), the 3 toward higher rows down the band, and the 2 along the row are
+    /// the ends of each run of holes; only a band's first (last) row walks its rays to the rows
+    /// below (above) the band. The same values as the walks, each hole's cost a few reads.
+    private func borderSurfaces(_ band: Range<Int>) -> [Float] {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        // The holes before each row of the band, and in all.
+        var starts = [Int](repeating: 0, count: band.count + 1)
+        for (i, y) in band.enumerated() {
+            let line = depth + y * width
+            var count = 0
+            for x in 0..<width where line[x] == -.infinity { count += 1 }
+            starts[i + 1] = starts[i] + count
+        }
+        var owns = [Float](repeating: .infinity, count: starts[band.count])
+        guard !owns.isEmpty else { return owns }
+        // Per direction dx = −1, 0, 1 and column: the disparity found from the last row's hole
+        // there and the steps to it (+∞ when none within `border`); this row's, then swapped.
+        let found = UnsafeMutablePointer<Float>.allocate(capacity: 6 * width)
+        let steps = UnsafeMutablePointer<Int32>.allocate(capacity: 6 * width)
+        defer {
+            found.deallocate()
+            steps.deallocate()
+        }
+        owns.withUnsafeMutableBufferPointer { owns in
+            // One sweep: rows `order`, looking toward row y + dy.
+            func sweep(_ order: [Int], dy: Int) {
+                var (last, this) = (0, 3 * width)
+                for (n, y) in order.enumerated() {
+                    let line = depth + y * width, i = y - band.lowerBound
+                    var index = starts[i]
+                    let ny = y + dy
+                    for x in 0..<width where line[x] == -.infinity {
+                        var own = owns[index]
+                        for dx in -1...1 {
+                            let slot = (dx + 1) * width + x, nx = x + dx
+                            var value = Float.infinity, count: Int32 = 0
+                            if nx >= 0, nx < width, ny >= 0, ny < height {
+                                let dn = depth[ny * width + nx]
+                                if dn != -.infinity {
+                                    (value, count) = (dn, 1)
+                                } else if n > 0 {
+                                    // The hole (nx, ny), one row back in this sweep.
+                                    let before = (dx + 1) * width + nx
+                                    (value, count) = (found[last + before], steps[last + before] + 1)
+                                    if count > Self.border { value = .infinity }
+                                } else {
+                                    (value, count) = walk(x: x, y: y, dx: dx, dy: dy)
+                                }
+                            }
+                            found[this + slot] = value
+                            steps[this + slot] = count
+                            own = min(own, value)
+                        }
+                        owns[index] = own
+                        index += 1
+                    }
+                    swap(&last, &this)
+                }
+            }
+            sweep(Array(band.reversed()), dy: 1)
+            sweep(Array(band), dy: -1)
+            // Along the rows: the ends of each run of holes.
+            for y in band {
+                let line = depth + y * width
+                var index = starts[y - band.lowerBound], x = 0
+                while x < width {
+                    guard line[x] == -.infinity else {
+                        x += 1
+                        continue
+                    }
+                    var end = x
+                    while end < width && line[end] == -.infinity { end += 1 }
+                    for hole in x..<end {
+                        if x > 0, hole - (x - 1) <= Self.border { owns[index] = min(owns[index], line[x - 1]) }
+                        if end < width, end - hole <= Self.border { owns[index] = min(owns[index], line[end]) }
+                        index += 1
+                    }
+                    x = end
+                }
+            }
+        }
+        return owns
+    }
+
+    /// The disparity of the first covered pixel from (x, y) along (dx, dy), within ``border``
+    /// steps and inside the frame, and the steps to it; +∞ when none.
+    @inline(__always)
+    private func walk(x: Int, y: Int, dx: Int, dy: Int) -> (Float, Int32) {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        var (nx, ny) = (x, y)
+        for step in 1...Self.border {
+            nx += dx
+            ny += dy
+            guard nx >= 0, nx < width, ny >= 0, ny < height else { break }
+            let dn = depth[ny * width + nx]
+            if dn != -.infinity { return (dn, Int32(step)) }
+        }
+        return (.infinity, 0)
+    }
+
     /// The far surface of a hole's own border around output pixel (x, y): the smallest disparity
     /// among the first covered pixels along each of 8 directions (within ``border`` pixels); +∞
     /// when none.
     @inline(__always)
     private func borderFar(x: Int, y: Int) -> Float {
-        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         var own = Float.infinity
-        for direction in 0..<8 {
-            let (dx, dy) = Self.directions[direction]
-            var (nx, ny) = (x, y)
-            for _ in 1...Self.border {
-                nx += dx
-                ny += dy
-                guard nx >= 0, nx < width, ny >= 0, ny < height else { break }
-                let dn = depth[ny * width + nx]
-                if dn != -.infinity {
-                    own = min(own, dn)
-                    break
-                }
-            }
-        }
+        for (dx, dy) in Self.directions { own = min(own, walk(x: x, y: y, dx: dx, dy: dy).0) }
         return own
     }
 
@@ -556,11 +676,68 @@ struct DollyZoomFill {
         return d / total
     }
 
+    /// Whether (x, y) can lend its detail to a hole whose far surface has disparity `d`: no hole
+    /// and no nearer surface than `d` within ``mirrorClearance`` pixels (itself included).
+    @inline(__always)
+    private func clear(x: Int, y: Int, behind d: Float) -> Bool {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        let r = Self.mirrorClearance
+        for ny in max(y - r, 0)...min(y + r, height - 1) {
+            let line = depth + ny * width
+            for nx in max(x - r, 0)...min(x + r, width - 1) {
+                let dn = line[nx]
+                if dn == -.infinity || nearer(dn, than: d) { return false }
+            }
+        }
+        return true
+    }
+
+    /// The specks opened: a covered pixel with at most one 8-neighbour of its own surface and at
+    /// least 5 that are holes or a farther surface becomes a hole. A depth map's soft edge ramps
+    /// over a few photo pixels; the zoom scatters the ramp's pixels over the disocclusion, and the
+    /// torn pixels' test (``DollyZoomPixels/openTorn(_:disparity:)``) misses those landing among
+    /// the background's covered pixels or in pairs: dots of the nearer surface's colour in the
+    /// fill (around the vase's rim on the iPhone X photo). A thin strand stays (each of its pixels
+    /// has two of its own along it), but loses a pixel at its ends. Only in blocks near a hole
+    /// (``Blocks``): a speck lies among holes. Found, then written.
+    private func openSpecks() {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
+        let blocks = Blocks(pixels)
+        defer { blocks.near.deallocate() }
+        let ranges = min(height, 4 * pixels.threads)
+        var found = [[Int]](repeating: [], count: ranges)
+        found.withUnsafeMutableBufferPointer { lists in
+            let lists = lists
+            pixels.forEach(ranges) { k in
+                var list: [Int] = []
+                for y in pixels.rows(k, of: ranges) {
+                    let line = depth + y * width
+                    for x in 0..<width where line[x] != -.infinity && blocks.isNear(x: x, y: y) {
+                        // Most pixels: a 4-neighbour of the same surface on each side is enough.
+                        let d = line[x]
+                        if x > 0, x < width - 1, !nearer(d, than: line[x - 1]), !nearer(line[x - 1], than: d),
+                           !nearer(d, than: line[x + 1]), !nearer(line[x + 1], than: d) { continue }
+                        var behind = 0, same = 0
+                        for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+                            for nx in max(x - 1, 0)...min(x + 1, width - 1) where nx != x || ny != y {
+                                let dn = depth[ny * width + nx]
+                                if dn == -.infinity || nearer(d, than: dn) { behind += 1 } else if !nearer(dn, than: d) { same += 1 }
+                            }
+                        }
+                        if behind >= 5 && same <= 1 { list.append(y * width + x) }
+                    }
+                }
+                lists[k] = list
+            }
+        }
+        for list in found { for n in list { depth[n] = -.infinity } }
+    }
+
     /// The covered pixel mirroring hole (x, y) across its far edge along the radial line (see the
     /// type's doc); nil when the walk leaves the frame or goes past ``reach``, or the mirror point
     /// is outside or a hole.
     @inline(__always)
-    private func mirror(x: Int, y: Int, sign: Float) -> (x: Int, y: Int)? {
+    private func mirror(x: Int, y: Int, sign: Float) -> (x: Int, y: Int, s: Int)? {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let qx = Float(x) + 0.5, qy = Float(y) + 0.5
         let rx = qx - cx, ry = qy - cy, r = (rx * rx + ry * ry).squareRoot()
@@ -572,11 +749,12 @@ struct DollyZoomFill {
             // Inside the frame: truncation is the floor.
             guard fx >= 0, fx < right, fy >= 0, fy < top else { return nil }
             guard depth[Int(fy) * width + Int(fx)] == -.infinity else {
-                let gx = qx + Float(2 * s) * ux, gy = qy + Float(2 * s) * uy
+                let beyond = Float(s + max(s, Self.mirrorGap))
+                let gx = qx + beyond * ux, gy = qy + beyond * uy
                 guard gx >= 0, gx < right, gy >= 0, gy < top else { return nil }
                 let mx = Int(gx), my = Int(gy)
                 guard depth[my * width + mx] != -.infinity else { return nil }
-                return (mx, my)
+                return (mx, my, s)
             }
         }
         return nil
