@@ -98,7 +98,7 @@ final class DepthLayerTests: XCTestCase {
     /// blocks, w the tent weight in c² (0 at −10 and −3, 1 at −6, linear in c² between; 0 for c ≥ 0).
     func testLayerIsTheTentWeightedMeanOfItsBlocks() throws {
         let layer = try blocks().clampedToExtent()
-            .applying(DepthLayerDecimate(low: -10, mid: -6, high: -3, factor: 2, origin: (0, 0), filterName: "layer"))
+            .applying(DepthLayerDecimate(tent: DepthLayerTent(low: -10, mid: -6, high: -3), factor: 2, origin: (0, 0), filterName: "layer"))
             .cropped(to: Rect(x: 0, y: 0, width: 10, height: 8))
         XCTAssertEqual(layer.extent, Rect(x: 0, y: 0, width: 10, height: 8))
         func tent(_ c: Double) -> Double {
@@ -117,9 +117,40 @@ final class DepthLayerTests: XCTestCase {
         XCTAssertGreaterThan(weighted, 3, "the ramp must give the layer some weight")
     }
 
+    /// The fused pass (the layer made as its disc reads it) gives the two passes' values, at any tile
+    /// size, and its disc stays inside the layer's extent (nothing is read from outside the blocks).
+    func testLayerDiscIsTheLayerThenItsDisc() throws {
+        let tent = DepthLayerTent(low: -12, mid: -6, high: -3)
+        let disc = DiscSpans(radius: 2.6, reduction: .mean, filterName: "disc")
+        let source = try blocks()
+        let layer = source.clampedToExtent()
+            .applying(DepthLayerDecimate(tent: tent, factor: 1, origin: (0, 0), filterName: "layer"))
+            .cropped(to: source.extent)
+        let twoPasses = layer.applying(disc).cropped(to: source.extent.outset(dx: 1, dy: 1))
+        let fused = source.applying(DepthLayerDisc(tent: tent, disc: disc)).cropped(to: source.extent.outset(dx: 1, dy: 1))
+        XCTAssertEqual(fused.extent, twoPasses.extent)
+        var options = ContextOptions()
+        options.workingFormat = .rgbaf
+        var nonzero = 0
+        for tile in [8, 512] {
+            options.tileSize = tile
+            let context = Context(options: options)
+            let a = try context.render(fused, format: .rgbaf, colorSpace: .data), b = try context.render(twoPasses, format: .rgbaf, colorSpace: .data)
+            for row in 0..<a.height {
+                for x in 0..<a.width {
+                    let p = SIMD4<Float>(a.pixel(x: x, row: row)), q = SIMD4<Float>(b.pixel(x: x, row: row))
+                    let difference = (0..<4).map { abs(p[$0] - q[$0]) }.max() ?? 0
+                    XCTAssertLessThan(difference, 1e-5, "(\(x), \(row)), tile \(tile)")
+                    if p[3] > 0.01 { nonzero += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThan(nonzero, 20, "the layer must have weight somewhere")
+    }
+
     func testLayersAreTheSameForAnyTileSizeAndThreadCount() throws {
         let layer = try blocks().clampedToExtent()
-            .applying(DepthLayerDecimate(low: -12, mid: -6, high: 0, factor: 1, origin: (0, 0), filterName: "layer"))
+            .applying(DepthLayerDecimate(tent: DepthLayerTent(low: -12, mid: -6, high: 0), factor: 1, origin: (0, 0), filterName: "layer"))
             .cropped(to: Rect(x: 0, y: 0, width: 19, height: 15))
         var renders: [[SIMD4<Float>]] = []
         for (tile, threads) in [(8, 1), (16, 3), (512, 2)] {

@@ -141,59 +141,29 @@ package struct DepthLayerBlocks: AreaOperation {
 
 /// One layer of a layered lens blur (CIDepthBlurEffect), box-decimated by `factor` from a layer
 /// source (colour, blur value `c` in alpha: the full-size source or its ``DepthLayerBlocks``): output
-/// pixel X is the mean over its `factor×factor` block of `(w(c)·rgb, w(c))`, `w` the tent weight, in
-/// c², of the layer's radius `mid` between its lattice neighbours `low` and `high`:
-/// `(c² − low²)/(mid² − low²)` below mid, `(high² − c²)/(high² − mid²)` above, clamped to [0, 1],
-/// 0 for a c of the other sign or NaN. A tent in c² mixes the two neighbouring discs with the spread
-/// (variance r²/4) of the disc of radius |c| between them, where a tent in c renders it wider.
-/// Making the layer and shrinking it in one pass reads the blocks once and writes `1/factor²` of them.
+/// pixel X is the mean over its `factor×factor` block of `(w(c)·rgb, w(c))`, `w` the layer's
+/// ``DepthLayerTent``. Making the layer and shrinking it in one pass reads the blocks once and
+/// writes `1/factor²` of them.
 package struct DepthLayerDecimate: AreaOperation {
-    package let low: Float, mid: Float, high: Float
-    /// The squared radii of the tent's foot nearer the focus, its peak and its far foot.
-    let inner: Float, middle: Float, outer: Float
+    package let tent: DepthLayerTent
     package let factor: Int
     /// The source's origin: output pixel X covers source columns `origin.x + factor·X ..< + factor`.
     package let originX: Int, originY: Int
     package let filterName: String
 
-    package init(low: Double, mid: Double, high: Double, factor: Int, origin: (x: Int, y: Int), filterName: String) {
-        self.low = Float(low)
-        self.mid = Float(mid)
-        self.high = Float(high)
-        let near = min(abs(low), abs(high)), far = max(abs(low), abs(high))
-        (inner, middle, outer) = (Float(near * near), Float(mid * mid), Float(far * far))
+    package init(tent: DepthLayerTent, factor: Int, origin: (x: Int, y: Int), filterName: String) {
+        self.tent = tent
         self.factor = max(factor, 1)
         (originX, originY) = origin
         self.filterName = filterName
     }
 
     package var name: String { filterName }
-    package var summary: String {
-        "depth layer radius \(formatFloat(Double(mid))) (tent in c² \(formatFloat(Double(low)))…\(formatFloat(Double(high)))), box-decimated by \(factor)"
-    }
+    package var summary: String { "\(tent.summary), box-decimated by \(factor)" }
 
     package func geometry(input index: Int) -> AffineTransform? { Self.shrink(by: factor, originX, originY) }
     package func outputExtent(inputExtents: [Rect]) -> Rect { Self.shrunk(inputExtents[0], by: factor, originX, originY) }
     package func regionOfInterest(input index: Int, for rect: Rect) -> Rect { Self.blocks(of: rect, by: factor, originX, originY) }
-
-    /// The tent weight of blur value `c` (NaN or the other side weighs 0), the slopes as reciprocals
-    /// (as ``weights(_:)``).
-    @inline(__always)
-    func weight(_ c: Float) -> Float {
-        let q = c * c
-        let w = q < middle ? (q - inner) * (1 / (middle - inner)) : (outer - q) * (1 / (outer - middle))
-        return w > 0 && c * mid > 0 ? min(w, 1) : 0
-    }
-
-    /// ``weight(_:)`` of eight values, lane by lane the same operations.
-    @inline(__always)
-    func weights(_ c: SIMD8<Float>) -> SIMD8<Float> {
-        let q = c * c
-        var w = (q - inner) * (1 / (middle - inner))
-        w.replace(with: (outer - q) * (1 / (outer - middle)), where: .!(q .< middle))
-        w.replace(with: 0, where: .!((w .> 0) .& (c * mid .> 0)))
-        return w.replacing(with: 1, where: w .> 1)
-    }
 
     /// Per output row: the `factor` source rows weighted and summed down each column (one
     /// vectorised pass per row), then the column sums boxed across, `factor` at a time.
@@ -215,7 +185,7 @@ package struct DepthLayerDecimate: AreaOperation {
                     func add(_ p: UnsafeMutablePointer<Float>, _ v: SIMD8<Float>) {
                         UnsafeMutableRawPointer(p + i).storeBytes(of: load(p) + v, as: SIMD8<Float>.self)
                     }
-                    let w = weights(load(c))
+                    let w = tent.weights(load(c))
                     add(sr, w * load(r))
                     add(sg, w * load(g))
                     add(sb, w * load(b))
@@ -223,7 +193,7 @@ package struct DepthLayerDecimate: AreaOperation {
                     i += 8
                 }
                 while i < inWidth {
-                    let w = weight(c[i])
+                    let w = tent.weight(c[i])
                     sr[i] += w * r[i]
                     sg[i] += w * g[i]
                     sb[i] += w * b[i]
@@ -247,7 +217,7 @@ package struct DepthLayerDecimate: AreaOperation {
         var sum = SIMD4<Double>.zero
         for dy in 0..<factor {
             for dx in 0..<factor {
-                let s = try input(0, originX + x * factor + dx, originY + y * factor + dy), w = Double(weight(s[3]))
+                let s = try input(0, originX + x * factor + dx, originY + y * factor + dy), w = Double(tent.weight(s[3]))
                 sum += SIMD4(w * Double(s[0]), w * Double(s[1]), w * Double(s[2]), w)
             }
         }

@@ -65,15 +65,19 @@ package struct DiscSpans: AreaOperation {
     package func inputChannels(_ index: Int) -> Int { grey ? 1 : 4 }
 
     package func run(_ tile: AreaTile) {
+        let input = tile.inputs[0]
         switch reduction {
-        case .mean: run(tile, SpanSum.self, scale: Float(1 / Double(count)))
-        case .maximum: run(tile, SpanMaximum.self, scale: nil)
-        case .minimum: run(tile, SpanMinimum.self, scale: nil)
+        case .mean: run(tile, SpanSum.self, scale: Float(1 / Double(count))) { UnsafePointer(input.row($0, 0)) }
+        case .maximum: run(tile, SpanMaximum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
+        case .minimum: run(tile, SpanMinimum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
         }
     }
 
+    /// The disc of every channel of the tile's input, read from `plane(channel)` (the channel's
+    /// values over the input's rectangle, rows `input.width` apart): the input's own planes, or a
+    /// pass's transform of them (``DepthLayerDisc``). Uses scratch slots 0 and 1.
     @inline(__always)
-    private func run<Combiner: SpanCombiner>(_ tile: AreaTile, _: Combiner.Type, scale: Float?) {
+    func run<Combiner: SpanCombiner>(_ tile: AreaTile, _: Combiner.Type, scale: Float?, plane: (Int) -> UnsafePointer<Float>) {
         let input = tile.inputs[0], output = tile.output
         let r = reach, inWidth = input.width, rows = input.height, width = output.width
         let spans = tile.scratch.floats(0, count: inWidth * rows)
@@ -81,13 +85,14 @@ package struct DiscSpans: AreaOperation {
         // Rows dy grouped by half-width (ascending dy within each group).
         let byHalfWidth = (0...r).map { h in (-r...r).filter { halfWidth($0) == h } }
         for channel in 0..<(grey ? 1 : tile.channels) {
-            spans.update(from: input.row(channel, 0), count: inWidth * rows)
+            let source = plane(channel)
+            spans.update(from: source, count: inWidth * rows)
             var started = false
             for h in 0...r {
                 if h > 0 {
                     // Widen every row's spans by one pixel each side (valid for columns h..<inWidth−h).
                     for y in 0..<rows {
-                        Combiner.widen(spans + y * inWidth, input.row(channel, y), by: h, columns: h..<(inWidth - h))
+                        Combiner.widen(spans + y * inWidth, source + y * inWidth, by: h, columns: h..<(inWidth - h))
                     }
                 }
                 for dy in byHalfWidth[h] {

@@ -239,13 +239,20 @@ struct PortraitBlur {
             let d = factors[j]
             let stage = side + formatRadius(t)
             let (low, high) = sign < 0 ? (-upper, -lower) : (lower, upper)
-            let decimate = DepthLayerDecimate(low: low, mid: sign * t, high: high, factor: d / 2, origin: (0, 0), filterName: stage + "_layer")
-            let layer = blocks.clampedToExtent().applying(decimate).cropped(to: decimate.outputExtent(inputExtents: [blocks.extent]))
+            let tent = DepthLayerTent(low: low, mid: sign * t, high: high)
             // Enlarging bilinearly from every coarser factor down to full size: a tent of half-width p each.
             let enlarging = Set(factors.filter { $0 <= d }).reduce(0.0) { $0 + Double($1 * $1) / 6 }
             let disc = Self.disc(radius: t, factor: d, smoothing: Double(d * d) / 12 + enlarging, filterName: stage)
-            var level = layer.applying(disc)
-                .cropped(to: layer.extent.outset(dx: 1, dy: 1))
+            var level: Image
+            if d == 2 {
+                // At the blocks' own size: the layer is made as the disc reads it (outside the blocks,
+                // nothing: c = 0 weighs 0).
+                level = blocks.applying(DepthLayerDisc(tent: tent, disc: disc)).cropped(to: blocks.extent.outset(dx: 1, dy: 1))
+            } else {
+                let decimate = DepthLayerDecimate(tent: tent, factor: d / 2, origin: (0, 0), filterName: stage + "_layer")
+                let layer = blocks.clampedToExtent().applying(decimate).cropped(to: decimate.outputExtent(inputExtents: [blocks.extent]))
+                level = layer.applying(disc).cropped(to: layer.extent.outset(dx: 1, dy: 1))
+            }
             if let coarser = sum {
                 let above = sumFactor == d ? coarser : Self.enlarged(coarser, by: sumFactor / d, origin: (0, 0), stage: stage)
                 level = try Self.sumKernel.apply([.image(level), .image(above)], extent: level.extent)
