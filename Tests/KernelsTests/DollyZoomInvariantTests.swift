@@ -62,20 +62,15 @@ final class DollyZoomInvariantTests: XCTestCase {
             let out = try renderExactly(try Self.zoomed(photo, t: t), Rect(x: 0, y: 0, width: Double(Self.width), height: Double(Self.height)))
             let (expected, holes) = Self.model(t: t)
             if t < 0 { XCTAssertGreaterThan(holes, 50, "t = \(t): holes between the surfaces") }
-            var worst = 0.0, at = (0, 0), filled = 0
-            for y in 0..<Self.height {
-                for x in 0..<Self.width {
-                    guard let model = expected[y][x] else {
-                        // Other surfaces' blue is at most 0.05 (mirrored detail may add a little): 0.1
-                        // would be a 5 % share of the subject.
-                        XCTAssertLessThan(out[y][x][2], 0.1, "t = \(t): hole (\(x), \(y)) shows the subject")
-                        filled += 1
-                        continue
-                    }
-                    let e = (0..<4).map { abs(out[y][x][$0] - model[$0]) }.max() ?? 0
-                    if e > worst { worst = e; at = (x, y) }
-                }
-            }
+            // Other surfaces' blue is at most 0.05 (mirrored detail may add a little): 0.1 would be
+            // a 5 % share of the subject. The exact model holds except on the one-pixel ring either
+            // side of a hole's edge: the fill anti-aliases the edge with a nearer surface (the
+            // photo's edge is soft, a hard step there was most of the fill's excess detail) and
+            // refills the far side's edge pixels (a line tinted by the nearer surface); there the
+            // blend's bounds (`DollyZoomModel.checkFill`).
+            let surfaces = DollyZoomModel.surfaces(width: Self.width, height: Self.height, levels: Self.levels, t: t, disparity: Self.disparity)
+            let (filled, worst, at) = DollyZoomModel.checkFill(out, expected: expected, surfaces: surfaces, farBlue: 0.1, "t = \(t)",
+                                                               file: #filePath, line: #line)
             XCTAssertEqual(filled, holes)
             XCTAssertLessThan(worst, 1e-5, "t = \(t), worst at \(at): \(out[at.1][at.0]) vs \(String(describing: expected[at.1][at.0]))")
         }

@@ -45,18 +45,14 @@ final class DollyZoomTests: XCTestCase {
         let out = try zoomed(t: t, disparity: disparity)
         let (expected, holeCount) = Self.model(t: t, disparity: disparity)
         XCTAssertTrue(holes.contains(holeCount), "\(holeCount) holes", file: file, line: line)
-        var worst = 0.0, at = (0, 0)
-        for y in 0..<Self.height {
-            for x in 0..<Self.width {
-                guard let model = expected[y][x] else {
-                    // A hole shows the background: no subject blue, red and green of the background.
-                    XCTAssertEqual(out[y][x][2], 0, accuracy: 1e-6, "hole (\(x), \(y)) shows the subject", file: file, line: line)
-                    continue
-                }
-                let e = (0..<4).map { abs(out[y][x][$0] - model[$0]) }.max() ?? 0
-                if e > worst { worst = e; at = (x, y) }
-            }
-        }
+        // A hole shows the background: no subject blue, red and green of the background. The
+        // exact model holds except on the one-pixel ring either side of a hole's edge: the fill
+        // anti-aliases the edge with a nearer surface (the photo's edge is soft, a hard step there
+        // was most of the fill's excess detail) and refills the far side's edge pixels (a line
+        // tinted by the nearer surface); there the blend's bounds (`DollyZoomModel.checkFill`).
+        let surfaces = DollyZoomModel.surfaces(width: Self.width, height: Self.height, levels: [0.25, 1.0], t: t, disparity: disparity)
+        let (_, worst, at) = DollyZoomModel.checkFill(out, expected: expected, surfaces: surfaces, farBlue: 0, "t = \(t)",
+                                                      file: file, line: line)
         XCTAssertLessThan(worst, 1e-5, "worst at \(at): \(out[at.1][at.0]) vs \(String(describing: expected[at.1][at.0]))",
                           file: file, line: line)
     }
@@ -82,10 +78,15 @@ final class DollyZoomTests: XCTestCase {
         }
         try assertMatchesModel(t: -0.45, disparity: disparity, holes: 1...Int.max)
         let out = try zoomed(t: -0.45, disparity: disparity)
-        for y in 18..<30 {
-            for x in 26..<38 { for c in 0..<4 { XCTAssertEqual(out[y][x][c], Self.colour(x, y)[c], accuracy: 1e-6, "subject at \(x),\(y)") } }
+        // The subject unmoved; its outline, beside the holes, is blended with their fill (checked above).
+        for y in 19..<29 {
+            for x in 27..<37 { for c in 0..<4 { XCTAssertEqual(out[y][x][c], Self.colour(x, y)[c], accuracy: 1e-6, "subject at \(x),\(y)") } }
         }
-        XCTAssertEqual(out[17][30][2], 0, "the ring below the subject shows background")
+        // The ring below the subject shows background: no subject blue a pixel clear of it; beside
+        // it (row 17) the fill takes `DollyZoomFill.edgeBlend.hole` (0.35) of the subject's blue 1,
+        // the one-pixel anti-aliasing of the edge.
+        XCTAssertEqual(out[16][30][2], 0, "the ring below the subject shows background")
+        XCTAssertEqual(out[17][30][2], 0.35, accuracy: 1e-6, "the ring's edge beside the subject: the blend")
         // The hidden background there: the photo's ramps at the source point of a background pixel.
         let (expected, _) = Self.model(t: -0.45, disparity: disparity)
         var ringed = 0

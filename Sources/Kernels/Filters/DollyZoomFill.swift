@@ -46,8 +46,12 @@ import GraphEngine
 /// two covered pixels along a row or a column, are filled first from their covered neighbours:
 /// ``fillCracks(_:channels:)``.)
 ///
-/// **Specks.** Before the fill, isolated pixels of a nearer surface among holes become holes
-/// (``openSpecks()``).
+/// **Edges.** Before the fill, isolated pixels of a nearer surface among holes become holes
+/// (``openSpecks()``), and so do the far side's covered pixels beside a hole, the photo's
+/// anti-aliased edge moved with the background (``openFarFringe()``). After it, a hole and the
+/// nearer surface beside it each take a share of the other's colour (``edgeBlend``): the photo's
+/// edge is a pixel or two soft, and the fill met the nearer surface on a hard step (see
+/// DollyZoomEdges.swift).
 ///
 /// Each pass runs in ranges of rows or cells; every value is computed by one worker from values an
 /// earlier pass finished, so the bytes are the same for any number of workers.
@@ -130,6 +134,7 @@ struct DollyZoomFill {
         guard let first = levels.first, let top = levels.last else { return }
         for _ in 0..<2 { openSpecks() }
         fillCracks(colour, channels: channels)
+        openFarFringe()
         let blocks = Blocks(pixels)
         defer { blocks.near.deallocate() }
         pullFromOutput(colour, channels: channels, levelOne: (levelOneWidth, levelOneHeight), into: first, blocks)
@@ -467,9 +472,10 @@ struct DollyZoomFill {
     // MARK: Holes
 
     /// Each hole: level 2's far surface there, or the detail mirrored across the hole's far edge
-    /// over level ``detailLevel``'s.
+    /// over level ``detailLevel``'s, then blended with the nearer surface beside it (``edgeBlend``).
     /// By ranges of rows: each range's border surfaces first (``borderSurfaces(_:)``), then by rows
-    /// the values of a run of holes computed, then written.
+    /// the values of a run of holes computed, then written; last the nearer pixels beside holes
+    /// (``blendNearerEdges(_:_:channels:)``).
     private func fillHoles(_ colour: PlanarBuffer, channels: Int, from level: Level, smooth coarse: Level, _ blocks: Blocks) {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let ranges = min(height, 4 * pixels.threads)
@@ -479,51 +485,60 @@ struct DollyZoomFill {
         let targets = channels == 1 ? 0..<min(colour.channels, 3) : 0..<3
         // How far from m the detail level's four cells around it reach: all made (near blocks).
         let reachOfCells = coarse.size
-        pixels.forEach(ranges) { k in
-            let band = pixels.rows(k, of: ranges)
-            let owns = borderSurfaces(band)
-            var next = 0
-            let values = UnsafeMutablePointer<Float>.allocate(capacity: channels * width)
-            defer { values.deallocate() }
-            for y in band {
-                let line = depth + y * width
-                var x = 0
-                while x < width {
-                    guard line[x] == -.infinity else {
-                        x += 1
-                        continue
-                    }
-                    let start = x
-                    while x < width && line[x] == -.infinity {
-                        var value = SIMD4<Float>()
-                        let own = owns[next]
-                        next += 1
-                        let d = upBorder(level, x: x, y: y, size: 1, own: own, into: &value)
-                        if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(around: m, within: reachOfCells),
-                           clear(x: m.x, y: m.y, behind: d) {
-                            // The smooth part from the detail level, at the hole and at m.
-                            var here = SIMD4<Float>(), there = SIMD4<Float>()
-                            _ = upBorder(coarse, x: x, y: y, size: 1, own: own, into: &here)
-                            _ = up(coarse, x: m.x, y: m.y, size: 1, into: &there)
-                            // Not across another edge of the background (its smooth parts differ).
-                            var apart: Float = 0
-                            for c in 0..<channels { apart = max(apart, abs(here[c] - there[c])) }
-                            if apart <= Self.sameBackground {
-                                for c in 0..<channels {
-                                    value[c] = here[c] + colour.value(channel: c, x: colour.x + m.x, y: colour.y + m.y) - there[c]
+        // Per range: each hole's nearer 4-neighbours (their blend reads the finished fill).
+        var edges = [[Edge]](repeating: [], count: ranges)
+        edges.withUnsafeMutableBufferPointer { edges in
+            let edges = edges
+            pixels.forEach(ranges) { k in
+                var found: [Edge] = []
+                let band = pixels.rows(k, of: ranges)
+                let owns = borderSurfaces(band)
+                var next = 0
+                let values = UnsafeMutablePointer<Float>.allocate(capacity: channels * width)
+                defer { values.deallocate() }
+                for y in band {
+                    let line = depth + y * width
+                    var x = 0
+                    while x < width {
+                        guard line[x] == -.infinity else {
+                            x += 1
+                            continue
+                        }
+                        let start = x
+                        while x < width && line[x] == -.infinity {
+                            var value = SIMD4<Float>()
+                            let own = owns[next]
+                            next += 1
+                            let d = upBorder(level, x: x, y: y, size: 1, own: own, into: &value)
+                            if let m = mirror(x: x, y: y, sign: sign), blocks.isNear(around: m, within: reachOfCells),
+                               clear(x: m.x, y: m.y, behind: d) {
+                                // The smooth part from the detail level, at the hole and at m.
+                                var here = SIMD4<Float>(), there = SIMD4<Float>()
+                                _ = upBorder(coarse, x: x, y: y, size: 1, own: own, into: &here)
+                                _ = up(coarse, x: m.x, y: m.y, size: 1, into: &there)
+                                // Not across another edge of the background (its smooth parts differ).
+                                var apart: Float = 0
+                                for c in 0..<channels { apart = max(apart, abs(here[c] - there[c])) }
+                                if apart <= Self.sameBackground {
+                                    for c in 0..<channels {
+                                        value[c] = here[c] + colour.value(channel: c, x: colour.x + m.x, y: colour.y + m.y) - there[c]
+                                    }
                                 }
                             }
+                            blendHoleEdge(&value, x: x, y: y, behind: d, colour, channels: channels, edges: &found)
+                            for c in 0..<channels { values[c * width + x] = value[c] }
+                            x += 1
                         }
-                        for c in 0..<channels { values[c * width + x] = value[c] }
-                        x += 1
-                    }
-                    for target in targets {
-                        let c = channels == 1 ? 0 : target
-                        colour.writeRow(channel: target, row: y, column: start, count: x - start, from: values + c * width + start)
+                        for target in targets {
+                            let c = channels == 1 ? 0 : target
+                            colour.writeRow(channel: target, row: y, column: start, count: x - start, from: values + c * width + start)
+                        }
                     }
                 }
+                edges[k] = found
             }
         }
+        blendNearerEdges(colour, edges.flatMap { $0 }, channels: channels)
     }
 
     /// ``borderFar(x:y:)`` of every hole in the rows `band`, in row order (left to right, bottom
@@ -617,7 +632,7 @@ struct DollyZoomFill {
     /// The disparity of the first covered pixel from (x, y) along (dx, dy), within ``border``
     /// steps and inside the frame, and the steps to it; +∞ when none.
     @inline(__always)
-    private func walk(x: Int, y: Int, dx: Int, dy: Int) -> (Float, Int32) {
+    func walk(x: Int, y: Int, dx: Int, dy: Int) -> (Float, Int32) {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         var (nx, ny) = (x, y)
         for step in 1...Self.border {
