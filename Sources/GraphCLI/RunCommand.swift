@@ -135,14 +135,15 @@ final class OutputFiles {
         outputs.append(output)
     }
 
-    /// Renames every temporary file over its target.
+    /// Renames every temporary file over its target, all or nothing (``PendingFileGroup``): when
+    /// one fails, the outputs already renamed get back what they replaced (or are removed when they
+    /// were new), and the error names the output that failed.
     func commit() throws {
-        for (file, output) in zip(files, outputs) {
-            do {
-                try file.commit()
-            } catch {
-                throw RecipeError("\(output.path).file", "\(error)")
-            }
+        do {
+            try PendingFileGroup.commit(files)
+        } catch {
+            let failed = outputs.first { $0.file == error.path }
+            throw RecipeError(failed.map { "\($0.path).file" } ?? "outputs", "\(error)")
         }
         committed = true
     }
