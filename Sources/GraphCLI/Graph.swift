@@ -21,7 +21,7 @@ struct Graph: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            Terminal.shared.err("graph: error: \(error)")
+            Terminal.shared.diagnostic("graph: error: \(error)")
             throw ExitCode(failureStatus)
         }
     }

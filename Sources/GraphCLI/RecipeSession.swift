@@ -27,7 +27,7 @@ struct RecipeSession {
     static func prepare(_ settings: RecipeSettings) throws -> RecipeSession {
         let recipe = try RecipeDecoder.load(path: settings.recipePath, overrides: settings.overrides)
         let session = try prepare(recipe, settings: settings)
-        for warning in session.warnings { Terminal.shared.err("graph: warning: \(warning)") }
+        for warning in session.warnings { Terminal.shared.diagnostic("graph: warning: \(warning)") }
         return session
     }
 
