@@ -115,7 +115,7 @@ extension RecipeOutput {
     /// extension names (JPEG and HEIC are 8-bit).
     mutating func redirect(to path: String, option: String) throws {
         guard let format = OutputFileFormat(path: path) else {
-            throw RecipeError(option, "unknown output format in '\(path)'; use .png, .jpg, .jpeg or .heic")
+            throw RecipeError(option, OutputFileFormat.unknownFormatMessage(path: path))
         }
         file = URL(fileURLWithPath: path).standardizedFileURL.path
         self.format = format

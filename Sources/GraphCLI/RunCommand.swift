@@ -108,25 +108,11 @@ final class OutputFiles {
 
     /// Creates the output's folder if needed and its temporary file; errors name `outputs[i].file`.
     func prepare(_ output: RecipeOutput) throws {
-        let folder = (output.file as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: output.file, isDirectory: &isFolder), isFolder.boolValue {
             throw RecipeError("\(output.path).file", "'\(output.file)' is a folder")
         }
-        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
-            var missing: [String] = []
-            var parent = folder
-            while !parent.isEmpty, parent != "/", !FileManager.default.fileExists(atPath: parent) {
-                missing.append(parent)
-                parent = (parent as NSString).deletingLastPathComponent
-            }
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw RecipeError("\(output.path).file", "cannot create the folder '\(folder)'")
-            }
-            createdFolders += missing.reversed()
-        }
+        createdFolders += try OutputFolders.create(for: output.file, key: "\(output.path).file")
         do {
             files.append(try PendingFile(path: output.file))
         } catch {
@@ -152,6 +138,6 @@ final class OutputFiles {
     func abandon() {
         guard !committed else { return }
         for file in files { file.discard() }
-        for folder in createdFolders.reversed() { rmdir(folder) }
+        OutputFolders.removeIfEmpty(createdFolders)
     }
 }

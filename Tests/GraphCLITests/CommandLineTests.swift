@@ -66,7 +66,7 @@ final class CommandLineTests: XCTestCase {
             (["-o", "inx=x.png"], #"--output inx=x.png: no output writes an image "inx" (did you mean "inv"?)"#),
             (["-o", "5=x.png"], "--output 5=x.png: the recipe has 3 outputs (outputs[0]...outputs[2])"),
             (["-o", "inv=a.png", "-o", "0=b.png"], "--output 0=b.png: outputs[0] is already chosen by an earlier -o"),
-            (["-o", "inv=a.gif"], "--output inv=a.gif: unknown output format in 'a.gif'"),
+            (["-o", "inv=a.gif"], "--output inv=a.gif: unknown output format \".gif\" in 'a.gif'; use .png, .jpg, .jpeg or .heic"),
         ]
         for (arguments, expected) in cases {
             let failed = Graph.runInProcess(["run", path] + arguments)
