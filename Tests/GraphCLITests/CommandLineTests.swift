@@ -87,6 +87,30 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(Graph.runInProcess(["help"]).status, 0)
     }
 
+    /// Command-line mistakes are one `graph: error:` line like every other error (not
+    /// ArgumentParser's Error/Help/Usage lines), and a negative value is the option's value, checked
+    /// by the option (issue 31, item 7).
+    func testCommandLineErrorsAreOneLine() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recipe = try writeRecipe(twoOutputs, in: folder)
+        let cases: [([String], String)] = [
+            (["run", "r.json", "--width", "5"], "graph: error: unknown option '--width' (see 'graph run --help')\n"),
+            (["run"], "graph: error: missing expected argument '<recipe>' (see 'graph run --help')\n"),
+            (["run", "r.json", "--threads", "abc"], "graph: error: the value 'abc' is invalid for '--threads <threads>' (see 'graph run --help')\n"),
+            (["contact-sheet", try BatchFixture.sharedTestData("depth/iphoneX_depth_matte_shu223.jpg"), "--width", "-5"],
+             "graph: error: --width: expected 200...20000 pixels, got -5\n"),
+            (["run", recipe, "--threads", "-3"], "graph: error: --threads: expected 1...1024, got -3\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = Graph.runInProcess(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments)")
+            XCTAssertEqual(result.err, expected, "\(arguments)")
+        }
+        XCTAssertEqual(Graph.joiningNegativeValues(["--threads", "-3", "-o", "-5.png", "--set", "a.b=-1", "--width", "-0.5e1", "--x", "-y"]),
+                       ["--threads=-3", "-o", "-5.png", "--set", "a.b=-1", "--width=-0.5e1", "--x", "-y"])
+    }
+
     func testUnreadableRecipeSaysWhy() throws {
         let folder = try makeWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }
