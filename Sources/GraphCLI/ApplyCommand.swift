@@ -52,7 +52,7 @@ struct ApplyCommand: ParsableCommand {
                 let session = try RecipeSession.prepare(recipe, settings: RecipeSettings(
                     recipePath: "", threads: threads, workingFormat: workingFormat, noColorManagement: noColorManagement,
                     allowOverwritingInputs: allowOverwritingInputs))
-                for warning in session.warnings { Terminal.shared.err("graph: warning: \(chain.describe(warning))") }
+                for warning in session.warnings { Terminal.shared.diagnostic("graph: warning: \(chain.describe(warning))") }
                 try RunCommand.writeOutputs(of: session, dumpStages: dump ? [.optimized, .programs] : nil,
                                             dumpFormat: dumpFormat, profile: profile)
             } catch let error as RecipeError {

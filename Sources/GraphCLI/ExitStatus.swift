@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraphCodecs
 
 extension Graph {
     /// The exit status of a command that failed. A usage error (an unknown option, a value that
@@ -10,19 +11,21 @@ extension Graph {
         return code == .validationFailure ? failureStatus : code.rawValue
     }
 
-    /// Parses and runs the command line, exiting with ``exitStatus(for:)`` on failure; messages
-    /// are printed as ArgumentParser prints them (help on stdout, errors on stderr).
+    /// Parses and runs the command line, exiting with ``exitStatus(for:)`` on failure: help and
+    /// `--version` on stdout, a command-line mistake as one `graph: error:` line on stderr
+    /// (``usageErrorLine(for:arguments:)``); commands print their own errors.
     static func main() {
+        let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
         do {
-            try checkSubcommand(Array(CommandLine.arguments.dropFirst()))
-            var command = try parseAsRoot()
+            try checkSubcommand(arguments)
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let status = exitStatus(for: error)
-            let message = fullMessage(for: error)
-            if !message.isEmpty {
-                let handle = status == 0 ? FileHandle.standardOutput : FileHandle.standardError
-                handle.write(Data((message + "\n").utf8))
+            if status == 0 {
+                FileHandle.standardOutput.write(Data((fullMessage(for: error) + "\n").utf8))
+            } else if !(error is ExitCode) {
+                FileHandle.standardError.write(Data((FileText.escaped(usageErrorLine(for: error, arguments: arguments)) + "\n").utf8))
             }
             Foundation.exit(status)
         }

@@ -21,7 +21,7 @@ struct Graph: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            Terminal.shared.err("graph: error: \(error)")
+            Terminal.shared.diagnostic("graph: error: \(error)")
             throw ExitCode(failureStatus)
         }
     }
@@ -29,6 +29,7 @@ struct Graph: ParsableCommand {
     /// Runs the command line `arguments` in-process (for tests): exit status and printed text.
     static func runInProcess(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
         var status: Int32 = 0
+        let arguments = joiningNegativeValues(arguments)
         let printed = Terminal.shared.capturing {
             do {
                 try Graph.checkSubcommand(arguments)
@@ -38,7 +39,11 @@ struct Graph: ParsableCommand {
                 status = Graph.exitStatus(for: error)
                 if !(error is ExitCode) {
                     // Help and --version are clean exits, printed on standard output as main() does.
-                    if status == 0 { Terminal.shared.out(Graph.fullMessage(for: error)) } else { Terminal.shared.err(Graph.fullMessage(for: error)) }
+                    if status == 0 {
+                        Terminal.shared.out(Graph.fullMessage(for: error))
+                    } else {
+                        Terminal.shared.diagnostic(Graph.usageErrorLine(for: error, arguments: arguments))
+                    }
                 }
             }
         }

@@ -253,8 +253,7 @@ struct RecipeDecoder {
             format = parsed
         } else {
             guard let parsed = OutputFileFormat(path: file) else {
-                let ext = (file as NSString).pathExtension
-                throw RecipeError("\(path).file", "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(file)'; use .png, .jpg, .jpeg or .heic")
+                throw RecipeError("\(path).file", OutputFileFormat.unknownFormatMessage(path: file))
             }
             format = parsed
         }

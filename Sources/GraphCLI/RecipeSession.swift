@@ -27,7 +27,7 @@ struct RecipeSession {
     static func prepare(_ settings: RecipeSettings) throws -> RecipeSession {
         let recipe = try RecipeDecoder.load(path: settings.recipePath, overrides: settings.overrides)
         let session = try prepare(recipe, settings: settings)
-        for warning in session.warnings { Terminal.shared.err("graph: warning: \(warning)") }
+        for warning in session.warnings { Terminal.shared.diagnostic("graph: warning: \(warning)") }
         return session
     }
 
@@ -115,7 +115,7 @@ extension RecipeOutput {
     /// extension names (JPEG and HEIC are 8-bit).
     mutating func redirect(to path: String, option: String) throws {
         guard let format = OutputFileFormat(path: path) else {
-            throw RecipeError(option, "unknown output format in '\(path)'; use .png, .jpg, .jpeg or .heic")
+            throw RecipeError(option, OutputFileFormat.unknownFormatMessage(path: path))
         }
         file = URL(fileURLWithPath: path).standardizedFileURL.path
         self.format = format

@@ -108,25 +108,11 @@ final class OutputFiles {
 
     /// Creates the output's folder if needed and its temporary file; errors name `outputs[i].file`.
     func prepare(_ output: RecipeOutput) throws {
-        let folder = (output.file as NSString).deletingLastPathComponent
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: output.file, isDirectory: &isFolder), isFolder.boolValue {
             throw RecipeError("\(output.path).file", "'\(output.file)' is a folder")
         }
-        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
-            var missing: [String] = []
-            var parent = folder
-            while !parent.isEmpty, parent != "/", !FileManager.default.fileExists(atPath: parent) {
-                missing.append(parent)
-                parent = (parent as NSString).deletingLastPathComponent
-            }
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw RecipeError("\(output.path).file", "cannot create the folder '\(folder)'")
-            }
-            createdFolders += missing.reversed()
-        }
+        createdFolders += try OutputFolders.create(for: output.file, key: "\(output.path).file")
         do {
             files.append(try PendingFile(path: output.file))
         } catch {
@@ -135,14 +121,15 @@ final class OutputFiles {
         outputs.append(output)
     }
 
-    /// Renames every temporary file over its target.
+    /// Renames every temporary file over its target, all or nothing (``PendingFileGroup``): when
+    /// one fails, the outputs already renamed get back what they replaced (or are removed when they
+    /// were new), and the error names the output that failed.
     func commit() throws {
-        for (file, output) in zip(files, outputs) {
-            do {
-                try file.commit()
-            } catch {
-                throw RecipeError("\(output.path).file", "\(error)")
-            }
+        do {
+            try PendingFileGroup.commit(files)
+        } catch {
+            let failed = outputs.first { $0.file == error.path }
+            throw RecipeError(failed.map { "\($0.path).file" } ?? "outputs", "\(error)")
         }
         committed = true
     }
@@ -151,6 +138,6 @@ final class OutputFiles {
     func abandon() {
         guard !committed else { return }
         for file in files { file.discard() }
-        for folder in createdFolders.reversed() { rmdir(folder) }
+        OutputFolders.removeIfEmpty(createdFolders)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GraphCodecs
 
 /// Where commands print: stdout and stderr normally, a capture in tests.
 final class Terminal: @unchecked Sendable {
@@ -18,6 +19,13 @@ final class Terminal: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         if capture != nil { capture?.err += line + "\n"; return }
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Prints a diagnostic (`graph: error: …`, `graph: warning: …`) to standard error as one line:
+    /// control characters in it (from file content a message quotes) are escaped as `\xNN`
+    /// (``FileText``), whatever the code that built the message did.
+    func diagnostic(_ line: String) {
+        err(FileText.escaped(line))
     }
 
     /// Runs `body` with output captured; returns what was printed.

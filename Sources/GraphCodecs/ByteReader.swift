@@ -41,10 +41,11 @@ struct ByteReader {
         return Array(bytes[offset..<offset + count])
     }
 
-    /// Four ASCII characters (ICC signatures, tag types).
+    /// Four ASCII characters (ICC signatures, tag types, PNG chunk and HEIF brand names), escaped
+    /// (``FileText``) as they are often quoted in messages.
     func fourCC(_ offset: Int) -> String? {
         guard let raw = slice(offset, 4) else { return nil }
-        return String(decoding: raw, as: UTF8.self)
+        return FileText.escaped(raw)
     }
 }
 

@@ -110,7 +110,7 @@ public struct CubeLUT: Sendable, Equatable {
                         throw fail("only the input range 0 1 is supported")
                     }
                 default:
-                    throw fail("unknown keyword \"\(keyword.prefix(40))\"")
+                    throw fail("unknown keyword \"\(FileText.escaped(buffer[first..<min(keywordEnd, first + 40)]))\"")
                 }
             }
         }

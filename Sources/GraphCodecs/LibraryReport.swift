@@ -8,7 +8,7 @@ final class LibraryReport {
     deinit { ccs_report_destroy(pointer) }
 
     /// The library's fatal error message ("" when none).
-    var error: String { String(cString: ccs_report_error(pointer)) }
+    var error: String { ccs_report_error(pointer).map { FileText.escaped(cString: $0) } ?? "" }
     /// libjpeg msg_code of the fatal error.
     var errorCode: Int { Int(ccs_report_error_code(pointer)) }
     var flags: Int32 { ccs_report_flags(pointer) }
@@ -18,7 +18,9 @@ final class LibraryReport {
     /// Distinct warnings in order; a final note when more were emitted than stored.
     var warnings: [String] {
         let stored = Int(ccs_report_warning_count(pointer))
-        var list = (0..<stored).map { String(cString: ccs_report_warning(pointer, Int32($0))) }
+        var list = (0..<stored).map { index in
+            ccs_report_warning(pointer, Int32(index)).map { FileText.escaped(cString: $0) } ?? ""
+        }
         let total = Int(ccs_report_total_warnings(pointer))
         if total > stored { list.append("(\(total) warnings in total)") }
         return list

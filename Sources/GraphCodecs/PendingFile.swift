@@ -23,8 +23,9 @@ private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) 
 /// - SIGKILL cannot be caught: the next write to the same target removes temporaries of that
 ///   target whose process is gone.
 ///
-/// Several pending files make a multi-file write all or nothing up to the commits: prepare and
-/// write every one, then commit them (`graph run` does this for a recipe's outputs).
+/// Several pending files make a multi-file write all or nothing: prepare and write every one, then
+/// commit them together with ``PendingFileGroup/commit(_:)`` (`graph run` and `graph batch` do
+/// this for a recipe's outputs).
 public final class PendingFile {
     /// The target.
     public let path: String
@@ -51,7 +52,7 @@ public final class PendingFile {
         var fd: Int32 = -1
         var slot: Int32 = -1
         for attempt in 0..<100 {
-            temporary = "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
+            temporary = PendingFile.temporaryPath(directory: directory, name: name, attempt: attempt)
             // Registered before it exists: a signal arriving just after it appears removes it too.
             slot = ccs_temp_register(temporary)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -85,35 +86,75 @@ public final class PendingFile {
 
     /// Makes the file visible under its name: fsync, close, rename over the target (or, without
     /// `allowOverwriting`, link it there, failing when the target exists), fsync of the folder.
-    /// On failure the temporary is removed and the target is untouched.
+    /// On failure the temporary is removed and the target is untouched. Several files that must
+    /// change together go through ``PendingFileGroup/commit(_:)`` instead.
     public func commit(allowOverwriting: Bool = true) throws(CodecError) {
         guard !finished else { throw CodecError(.io, "the file was already committed or discarded", path: path) }
         defer { discard() }
-        guard fsync(fd) == 0 else { throw PendingFile.ioError("fsync failed", path: path) }
-        let closed = close(fd)
-        fd = -1
-        guard closed == 0 else { throw PendingFile.ioError("close failed", path: path) }
+        try flush()
         if allowOverwriting {
-            guard rename(temporaryPath, path) == 0 else {
-                throw PendingFile.ioError("cannot rename the temporary file over the target", path: path)
-            }
+            try renameOverTarget()
         } else {
-            guard link(temporaryPath, path) == 0 else {
+            let injected = CommitFaults.failure(.link, path: path)
+            if let injected { errno = injected }
+            guard injected == nil, link(temporaryPath, path) == 0 else {
                 throw errno == EEXIST
                     ? CodecError(.io, "file exists and overwriting is not allowed", path: path)
                     : PendingFile.ioError("cannot create the target", path: path)
             }
             unlink(temporaryPath)
+            markFinished()
         }
+        PendingFile.syncDirectory(directory)
+    }
+
+    /// First step of a commit: fsync and close the temporary, so its bytes are on disk before any
+    /// name changes. Nothing once done.
+    func flush() throws(CodecError) {
+        guard !finished else { throw CodecError(.io, "the file was already committed or discarded", path: path) }
+        guard fd >= 0 else { return }
+        if let code = CommitFaults.failure(.fsync, path: path) {
+            errno = code
+            throw PendingFile.ioError("fsync failed", path: path)
+        }
+        guard fsync(fd) == 0 else { throw PendingFile.ioError("fsync failed", path: path) }
+        let closed = close(fd)
+        fd = -1
+        guard closed == 0 else { throw PendingFile.ioError("close failed", path: path) }
+    }
+
+    /// Second step of a commit (after ``flush()``): renames the temporary over the target, which
+    /// is then finished (no longer removed by ``discard()`` or a signal). On failure the target is
+    /// untouched and the temporary still exists.
+    func renameOverTarget() throws(CodecError) {
+        if let code = CommitFaults.failure(.rename, path: path) {
+            errno = code
+            throw PendingFile.ioError("cannot rename the temporary file over the target", path: path)
+        }
+        guard rename(temporaryPath, path) == 0 else {
+            throw PendingFile.ioError("cannot rename the temporary file over the target", path: path)
+        }
+        markFinished()
+    }
+
+    private func markFinished() {
         ccs_temp_unregister(signalSlot)
         signalSlot = -1
         finished = true
+    }
+
+    /// fsyncs a folder, so the names changed in it survive a power loss (best effort: some file
+    /// systems refuse to open or fsync a folder).
+    static func syncDirectory(_ directory: String) {
         let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
             close(directoryFD)
         }
     }
+
+    /// The folder the target and its temporary are in.
+    var folder: String { directory }
 
     /// Removes the temporary file (nothing when already committed or discarded).
     public func discard() {
@@ -127,6 +168,12 @@ public final class PendingFile {
         }
         ccs_temp_unregister(signalSlot)
         signalSlot = -1
+    }
+
+    /// A fresh name for a temporary of `name` in `directory`: `.NAME.tmp-PID-RANDOM-ATTEMPT`, the
+    /// form ``removeStaleTemporaries(of:)`` recognises once this process is gone.
+    static func temporaryPath(directory: String, name: String, attempt: Int) -> String {
+        "\(directory)/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(attempt)"
     }
 
     /// Folder and file name of a path (`.` for a bare name).

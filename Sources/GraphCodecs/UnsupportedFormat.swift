@@ -18,7 +18,7 @@ enum UnsupportedFormat {
         if starts([0xFF, 0x0A]) || starts([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return "JPEG XL" }
         if starts([0x00, 0x00, 0x00, 0x0C, 0x6A, 0x50, 0x20, 0x20]) || starts([0xFF, 0x4F, 0xFF, 0x51]) { return "JPEG 2000" }
         if ascii("ftyp", at: 4), bytes.count >= 12 {
-            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            let brand = FileText.escaped(bytes[8..<12])
             if brand == "avif" || brand == "avis" { return "AVIF" }
             return "ISO media (brand \(brand))"
         }

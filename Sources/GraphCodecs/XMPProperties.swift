@@ -294,9 +294,9 @@ private struct XMLScanner {
         skipSpace()
         guard position < bytes.count, bytes[position] == 0x3E else { return fail("unterminated end tag") }
         position += 1
-        guard let open = stack.last else { return fail("end tag </\(String(decoding: name, as: UTF8.self))> without a start tag") }
+        guard let open = stack.last else { return fail("end tag </\(FileText.escaped(name.prefix(64)))> without a start tag") }
         guard open.qualifiedName.elementsEqual(name) else {
-            return fail("end tag </\(String(decoding: name, as: UTF8.self))> does not match <\(String(decoding: open.qualifiedName, as: UTF8.self))>")
+            return fail("end tag </\(FileText.escaped(name.prefix(64)))> does not match <\(FileText.escaped(open.qualifiedName.prefix(64)))>")
         }
         close()
         return true

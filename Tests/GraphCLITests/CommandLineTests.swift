@@ -66,7 +66,7 @@ final class CommandLineTests: XCTestCase {
             (["-o", "inx=x.png"], #"--output inx=x.png: no output writes an image "inx" (did you mean "inv"?)"#),
             (["-o", "5=x.png"], "--output 5=x.png: the recipe has 3 outputs (outputs[0]...outputs[2])"),
             (["-o", "inv=a.png", "-o", "0=b.png"], "--output 0=b.png: outputs[0] is already chosen by an earlier -o"),
-            (["-o", "inv=a.gif"], "--output inv=a.gif: unknown output format in 'a.gif'"),
+            (["-o", "inv=a.gif"], "--output inv=a.gif: unknown output format \".gif\" in 'a.gif'; use .png, .jpg, .jpeg or .heic"),
         ]
         for (arguments, expected) in cases {
             let failed = Graph.runInProcess(["run", path] + arguments)
@@ -85,6 +85,30 @@ final class CommandLineTests: XCTestCase {
         let other = Graph.runInProcess(["aply", "a", "b", "CISepiaTone"])
         XCTAssertTrue(other.err.contains(#"(did you mean "apply"?)"#), other.err)
         XCTAssertEqual(Graph.runInProcess(["help"]).status, 0)
+    }
+
+    /// Command-line mistakes are one `graph: error:` line like every other error (not
+    /// ArgumentParser's Error/Help/Usage lines), and a negative value is the option's value, checked
+    /// by the option (issue 31, item 7).
+    func testCommandLineErrorsAreOneLine() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recipe = try writeRecipe(twoOutputs, in: folder)
+        let cases: [([String], String)] = [
+            (["run", "r.json", "--width", "5"], "graph: error: unknown option '--width' (see 'graph run --help')\n"),
+            (["run"], "graph: error: missing expected argument '<recipe>' (see 'graph run --help')\n"),
+            (["run", "r.json", "--threads", "abc"], "graph: error: the value 'abc' is invalid for '--threads <threads>' (see 'graph run --help')\n"),
+            (["contact-sheet", try BatchFixture.sharedTestData("depth/iphoneX_depth_matte_shu223.jpg"), "--width", "-5"],
+             "graph: error: --width: expected 200...20000 pixels, got -5\n"),
+            (["run", recipe, "--threads", "-3"], "graph: error: --threads: expected 1...1024, got -3\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = Graph.runInProcess(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments)")
+            XCTAssertEqual(result.err, expected, "\(arguments)")
+        }
+        XCTAssertEqual(Graph.joiningNegativeValues(["--threads", "-3", "-o", "-5.png", "--set", "a.b=-1", "--width", "-0.5e1", "--x", "-y"]),
+                       ["--threads=-3", "-o", "-5.png", "--set", "a.b=-1", "--width=-0.5e1", "--x", "-y"])
     }
 
     func testUnreadableRecipeSaysWhy() throws {

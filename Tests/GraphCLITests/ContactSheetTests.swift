@@ -100,6 +100,19 @@ final class ContactSheetTests: XCTestCase {
         XCTAssertEqual(buffer.pixel(x: 13, row: 0), [0, 0, 0, 0])
     }
 
+    /// `-o new/dir/s.jpg` makes the missing folders, as `run` and `apply` do (issue 31, item 7).
+    func testMissingOutputFoldersAreCreated() throws {
+        let photo = try mattePhoto()
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheetPath = folder.appendingPathComponent("new/dir/s.jpg").path
+        let result = Graph.runInProcess(["contact-sheet", photo, "-o", sheetPath, "--width", "200", "--effects", "background-desaturate"])
+        XCTAssertEqual(result.status, 0, result.err)
+        let info = try ImageFile.info(path: sheetPath)
+        XCTAssertEqual(info.format, .jpeg)
+        XCTAssertEqual(info.width, 200)
+    }
+
     func testErrorsWriteNoFile() throws {
         let photo = try mattePhoto()
         let noMatte = try BatchFixture.sharedTestData("depth/iphone13pro_pug_depth.heic")

@@ -195,6 +195,32 @@ final class DepthRecipeTests: XCTestCase {
         XCTAssertEqual([info.auxiliaryImages[0].width, info.auxiliaryImages[0].height], [192, 144])
     }
 
+    /// Semantic mattes, gain maps and confidence maps are not written with a JPEG yet (issue 31,
+    /// item 7): editing a photo that has them warns, naming what is left out; the depth map and
+    /// matte are still carried. A recipe whose output does not come from the photo does not warn.
+    func testDroppedSemanticMattesAndGainMapWarn() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/testdata/depth-more/iphone14_front_portrait_7aux_fidmaa.heic").path
+        guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("shared test data not found at \(file)") }
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.jpg").path
+        let result = Graph.runInProcess(["apply", file, output, "CISepiaTone"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.err, "graph: warning: output: \(file): its semantic teeth, skin, hair and glasses mattes and HDR gain map are not written to the output (only the depth map and the portrait matte are carried)\n")
+        let kinds = try ImageFile.info(path: output).auxiliaryImages.map(\.kind)
+        XCTAssertTrue(kinds.contains(.disparity) && kinds.contains(.portraitEffectsMatte), "\(kinds)")
+
+        let unrelated = try writeRecipe(#"""
+            {"version": 1, "images": {"photo": {"file": "\#(file)"}, "plain": {"file": "in.png"}},
+             "outputs": [{"image": "plain", "file": "plain.jpg"}]}
+            """#, in: folder)
+        let quiet = Graph.runInProcess(["run", unrelated])
+        XCTAssertEqual(quiet.status, 0, quiet.err)
+        XCTAssertEqual(quiet.err, "")
+    }
+
     /// The iPhone 14 HEIC's semantic mattes and gain map: `graph info` names the recipe name that
     /// loads each one, and a recipe reads the skin matte (1158×1544, README ground truth) as a
     /// data image; an unknown name lists the known ones.

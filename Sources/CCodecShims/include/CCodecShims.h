@@ -251,6 +251,11 @@ void ccs_temp_unregister(int slot);
 /** Installs the handlers (once; a signal the process ignores stays ignored): they remove every
  *  registered file, then let the signal terminate the process as it would have. */
 void ccs_temp_install_signal_handlers(void);
+/** Holds SIGINT, SIGTERM and SIGHUP (as handled above) while files are renamed into place: a signal
+ *  that arrives now is acted on by the matching ccs_temp_resume_signals. Nestable, any thread. */
+void ccs_temp_defer_signals(void);
+/** Ends ccs_temp_defer_signals; the last one to end acts on a signal that arrived meanwhile. */
+void ccs_temp_resume_signals(void);
 
 #ifdef __cplusplus
 }

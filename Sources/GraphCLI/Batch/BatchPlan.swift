@@ -28,7 +28,7 @@ struct BatchPlan {
             let parsed = try outTemplates.map { try OutputTemplate($0, option: "--out") }
             for template in parsed {
                 if let ext = template.fixedExtension, OutputFileFormat(path: "x.\(ext)") == nil {
-                    throw RecipeError("--out", "unknown output format in '\(template.text)'; use .png, .jpg or .jpeg")
+                    throw RecipeError("--out", OutputFileFormat.unknownFormatMessage(path: template.text))
                 }
             }
             if parsed.count == outputs.count {

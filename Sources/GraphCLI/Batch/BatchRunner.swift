@@ -95,7 +95,7 @@ final class BatchRunner: @unchecked Sendable {
         progress.count(entry.status)
         progress.aside {
             log.record(entry.json)
-            if let error = entry.error { FileHandle.standardError.write(Data("graph: error: \(entry.item.input.path): \(error)\n".utf8)) }
+            if let error = entry.error { FileHandle.standardError.write(Data((FileText.escaped("graph: error: \(entry.item.input.path): \(error)") + "\n").utf8)) }
         }
     }
 

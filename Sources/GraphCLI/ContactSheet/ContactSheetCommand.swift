@@ -42,7 +42,7 @@ struct ContactSheetCommand: ParsableCommand {
 
             let target = output ?? ((photo as NSString).lastPathComponent as NSString).deletingPathExtension + "-sheet.jpg"
             guard OutputFileFormat(path: target) != nil else {
-                throw RecipeError("--output", "unknown output format in '\(target)'; use .png, .jpg, .jpeg or .heic")
+                throw RecipeError("--output", OutputFileFormat.unknownFormatMessage(path: target))
             }
             var options = ContextOptions()
             if let threads {
@@ -57,7 +57,14 @@ struct ContactSheetCommand: ParsableCommand {
             defer { try? FileManager.default.removeItem(atPath: work) }
             let sheet = try ContactSheet(photo: photo, effects: chosen, width: width, workFolder: work, context: context)
             let inputs = allowOverwritingInputs ? [] : [photo] + chosen.flatMap { $0.template.fixedDependencies }
-            try context.write(sheet.image, to: target, options: ImageWriteOptions(quality: 90), protectedPaths: inputs)
+            // Missing folders are made, as `run` and `apply` make them, and removed if the write fails.
+            let createdFolders = try OutputFolders.create(for: target, key: "--output")
+            do {
+                try context.write(sheet.image, to: target, options: ImageWriteOptions(quality: 90), protectedPaths: inputs)
+            } catch {
+                OutputFolders.removeIfEmpty(createdFolders)
+                throw error
+            }
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             Terminal.shared.out("\(target) \(sheet.layout.width)x\(sheet.layout.height), \(sheet.labels.count) pictures ("
                                 + sheet.labels.joined(separator: ", ") + String(format: ") %.0f ms", milliseconds))

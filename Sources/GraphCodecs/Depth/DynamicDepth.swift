@@ -88,7 +88,7 @@ public enum DynamicDepth {
         let ns = depthMapNamespace
         guard let formatText = text(ns, "Format") else { throw failure("no DepthMap:Format") }
         guard let format = GDepthMetadata.Format(rawValue: formatText) else {
-            throw failure("unknown DepthMap:Format \"\(formatText.prefix(40))\" (expected RangeInverse or RangeLinear)")
+            throw failure("unknown DepthMap:Format \"\(FileText.escaped(String(formatText.prefix(40))))\" (expected RangeInverse or RangeLinear)")
         }
         guard let near = number(ns, "Near"), let far = number(ns, "Far") else {
             throw failure("DepthMap:Format \(formatText) needs DepthMap:Near and DepthMap:Far")

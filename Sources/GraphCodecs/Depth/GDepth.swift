@@ -94,7 +94,7 @@ public enum GDepth {
         }
         guard let formatText = text(depthNamespace, "Format") else { throw failure("no GDepth:Format") }
         guard let format = GDepthMetadata.Format(rawValue: formatText) else {
-            throw failure("unknown GDepth:Format \"\(formatText)\" (expected RangeInverse or RangeLinear)")
+            throw failure("unknown GDepth:Format \"\(FileText.escaped(String(formatText.prefix(40))))\" (expected RangeInverse or RangeLinear)")
         }
         guard let near = number("Near"), let far = number("Far") else {
             throw failure("GDepth:Format \(formatText) needs GDepth:Near and GDepth:Far")

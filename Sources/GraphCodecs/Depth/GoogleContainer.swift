@@ -76,13 +76,14 @@ public struct GoogleContainer: Sendable, Equatable {
                     func byteCount(_ name: String) throws(CodecError) -> Int? {
                         guard let text = field(name) else { return nil }
                         guard let value = Int(text), value >= 0, value <= maximumLength else {
-                            throw failure("\(what): Item:\(name) \"\(text.prefix(40))\" is not a byte count")
+                            throw failure("\(what): Item:\(name) \"\(FileText.escaped(String(text.prefix(40))))\" is not a byte count")
                         }
                         return value
                     }
                     guard let semantic = field("Semantic"), !semantic.isEmpty else { throw failure("\(what) has no Item:Semantic") }
                     guard let mime = field("Mime"), !mime.isEmpty else { throw failure("\(what) has no Item:Mime") }
-                    items.append(Item(semantic: semantic, mime: mime, length: try byteCount("Length"),
+                    // Quoted in messages and `graph info`: escaped (``FileText``).
+                    items.append(Item(semantic: FileText.escaped(semantic), mime: FileText.escaped(mime), length: try byteCount("Length"),
                                       padding: try byteCount("Padding") ?? 0, dataURI: field("DataURI")))
                 }
                 guard !items.isEmpty else { throw failure("the Container:Directory lists no items") }

@@ -29,7 +29,7 @@ public enum XDM {
         }
         guard let formatText = text("Format") else { throw failure("no Depthmap:Format") }
         guard let format = GDepthMetadata.Format(rawValue: formatText) else {
-            throw failure("unknown Depthmap:Format \"\(formatText.prefix(40))\" (expected RangeInverse or RangeLinear)")
+            throw failure("unknown Depthmap:Format \"\(FileText.escaped(String(formatText.prefix(40))))\" (expected RangeInverse or RangeLinear)")
         }
         guard let near = text("Near").flatMap(parseXMLDouble), let far = text("Far").flatMap(parseXMLDouble) else {
             throw failure("Depthmap:Format \(formatText) needs Depthmap:Near and Depthmap:Far")

@@ -164,7 +164,8 @@ public enum HEIFCodec {
 
     static func check(_ error: heif_error, _ what: String, segment: String) throws(CodecError) {
         guard error.code != heif_error_Ok else { return }
-        let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        // libheif's messages quote the file ("Security limit exceeded:\n [meta]…", box types).
+        let message = error.message.map { FileText.escaped(cString: $0) } ?? "error \(error.code.rawValue)"
         let kind: CodecError.Kind
         switch error.code {
         case heif_error_Unsupported_filetype, heif_error_Unsupported_feature: kind = .unsupported

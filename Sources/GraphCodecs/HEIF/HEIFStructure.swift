@@ -428,7 +428,7 @@ struct FieldReader {
     mutating func fourCC() throws(CodecError) -> String {
         try require(4, what: "fields")
         defer { position += 4 }
-        return String(decoding: bytes[position..<position + 4], as: UTF8.self)
+        return FileText.escaped(bytes[position..<position + 4])
     }
 
     /// Version and flags of a FullBox.

@@ -21,6 +21,14 @@ public enum OutputFileFormat: String, Sendable, CaseIterable {
 
     /// "PNG", "JPEG", "HEIC".
     public var name: String { rawValue.uppercased() }
+
+    /// Why `path` (a file or a `graph batch` output template) names no output format, for an
+    /// error: `unknown output format ".tiff" in 'out.tiff'; use .png, .jpg, .jpeg or .heic`. The one
+    /// message of every command and the engine, so the formats it lists stay the ones accepted.
+    public static func unknownFormatMessage(path: String) -> String {
+        let ext = (path as NSString).pathExtension
+        return "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(path)'; use .png, .jpg, .jpeg or .heic"
+    }
 }
 
 extension Image {
@@ -228,7 +236,7 @@ extension Context {
                       options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = []) throws {
         guard let resolved = format ?? OutputFileFormat(path: path) else {
             throw GraphError.invalidParameter(filter: "output", key: "file",
-                                              reason: "unknown image format for '\(path)' (use .png, .jpg, .jpeg or .heic)")
+                                              reason: OutputFileFormat.unknownFormatMessage(path: path))
         }
         if Context.isSameFile(path, asAnyOf: protectedPaths) {
             throw GraphError.renderFailed("refusing to overwrite '\(path)': it is an input of this render")

@@ -30,6 +30,7 @@ enum GuidedUpsampleFilters {
                                               reason: "the image must have a finite, non-empty extent")
         }
         let g = guide.extent, s = small.extent
+        try GuideMapRatio.check(map: s, guide: g, filter: "CIEdgePreserveUpsampleFilter", key: "inputSmallImage", guideKey: "inputImage")
         let stepX = g.width / s.width, stepY = g.height / s.height
         let lowLuma = guide.clampedToExtent().applying(GuideLumaResample(Resample(
             kernel: .gaussian(sigma: 0.4 * (stepX + stepY) / 2),
@@ -106,6 +107,7 @@ enum GuidedUpsampleFilters {
             throw GraphError.invalidParameter(filter: name, key: key, reason: "the image must have a finite, non-empty extent")
         }
         let g = guide.extent, e = image.extent
+        try GuideMapRatio.check(map: e, guide: g, filter: name, key: "inputImage", guideKey: "inputGuideImage")
         let tx = g.width / e.width, ty = g.height / e.height
         let i = guide.clampedToExtent().applying(GuideLumaResample(Resample(
             kernel: .linear, x: .init(step: tx, offset: g.minX - tx * e.minX), y: .init(step: ty, offset: g.minY - ty * e.minY),

@@ -161,8 +161,35 @@ extension DepthPhoto {
     /// like the photo (see `AuxiliaryGeometry`) at its own resolution. Maps the edit leaves in
     /// place are kept as the file stores them; moved maps lose the calibration, which describes
     /// the stored geometry. When the edit cannot be followed, or a map cannot be read, nothing is
-    /// attached and `warnings` say why.
+    /// attached and `warnings` say why. Semantic mattes, an HDR gain map and a confidence map are
+    /// not written yet: when the photo has any and `edited` is an edit of it, a warning names them.
     public func auxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation = .upright)
+        -> (images: AuxiliaryImages, warnings: [String])
+    {
+        var (images, warnings) = carriedAuxiliaryImages(following: edited, from: photo, orientation: orientation)
+        if let note = droppedAuxiliaryImagesNote, !images.isEmpty || AuxiliaryGeometry.trace(edited, to: photo) != .notReached {
+            warnings.append(note)
+        }
+        return (images, warnings)
+    }
+
+    /// "PATH: its semantic skin and hair mattes and HDR gain map are not written …", or nil when the
+    /// photo has no auxiliary image that an output drops.
+    var droppedAuxiliaryImagesNote: String? {
+        func listed(_ items: [String]) -> String {
+            items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+        }
+        var names: [String] = []
+        let subjects = auxiliaryImages.filter { $0.kind == .semanticMatte }.map { $0.semanticMatteSubject ?? "unnamed" }
+        if !subjects.isEmpty { names.append("semantic \(listed(subjects)) matte\(subjects.count == 1 ? "" : "s")") }
+        if auxiliaryImages.contains(where: { $0.kind == .hdrGainMap }) { names.append("HDR gain map") }
+        if auxiliaryImages.contains(where: { $0.kind == .confidence }) { names.append("depth confidence map") }
+        guard !names.isEmpty else { return nil }
+        let verb = names.count > 1 || subjects.count > 1 ? "are" : "is"
+        return "\(path): its \(listed(names)) \(verb) not written to the output (only the depth map and the portrait matte are carried)"
+    }
+
+    private func carriedAuxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation)
         -> (images: AuxiliaryImages, warnings: [String])
     {
         guard depthMapInfo != nil || portraitEffectsMatteInfo != nil else { return (AuxiliaryImages(), []) }
