@@ -3,7 +3,7 @@
 /// A file decides the bytes of a box type, a chunk name, an XMP value or a library's message about
 /// it; printed as they are, they could clear the screen (`ESC [ 2 J`), break a message over
 /// several lines or garble a log. Every message that quotes file content goes through
-/// ``escaped(_:)-(Sequence)``: control characters (C0, DEL, C1), line and paragraph separators,
+/// `escaped(_:)` (of bytes): control characters (C0, DEL, C1), line and paragraph separators,
 /// bidirectional overrides and bytes that are not valid UTF-8 become `\xNN` (lowercase hex, one
 /// per byte); printable text, including non-ASCII letters, stays as it is. A backslash is kept as
 /// is, so `\x1b` in a message is either an escaped ESC or those four characters in the file.
