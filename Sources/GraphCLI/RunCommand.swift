@@ -121,7 +121,7 @@ final class OutputFiles {
         outputs.append(output)
     }
 
-    /// Renames every temporary file over its target, all or nothing (``PendingFileGroup``): when
+    /// Renames every temporary file over its target, all or nothing (`PendingFileGroup`): when
     /// one fails, the outputs already renamed get back what they replaced (or are removed when they
     /// were new), and the error names the output that failed.
     func commit() throws {

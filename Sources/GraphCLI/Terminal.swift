@@ -23,7 +23,7 @@ final class Terminal: @unchecked Sendable {
 
     /// Prints a diagnostic (`graph: error: …`, `graph: warning: …`) to standard error as one line:
     /// control characters in it (from file content a message quotes) are escaped as `\xNN`
-    /// (``FileText``), whatever the code that built the message did.
+    /// (`FileText`), whatever the code that built the message did.
     func diagnostic(_ line: String) {
         err(FileText.escaped(line))
     }
