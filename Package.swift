@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif", "CZlib"]),
 
         // The engine: recipes, kernel language, optimizer, programs, executor, I/O, dumps.
-        .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "GraphCodecs"]),
+        .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "CCodecShims", "GraphCodecs"]),
 
         // The filter catalogue (Core Image names and input keys).
         .target(name: "Kernels", dependencies: ["GraphEngine"]),

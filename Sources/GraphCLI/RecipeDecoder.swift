@@ -74,9 +74,13 @@ struct RecipeDecoder {
             }
         }
         guard let imagesJSON = json["images"] else { throw RecipeError("images", "missing; a recipe needs at least one image") }
+        let imageMembers = try object(imagesJSON, "images")
+        if imageMembers.count > Recipe.maximumImages {
+            throw RecipeError("images", "\(imageMembers.count) images; a recipe may have at most \(Recipe.maximumImages) (split the work over several recipes)")
+        }
         var images: [String: RecipeImage] = [:]
         var order: [String] = []
-        for (name, spec) in try object(imagesJSON, "images") {
+        for (name, spec) in imageMembers {
             images[name] = try decodeImage(spec, path: "images.\(name)")
             order.append(name)
         }

@@ -29,6 +29,26 @@ final class RecipeErrorTests: XCTestCase {
         try assertFails("{\n  \"version\": 1,\n  \"images\": {\"a\": 1 2}\n}", "recipe.json: malformed JSON: line 3, column 21: unexpected '2', expected ',' or '}'")
     }
 
+    /// A recipe naming more than `Recipe.maximumImages` images is refused before anything is built
+    /// (100,000 chained filters used to take gigabytes while planning, then abort); one at the
+    /// limit runs.
+    func testTooManyImagesIsAClearError() throws {
+        func chain(_ count: Int) -> String {
+            var images = [source]
+            for index in 1..<count {
+                images.append(#""i\#(index)": {"filter": "CIExposureAdjust", "inputs": {"inputImage": {"image": "\#(index == 1 ? "src" : "i\(index - 1)")"}}}"#)
+            }
+            return recipe(images: images.joined(separator: ", "), outputs: #"[{"image": "i\#(count - 1)", "file": "out.png"}]"#)
+        }
+        try assertFails(chain(Recipe.maximumImages + 1), "graph: error: images: 50001 images; a recipe may have at most 50000")
+        // At the limit, the chain runs.
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = Graph.runInProcess(["run", try writeRecipe(chain(Recipe.maximumImages), in: folder)])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(exists(folder, "out.png"))
+    }
+
     func testMissingVersion() throws {
         try assertFails(#"{"images": {}, "outputs": []}"#, #"version: missing; add "version": 1"#)
     }

@@ -28,6 +28,25 @@ final class IntermediateTests: XCTestCase {
             .applying(BoxMean(axis: .vertical, radius: 40, filterName: "box")).cropped(to: photo.extent)
     }
 
+    /// `removeCachedImages()` (what `graph batch` calls after each file) drops a cached
+    /// intermediate: the next render computes it again, to the same bytes; until then it is reused.
+    func testRemovingCachedImagesDropsThemAndTheyComeBackTheSame() throws {
+        let counter = Counter()
+        let photo = try Image(buffer: makeTestBuffer(width: Self.width, height: Self.height, seed: 31))
+        let image = photo.applying(CountingCopy(counter: counter)).insertingIntermediate(named: "kept", cache: true)
+        let context = context()
+        let first = try context.render(image, format: .rgbaf)
+        XCTAssertEqual(counter.pixels, Self.width * Self.height)
+        XCTAssertGreaterThanOrEqual(context.cachedImageBytes, Self.width * Self.height * 3 * 4, "at least 3 Float32 planes")
+        _ = try context.render(image, format: .rgbaf)
+        XCTAssertEqual(counter.pixels, Self.width * Self.height, "reused from the cache")
+        context.removeCachedImages()
+        XCTAssertEqual(context.cachedImageBytes, 0)
+        let again = try context.render(image, format: .rgbaf)
+        XCTAssertEqual(counter.pixels, 2 * Self.width * Self.height, "computed again")
+        XCTAssertEqual(again.bytes, first.bytes)
+    }
+
     func testComputedOnceWhateverTheTilesReach() throws {
         let once = Counter(), again = Counter()
         let fast = try context().render(try blurred(once, intermediate: true), format: .rgbaf)

@@ -257,6 +257,12 @@ void ccs_temp_defer_signals(void);
 /** Ends ccs_temp_defer_signals; the last one to end acts on a signal that arrived meanwhile. */
 void ccs_temp_resume_signals(void);
 
+/* ---- Memory ---------------------------------------------------------------------------- */
+
+/** Returns the heap memory freed so far to the system (glibc's malloc_trim(0): the free pages of
+ *  every arena). 1 when some was released, 0 when none was or the C library has no such call. */
+int ccs_release_free_memory(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,7 +48,16 @@ final class BatchRunner: @unchecked Sendable {
         for _ in 0..<min(options.jobs, plan.items.count) {
             group.enter()
             let thread = Thread { [self] in
-                while let item = nextItem() { finish(process(item)) }
+                while let item = nextItem() {
+                    finish(process(item))
+                    // Issue 31: the peak grew from file to file. No later file can use this
+                    // file's cached images (each reads another photo): drop them (a file still
+                    // in flight on another thread recomputes any it needs again). Then what
+                    // was freed goes back to the system, not kept in glibc's arenas beside
+                    // the next file's buffers.
+                    context.removeCachedImages()
+                    ResidentMemory.returnFreedMemory()
+                }
                 group.leave()
             }
             thread.stackSize = 8 << 20  // as the main thread: recipes build and plan recursively

@@ -36,6 +36,14 @@ final class ByteLimitedCache<Key: Hashable & Sendable, Value>: @unchecked Sendab
         totalBytes += bytes
     }
 
+    /// Drops every entry (values in use elsewhere live on with their users).
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        entries = [:]
+        totalBytes = 0
+    }
+
     /// Entries held now.
     var count: Int {
         lock.lock()

@@ -31,6 +31,20 @@ public final class Context: @unchecked Sendable {
         self.scratchPool = ScratchPool(limit: options.threads * 2)
     }
 
+    /// Drops the whole images the context keeps (image-processor results and cached
+    /// intermediates, up to ``ContextOptions/cacheByteLimit``), keeping the compiled programs.
+    /// Call it when the images rendered so far will not be rendered again: `graph batch` after each
+    /// file, whose results no later file can use (each reads another photo), and which would
+    /// otherwise stay until the limit pushed them out (a 12 MP portrait blur left about 72 MiB per
+    /// file, up to 256 MiB). Renders in flight keep what they already hold; one that needs a
+    /// dropped image again computes it again (the same pixels).
+    public func removeCachedImages() {
+        imageCache.removeAll()
+    }
+
+    /// Bytes of whole images the context keeps now.
+    public var cachedImageBytes: Int { imageCache.byteCount }
+
     /// Program-cache counters.
     public var programCacheStatistics: (hits: Int, misses: Int, entries: Int) {
         lock.lock()

@@ -570,8 +570,20 @@ struct StageLowering {
         }
         let masked = maskOutsideExtent(node, value)
         memo[ObjectIdentifier(node)] = masked
-        names[ObjectIdentifier(node)] = "\(node.shortName)(\(inputNames.joined(separator: ", ")))"
+        names[ObjectIdentifier(node)] = StageLowering.programName(node.shortName, inputNames: inputNames)
         return masked
+    }
+
+    /// The longest program name kept (in characters): longer nestings read `name(…)`.
+    static let programNameLimit = 160
+
+    /// The dump name of a node lowered inline, `name(input names)`: `CIHueAdjust(matrix<CISepiaTone>(in0))`.
+    /// Capped at ``programNameLimit`` characters (the inputs then read `…`): every node of a program
+    /// keeps its name while the program is lowered, so uncapped names of a chain of N fused filters
+    /// would hold N²/2 characters.
+    static func programName(_ shortName: String, inputNames: [String]) -> String {
+        let full = "\(shortName)(\(inputNames.joined(separator: ", ")))"
+        return full.utf8.count <= programNameLimit ? full : "\(shortName)(…)"
     }
 
     /// Decode `from`'s transfer, change primaries, encode `to`'s transfer, on unpremultiplied colour.

@@ -6,14 +6,36 @@
 public struct ColorMatrix: Hashable, Sendable {
     /// 20 coefficients, row-major (`[r0 r1 r2 r3 rBias, g0 …]`).
     public var coefficients: [Double]
-    /// The filters folded into this matrix, first applied first (for dumps).
-    public var sourceNames: [String]
+    /// The first names folded into this matrix (all of them while there are at most
+    /// ``sourceNameLimit``), first applied first.
+    private var leadingNames: [String]
+    /// The last `sourceNameLimit / 2` names folded in, once there are more than ``sourceNameLimit``.
+    private var trailingNames: [String] = []
+    /// How many filters were folded into this matrix.
+    public private(set) var sourceCount: Int
+
+    /// The most names a matrix keeps: a chain of 40,000 folded filters would otherwise keep
+    /// 1 + 2 + … + 40,000 names in the matrices made along the way (memory quadratic in the chain).
+    public static let sourceNameLimit = 8
+
+    /// The filters folded into this matrix, first applied first (for dumps): all of them up to
+    /// ``sourceNameLimit``; beyond, the first and last few around `… N more …`.
+    public var sourceNames: [String] {
+        if sourceCount <= Self.sourceNameLimit { return leadingNames }
+        return leadingNames + ["… \(sourceCount - leadingNames.count - trailingNames.count) more …"] + trailingNames
+    }
+
+    /// The last names folded in (up to half the limit), for ``concatenating(after:)``.
+    private var lastNames: ArraySlice<String> {
+        sourceCount <= Self.sourceNameLimit ? leadingNames.suffix(Self.sourceNameLimit / 2) : trailingNames[...]
+    }
 
     /// A matrix from its 20 coefficients, row by row (R, G, B, A rows of four weights and a bias); `sourceName` names it in dumps.
     public init(coefficients: [Double], sourceName: String) {
         precondition(coefficients.count == 20, "a colour matrix has 20 coefficients")
         self.coefficients = coefficients
-        self.sourceNames = [sourceName]
+        self.leadingNames = [sourceName]
+        self.sourceCount = 1
     }
 
     /// Builds a matrix from Core Image's row vectors and bias.
@@ -62,7 +84,15 @@ public struct ColorMatrix: Hashable, Sendable {
             }
         }
         var result = ColorMatrix(coefficients: c, sourceName: "")
-        result.sourceNames = first.sourceNames + sourceNames
+        result.sourceCount = first.sourceCount + sourceCount
+        if result.sourceCount <= Self.sourceNameLimit {
+            result.leadingNames = first.leadingNames + leadingNames
+        } else {
+            // Each side lists at least its first (last) half-limit names, or all of them when it has fewer.
+            let half = Self.sourceNameLimit / 2
+            result.leadingNames = Array((first.leadingNames + leadingNames).prefix(half))
+            result.trailingNames = Array((first.lastNames + lastNames).suffix(half))
+        }
         return result
     }
 
