@@ -108,6 +108,35 @@ final class PhotoMapTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: viaJSON), FileManager.default.contents(atPath: viaDefaults))
     }
 
+    /// GEFocusDisparity takes a map of the photo too: `apply` reads the input's own disparity (the
+    /// same value as the recipe that names it), and a recipe giving it the colour photo is an error.
+    func testFocusDisparityReadsTheMapNotThePhoto() throws {
+        let own = Graph.runInProcess(["apply", Self.portrait, path("focus-own.png"), "GEFocusDisparity"])
+        XCTAssertEqual(own.status, 0, own.err)
+        let named = try writeRecipe(#"""
+            {"version": 1, "images": {"disparity": {"file": "\#(Self.portrait)", "auxiliary": "disparity"},
+              "focus": {"filter": "GEFocusDisparity", "inputs": {"inputImage": {"image": "disparity"}}}},
+             "outputs": [{"image": "focus", "file": "focus-named.png"}]}
+            """#, in: folder)
+        let namedRun = Graph.runInProcess(["run", named])
+        XCTAssertEqual(namedRun.status, 0, namedRun.err)
+        // The same pixel (apply also carries the photo's metadata, so the files differ).
+        func pixel(_ name: String) throws -> SIMD4<Float> {
+            SIMD4<Float>(try Context().render(try Image(contentsOf: path(name)), format: .rgbaf, colorSpace: .data).pixel(x: 0, row: 0))
+        }
+        XCTAssertEqual(try pixel("focus-own.png"), try pixel("focus-named.png"), "apply's default map is the photo's own disparity")
+        XCTAssertGreaterThan(try pixel("focus-named.png")[0], 0.05, "a disparity, not black")
+        let photo = try writeRecipe(#"""
+            {"version": 1, "images": {"photo": {"file": "\#(Self.portrait)"},
+              "focus": {"filter": "GEFocusDisparity", "inputs": {"inputImage": {"image": "photo"}}}},
+             "outputs": [{"image": "focus", "file": "focus-photo.png"}]}
+            """#, in: folder)
+        let run = Graph.runInProcess(["run", photo])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.err.contains("a colour photo, not a disparity map"), run.err)
+        XCTAssertFalse(exists(folder, "focus-photo.png"))
+    }
+
     /// A photo without depth data: the error names the file, what it lacks and how to give a map.
     func testApplyOnAPhotoWithoutDepthNamesWhatIsMissing() throws {
         let result = Graph.runInProcess(["apply", path("in.png"), path("out.jpg"), "CIDepthBlurEffect"])

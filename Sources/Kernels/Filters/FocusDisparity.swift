@@ -11,7 +11,8 @@ extension DisparityFilters {
         name: "GEFocusDisparity", categories: ["CICategoryReduction", "CICategoryStillImage"],
         summary: "The subject's disparity f: the dominant disparity of the map over the focus rectangle (its nearest cluster holding at least a quarter of it), as a 1×1 image (f, f, f, 1).",
         inputs: [
-            FilterInput("inputImage", .image, "The disparity (or depth) map (red channel)."),
+            FilterInput("inputImage", .image, "The disparity (or depth) map (red channel); a colour photo here is an error.",
+                        photoMap: .disparity),
             FilterInput("inputFocusRect", .rect, default: nil,
                         "The subject, normalised (0…1, lower-left origin; outside is an error); default the photo's face or focus region or GFocus focal point, else (0.45, 0.45, 0.1, 0.1)."),
         ]
