@@ -3517,7 +3517,7 @@ extension Filters {
         /// A `GEFocusDisparity` with every input at its default.
         public init() { super.init(name: "GEFocusDisparity") }
 
-        /// The disparity (or depth) map (red channel) (`inputImage`).
+        /// The disparity (or depth) map (red channel); a colour photo here is an error (`inputImage`).
         public var inputImage: GraphEngine.Image? {
             get { image("inputImage") }
             set { setImage(newValue, "inputImage") }
