@@ -106,33 +106,18 @@ extension DollyZoomFill {
     /// holes as they are, then written (by ranges of rows), so the same for any number of workers.
     func openFarFringe() {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
-        let ranges = min(height, 4 * pixels.threads)
-        var found = [[Int]](repeating: [], count: ranges)
-        found.withUnsafeMutableBufferPointer { lists in
-            let lists = lists
-            pixels.forEach(ranges) { k in
-                var list: [Int] = []
-                for y in pixels.rows(k, of: ranges) {
-                    let line = depth + y * width
-                    for x in 0..<width where line[x] != -.infinity {
-                        let besideHole = (x > 0 && line[x - 1] == -.infinity) || (x < width - 1 && line[x + 1] == -.infinity)
-                            || (y > 0 && line[x - width] == -.infinity) || (y < height - 1 && line[x + width] == -.infinity)
-                        guard besideHole else { continue }
-                        let d = line[x]
-                        for (dx, dy) in Self.directions.prefix(4) {
-                            let nx = x + dx, ny = y + dy
-                            guard nx >= 0, nx < width, ny >= 0, ny < height, depth[ny * width + nx] == -.infinity else { continue }
-                            if !nearerThanBorder(d, x: nx, y: ny) {
-                                list.append(y * width + x)
-                                break
-                            }
-                        }
-                    }
-                }
-                lists[k] = list
+        openCovered { x, y, d in
+            let line = depth + y * width
+            let besideHole = (x > 0 && line[x - 1] == -.infinity) || (x < width - 1 && line[x + 1] == -.infinity)
+                || (y > 0 && line[x - width] == -.infinity) || (y < height - 1 && line[x + width] == -.infinity)
+            guard besideHole else { return false }
+            for (dx, dy) in Self.directions.prefix(4) {
+                let nx = x + dx, ny = y + dy
+                guard nx >= 0, nx < width, ny >= 0, ny < height, depth[ny * width + nx] == -.infinity else { continue }
+                if !nearerThanBorder(d, x: nx, y: ny) { return true }
             }
+            return false
         }
-        for list in found { for n in list { depth[n] = -.infinity } }
     }
 
     /// Whether disparity `d` is nearer than hole (x, y)'s own border (``borderFar(x:y:)``): the

@@ -719,6 +719,29 @@ struct DollyZoomFill {
         let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let blocks = Blocks(pixels)
         defer { blocks.near.deallocate() }
+        openCovered { x, y, d in
+            guard blocks.isNear(x: x, y: y) else { return false }
+            let line = depth + y * width
+            // Most pixels: a 4-neighbour of the same surface on each side is enough.
+            if x > 0, x < width - 1, !nearer(d, than: line[x - 1]), !nearer(line[x - 1], than: d),
+               !nearer(d, than: line[x + 1]), !nearer(line[x + 1], than: d) { return false }
+            var behind = 0, same = 0
+            for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+                for nx in max(x - 1, 0)...min(x + 1, width - 1) where nx != x || ny != y {
+                    let dn = depth[ny * width + nx]
+                    if dn == -.infinity || nearer(d, than: dn) { behind += 1 } else if !nearer(dn, than: d) { same += 1 }
+                }
+            }
+            return behind >= 5 && same <= 1
+        }
+    }
+
+    /// Turns into holes the covered pixels for which `opens(x, y, d)` holds (`d` the pixel's
+    /// disparity): found by ranges of rows from the depth as it is, then written, so the result is
+    /// the same for any number of workers.
+    @inline(__always)
+    func openCovered(_ opens: (_ x: Int, _ y: Int, _ d: Float) -> Bool) {
+        let (width, height, depth) = (pixels.width, pixels.height, pixels.depth)
         let ranges = min(height, 4 * pixels.threads)
         var found = [[Int]](repeating: [], count: ranges)
         found.withUnsafeMutableBufferPointer { lists in
@@ -727,20 +750,7 @@ struct DollyZoomFill {
                 var list: [Int] = []
                 for y in pixels.rows(k, of: ranges) {
                     let line = depth + y * width
-                    for x in 0..<width where line[x] != -.infinity && blocks.isNear(x: x, y: y) {
-                        // Most pixels: a 4-neighbour of the same surface on each side is enough.
-                        let d = line[x]
-                        if x > 0, x < width - 1, !nearer(d, than: line[x - 1]), !nearer(line[x - 1], than: d),
-                           !nearer(d, than: line[x + 1]), !nearer(line[x + 1], than: d) { continue }
-                        var behind = 0, same = 0
-                        for ny in max(y - 1, 0)...min(y + 1, height - 1) {
-                            for nx in max(x - 1, 0)...min(x + 1, width - 1) where nx != x || ny != y {
-                                let dn = depth[ny * width + nx]
-                                if dn == -.infinity || nearer(d, than: dn) { behind += 1 } else if !nearer(dn, than: d) { same += 1 }
-                            }
-                        }
-                        if behind >= 5 && same <= 1 { list.append(y * width + x) }
-                    }
+                    for x in 0..<width where line[x] != -.infinity && opens(x, y, line[x]) { list.append(y * width + x) }
                 }
                 lists[k] = list
             }
