@@ -114,6 +114,12 @@ enum EncodedBytes: Sendable {
         }
     }
 
+    /// Throws if the file was written since it was opened (``InputFile/checkUnchanged()``); bytes
+    /// in memory cannot change.
+    func checkUnchanged() throws {
+        if case .file(let file, _) = self { try file.checkUnchanged() }
+    }
+
     /// The whole compressed file (for a re-encode without a render, or to embed it).
     func fileBytes() throws(CodecError) -> [UInt8] {
         switch self {

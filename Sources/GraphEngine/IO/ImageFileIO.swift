@@ -58,7 +58,7 @@ extension Image {
         throws -> (image: Image, metadata: ImageMetadata, warnings: [String])
     {
         // A file source stays open and is read as it decodes (only its header now); others are read whole.
-        let file = try InputFile(path: path)
+        let file = try InputFile.shared(path: path)
         let header = try file.jpegHeader()
         if let source = try fileSource(path: path, data: .file(file, header: header), options: options, colorSpace: colorSpace) {
             return source

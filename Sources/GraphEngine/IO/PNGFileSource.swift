@@ -58,7 +58,8 @@ package final class PNGFileSource: FileSource {
         return try startBackgroundDecode(width: width, height: height, format: pixelFormat,
                                          alphaMode: pixelFormat.hasAlpha ? .straight : .opaque, windowed: windowed) { buffer, progress in
             try data.withPNGDecoder(options: options) { decoder in
-                try progress.fill(buffer, from: (decoder.width, decoder.height, decoder.rowBytes), path: path) {
+                try progress.fill(buffer, from: (decoder.width, decoder.height, decoder.rowBytes), path: path,
+                                  checkSource: data.checkUnchanged) {
                     try decoder.readRows(into: $0, rowBytes: $1, maxRows: $2)
                 }
             }

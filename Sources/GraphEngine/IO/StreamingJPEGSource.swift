@@ -20,7 +20,8 @@ extension JPEGFileSource {
         return try startBackgroundDecode(width: size.width, height: size.height, format: format, alphaMode: .opaque,
                                          windowed: windowed) { buffer, progress in
             try data.withJPEGDecoder(options: decodeOptions) { decoder in
-                try progress.fill(buffer, from: (decoder.width, decoder.height, decoder.rowBytes), path: path) {
+                try progress.fill(buffer, from: (decoder.width, decoder.height, decoder.rowBytes), path: path,
+                                  checkSource: data.checkUnchanged) {
                     try decoder.readRows(into: $0, rowBytes: $1, maxRows: $2)
                 }
             }

@@ -123,8 +123,11 @@ extension RowProgress {
     /// `readRows(destination, rowBytes, maxRows)` call (which returns how many it wrote),
     /// publishing each batch; a windowed fill waits for demand and ends early when the reader
     /// stops. A decoder whose size is not the buffer's (a file changed since it was opened) and rows
-    /// that end early fail the progress (`path` names the file).
+    /// that end early fail the progress (`path` names the file). `checkSource` runs before each batch
+    /// is published: an error it throws (the file was written meanwhile) fails the progress, so no
+    /// render finishes on rows read from a file that changed under it.
     package func fill(_ buffer: ImageBuffer, from decoded: (width: Int, height: Int, rowBytes: Int), path: String,
+                      checkSource: () throws -> Void = {},
                       readRows: (UnsafeMutableRawPointer, Int, Int) throws -> Int) rethrows {
         guard decoded.width == buffer.width, decoded.height == buffer.height, decoded.rowBytes == buffer.rowBytes else {
             fail("\(path): the decoder's size \(decoded.width)x\(decoded.height) (\(decoded.rowBytes) bytes a row) "
@@ -139,6 +142,12 @@ extension RowProgress {
             let count = try readRows(base + row * buffer.rowBytes, buffer.rowBytes, 16)
             if count == 0 { break }
             row += count
+            do {
+                try checkSource()
+            } catch {
+                fail("\(error)")
+                return
+            }
             publish(row)
         }
         if row < rows { fail("\(path): the decoder stopped at row \(row) of \(rows)") }
