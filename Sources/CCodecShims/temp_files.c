@@ -9,6 +9,7 @@
  * (no allocation, no locks); unlink(2), sigaction(2) and raise(3) are safe. */
 #include <limits.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +65,12 @@ static void ccs_temp_clean_up_and_die(int sig) {
     fallback.sa_handler = SIG_DFL;
     sigemptyset(&fallback.sa_mask);
     sigaction(sig, &fallback, NULL);
+    /* Called outside a handler, this thread may block the signal (libdispatch's threads block
+     * them all): unblocked, the raise ends the process here and now. */
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, sig);
+    pthread_sigmask(SIG_UNBLOCK, &only, NULL);
     raise(sig);
 }
 
@@ -88,6 +95,16 @@ void ccs_temp_resume_signals(void) {
     if (atomic_fetch_sub(&defer_depth, 1) != 1) return;
     int sig = atomic_exchange(&deferred_signal, 0);
     if (sig != 0) ccs_temp_clean_up_and_die(sig);
+}
+
+void ccs_temp_die_of_signal(int sig) {
+    if (atomic_load(&defer_depth) > 0) {
+        atomic_store(&deferred_signal, sig);
+        if (atomic_load(&defer_depth) > 0) return;
+        int expected = sig;
+        if (!atomic_compare_exchange_strong(&deferred_signal, &expected, 0)) return;
+    }
+    ccs_temp_clean_up_and_die(sig);
 }
 
 void ccs_temp_install_signal_handlers(void) {

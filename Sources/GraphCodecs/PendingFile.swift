@@ -258,4 +258,12 @@ extension ImageFile {
     public static func removeTemporaryFilesOnSignals() {
         ccs_temp_install_signal_handlers()
     }
+
+    /// Ends the process of signal `number` as if it had not been handled, after removing every
+    /// uncommitted ``PendingFile``; when a ``PendingFileGroup`` is renaming its files it returns,
+    /// and the group ends the process when its renames are done (so no commit is left half done).
+    /// For a command-line tool that handles the signal itself (a batch's second interrupt).
+    public static func endProcess(ofSignal number: Int32) {
+        ccs_temp_die_of_signal(number)
+    }
 }

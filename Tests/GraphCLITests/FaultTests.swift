@@ -162,6 +162,39 @@ final class FaultTests: XCTestCase {
         }
     }
 
+    /// A second SIGINT ends a batch at once (issue 31): the summary line is still logged, counting
+    /// the file in flight as abandoned, its temporary file is removed, and the process dies of the
+    /// signal; no output is partial.
+    func testASecondSignalEndsABatchWithItsSummaryAndNoTemporaryFile() throws {
+        let binary = URL(fileURLWithPath: try graphBinary())
+        try FileManager.default.createDirectory(atPath: path("in"), withIntermediateDirectories: true)
+        let plain = Image(color: [0.2, 0.5, 0.7, 1]).cropped(to: Rect(x: 0, y: 0, width: 2400, height: 1800))
+        for index in 0..<3 { try Context().write(plain, to: path("in/img\(index).png")) }
+        let recipe = #"{"version": 1, "images": {"photo": {"file": "placeholder.png"}, "out": {"filter": "CIGammaAdjust", "inputs": {"inputImage": {"image": "photo"}, "inputPower": 1.3}}}, "outputs": [{"image": "out", "file": "output/out.png"}]}"#
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["batch", try writeRecipe(recipe, in: folder, name: "slow.json"), "--glob", path("in/*.png"),
+                             "--out", path("output/{stem}.png"), "--log", path("log.jsonl"), "--threads", "1", "--jobs", "1"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !outputFolderFiles().contains(where: { $0.contains(".tmp-") }) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        kill(process.processIdentifier, SIGINT)
+        Thread.sleep(forTimeInterval: 0.2)  // two signals at once may arrive as one
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(process.terminationStatus, SIGINT)
+        XCTAssertEqual(outputFolderFiles().filter { $0.contains(".tmp-") }, [], "no temporary file")
+        let (entries, summary) = try BatchFixture.readLog(at: path("log.jsonl"))
+        XCTAssertEqual(summary["stopped_by"] as? String, "SIGINT")
+        XCTAssertEqual(summary["abandoned"] as? Int, 1)
+        XCTAssertEqual(summary["not_run"] as? Int, 3 - 1 - entries.count)
+    }
+
     /// SIGKILL cannot be caught: killed at any moment, a run leaves either no output or the whole
     /// output (never a partial file under its name), and the next run writing it removes the
     /// temporary the killed one left.

@@ -256,6 +256,10 @@ void ccs_temp_install_signal_handlers(void);
 void ccs_temp_defer_signals(void);
 /** Ends ccs_temp_defer_signals; the last one to end acts on a signal that arrived meanwhile. */
 void ccs_temp_resume_signals(void);
+/** Ends the process of `sig` as an unhandled signal would, first removing the registered
+ *  temporary files; while a commit is renaming (ccs_temp_defer_signals) it returns at once and
+ *  that commit ends the process when done. For a program that handled the signal itself. */
+void ccs_temp_die_of_signal(int sig);
 
 /* ---- Memory ---------------------------------------------------------------------------- */
 

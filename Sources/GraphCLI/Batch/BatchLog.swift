@@ -42,11 +42,14 @@ struct BatchSummary: Sendable {
     var failed = 0
     var seconds = 0.0
     var peakBytes = 0
+    /// Files in flight when a second signal ended the batch at once: not logged, their outputs
+    /// either committed whole or not at all.
+    var abandoned = 0
     /// Why the batch stopped before its end (`fail-fast`, `SIGINT`, `SIGTERM`), nil when it did not.
     var stoppedBy: String?
 
     /// Inputs never started (after a stop).
-    var notRun: Int { total - ok - skipped - failed }
+    var notRun: Int { total - ok - skipped - failed - abandoned }
 
     /// Files rendered (or failed) per second; skipped files cost almost nothing and are left out.
     var filesPerSecond: Double { seconds > 0 ? Double(ok + failed) / seconds : 0 }
@@ -62,7 +65,7 @@ struct BatchSummary: Sendable {
     var json: JSON {
         .object([("summary", .object([
             ("total", .number(Double(total))), ("ok", .number(Double(ok))), ("skipped", .number(Double(skipped))),
-            ("failed", .number(Double(failed))), ("not_run", .number(Double(notRun))),
+            ("failed", .number(Double(failed))), ("abandoned", .number(Double(abandoned))), ("not_run", .number(Double(notRun))),
             ("seconds", .number((seconds * 1000).rounded() / 1000)),
             ("files_per_second", .number((filesPerSecond * 10).rounded() / 10)),
             ("peak_bytes", .number(Double(peakBytes))), ("stopped_by", stoppedBy.map(JSON.string) ?? .null),
@@ -72,6 +75,7 @@ struct BatchSummary: Sendable {
     /// `graph: batch: 214 files: 200 ok, 0 skipped, 14 failed in 3.2 s (66.9 files/s), peak 52.1 MB`.
     var line: String {
         var text = "graph: batch: \(total) file\(total == 1 ? "" : "s"): \(ok) ok, \(skipped) skipped, \(failed) failed"
+        if abandoned > 0 { text += ", \(abandoned) abandoned" }
         if notRun > 0 { text += ", \(notRun) not run" }
         text += String(format: " in %.1f s (%.1f files/s), peak %.1f MB", seconds, filesPerSecond, Double(peakBytes) / 1e6)
         if let stoppedBy { text += "; stopped by \(stoppedBy)" }

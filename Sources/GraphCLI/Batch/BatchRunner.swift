@@ -27,6 +27,7 @@ final class BatchRunner: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private var summary = BatchSummary()
+    private let startTime = DispatchTime.now().uptimeNanoseconds
 
     init(plan: BatchPlan, recipe: BatchRecipe, context: Context, options: Options, log: BatchLog,
          progress: BatchProgressBar?) {
@@ -43,7 +44,7 @@ final class BatchRunner: @unchecked Sendable {
 
     /// Runs every input (or until stopped) and returns the totals.
     func run() -> BatchSummary {
-        let start = DispatchTime.now().uptimeNanoseconds
+        let start = startTime
         let group = DispatchGroup()
         for _ in 0..<min(options.jobs, plan.items.count) {
             group.enter()
@@ -83,6 +84,19 @@ final class BatchRunner: @unchecked Sendable {
         } else {
             Terminal.shared.err(note)
         }
+    }
+
+    /// The totals now, for a batch ended at once (a second signal): the files started and not
+    /// finished count as abandoned; the progress bar is erased.
+    func abandon(by reason: String) -> BatchSummary {
+        progress?.finish()
+        lock.lock(); defer { lock.unlock() }
+        if summary.stoppedBy == nil { summary.stoppedBy = reason }
+        var now = summary
+        now.abandoned = next - summary.ok - summary.skipped - summary.failed
+        now.seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
+        now.peakBytes = peakResidentBytes()
+        return now
     }
 
     private func nextItem() -> BatchItem? {
