@@ -25,7 +25,8 @@ struct InfoCommand: ParsableCommand {
                 let lines = info.summaryLines { index in
                     names[index].map { list in #"load with "auxiliary": "# + list.map { "\"\($0)\"" }.joined(separator: " or ") }
                 }
-                for line in lines + (subject?.lines ?? []) { Terminal.shared.out(line) }
+                // File text (camera names, profile descriptions) is escaped: no terminal sequences, no forged lines.
+                for line in lines + (subject?.lines ?? []) { Terminal.shared.out(FileText.escaped(line)) }
             } else {
                 guard case .object(var members) = Self.json(info) else { return }
                 members.append(("subject", subject?.json ?? .null))

@@ -40,6 +40,25 @@ final class HostileTextTests: XCTestCase {
 
     /// Whatever a message quotes, `graph: error:` lines are one line: the last line of defence
     /// escapes a newline or ESC that reached a message another way.
+    /// Text from a file that `graph info` prints (here an ICC profile's description) reaches the
+    /// terminal escaped too: an escape sequence in it cannot clear the screen, a newline cannot
+    /// forge a line. The JSON form escapes it as JSON does.
+    func testInfoPrintsTheFilesTextEscaped() throws {
+        let profile = ICCProfile.makeRGBProfile(description: "sRGB\u{1B}[2J\nforged: yes", primaries: .sRGB,
+                                                       transferFunctionType: 0, transfer: [2.2])
+        let png = try PNGCodec.encode(width: 2, height: 2, channels: 3, bitDepth: 8, bytes: [UInt8](repeating: 90, count: 12),
+                                      iccProfile: profile)
+        try ImageFile.writeAtomically(png, to: path("profiled.png"))
+        let text = Graph.runInProcess(["info", path("profiled.png")])
+        XCTAssertEqual(text.status, 0, text.err)
+        XCTAssertTrue(text.out.contains(#"colour profile: sRGB\x1b[2J\x0aforged: yes"#), text.out)
+        XCTAssertFalse(text.out.unicodeScalars.contains { $0.value == 0x1B }, text.out)
+        XCTAssertFalse(text.out.contains("\nforged"), text.out)
+        let json = Graph.runInProcess(["info", path("profiled.png"), "--format", "json"])
+        XCTAssertEqual(json.status, 0, json.err)
+        XCTAssertTrue(json.out.contains(#"sRGB\u001b[2J\nforged: yes"#), json.out)
+    }
+
     func testEveryDiagnosticIsOneLine() {
         let printed = Terminal.shared.capturing {
             Terminal.shared.diagnostic("graph: error: a\nb\u{1B}[2J")
