@@ -71,8 +71,16 @@ extension Image {
     private static func fileSource(path: String, data: EncodedBytes, options: DecodeOptions, colorSpace: ColorSpace??) throws
         -> (image: Image, metadata: ImageMetadata, warnings: [String])?
     {
-        let opened: (any FileSource)? = try JPEGFileSource(path: path, data: data, options: options, colorSpace: colorSpace)
-            ?? PNGFileSource(path: path, data: data, options: options, colorSpace: colorSpace)
+        func open() throws -> (any FileSource)? {
+            try JPEGFileSource(path: path, data: data, options: options, colorSpace: colorSpace)
+                ?? PNGFileSource(path: path, data: data, options: options, colorSpace: colorSpace)
+        }
+        let opened: (any FileSource)?
+        if case .file(let file, _) = data {
+            opened = try OpenFileSources.shared.source(of: file, options: options, colorSpace: colorSpace, open: open)
+        } else {
+            opened = try open()
+        }
         guard let source = opened else { return nil }
         let node = Node(.file(source), inputs: [],
                         extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)))
