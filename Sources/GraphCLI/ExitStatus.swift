@@ -16,18 +16,28 @@ extension Graph {
     /// (``usageErrorLine(for:arguments:)``); commands print their own errors.
     static func main() {
         let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
+        var status: Int32 = 0
         do {
             try checkSubcommand(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
-            let status = exitStatus(for: error)
+            status = exitStatus(for: error)
             if status == 0 {
-                FileHandle.standardOutput.write(Data((fullMessage(for: error) + "\n").utf8))
+                Terminal.shared.out(fullMessage(for: error))
             } else if !(error is ExitCode) {
-                FileHandle.standardError.write(Data((FileText.escaped(usageErrorLine(for: error, arguments: arguments)) + "\n").utf8))
+                Terminal.shared.diagnostic(usageErrorLine(for: error, arguments: arguments))
             }
-            Foundation.exit(status)
         }
+        Foundation.exit(statusAfterStandardOutput(status))
+    }
+
+    /// `status`, or 2 with an error line when writing to standard output failed (a full disk or a
+    /// closed pipe behind a redirection): what the command printed there is incomplete. Files a
+    /// `run`, `apply` or `batch` wrote before are complete; only their report is lost.
+    static func statusAfterStandardOutput(_ status: Int32) -> Int32 {
+        guard let failure = Terminal.shared.standardOutputFailure else { return status }
+        Terminal.shared.diagnostic("graph: error: cannot write to standard output: \(failure); what was printed there is incomplete")
+        return status == 0 ? failureStatus : status
     }
 }

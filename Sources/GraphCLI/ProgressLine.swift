@@ -29,13 +29,13 @@ final class ProgressLine: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         shown = true
         let line = String(format: "\rgraph: rendering %@ %3.0f%%", label as NSString, progress.fraction * 100)
-        FileHandle.standardError.write(Data(line.utf8))
+        Terminal.shared.rawErr(line)
     }
 
     /// Stops updating and erases the line.
     func finish() {
         timer?.cancel()
         lock.lock(); defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { Terminal.shared.rawErr("\r\u{1B}[K") }
     }
 }

@@ -146,6 +146,74 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("disk")), [], "nothing left on the full disk")
     }
 
+    // MARK: System calls failing (a real `graph` process under strace)
+
+    /// Issue 31's acceptance: every write, fsync, hard link and rename of a 3-output run (two of
+    /// its outputs replacing older files) failed in turn by strace's fault injection. After each,
+    /// either every output is new or every output is as it was, no temporary file is left, and the
+    /// status is 2 with one error line; never a crash. A failed write to standard output (the
+    /// report, after the outputs are committed) is an error too, not the crash it was.
+    func testEverySystemCallFailingLeavesAllOutputsNewOrAllOld() throws {
+        guard let straceBinary = ["/usr/bin/strace", "/bin/strace"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("strace is not installed")
+        }
+        let binary = try graphBinary()
+        try Context().write(Image(color: [0.3, 0.6, 0.2, 1]).cropped(to: Rect(x: 0, y: 0, width: 40, height: 30)), to: path("src.png"))
+        let outputs = ["o/a.png", "o/b.jpg", "o/c.png"]
+        func recipe(_ filter: String) -> String {
+            #"{"version": 1, "images": {"src": {"file": "src.png"}, "f": {"filter": "\#(filter)", "inputs": {"inputImage": {"image": "src"}}}}, "outputs": [{"image": "f", "file": "o/a.png"}, {"image": "f", "file": "o/b.jpg"}, {"image": "src", "file": "o/c.png"}]}"#
+        }
+        let newRecipe = try writeRecipe(recipe("CIColorInvert"), in: folder, name: "new.json")
+        let oldRecipe = try writeRecipe(recipe("CIPhotoEffectNoir"), in: folder, name: "old.json")
+        func contents() -> [Data?] { outputs.map { FileManager.default.contents(atPath: path($0)) } }
+        func reset() throws {
+            try? FileManager.default.removeItem(atPath: path("o"))
+            XCTAssertEqual(graph(["run", oldRecipe]).status, 0)
+            unlink(path("o/c.png"))  // a new output besides the two replaced ones
+        }
+        XCTAssertEqual(graph(["run", newRecipe]).status, 0)
+        let new = contents()
+        try reset()
+        let old = contents()
+        XCTAssertNotEqual(new[0], old[0])
+
+        func strace(_ arguments: [String]) throws -> (status: Int32, err: String, signalled: Bool) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: straceBinary)
+            process.arguments = ["-f", "-qq", "-o", "/dev/null"] + arguments + [binary, "run", newRecipe]
+            let errors = Pipe()
+            process.standardOutput = Pipe()
+            process.standardError = errors
+            try process.run()
+            let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, err, process.terminationReason == .uncaughtSignal || process.terminationStatus > 128)
+        }
+        var failures = 0
+        for call in ["write", "fsync", "link", "rename"] {
+            for k in 1...8 {
+                try reset()
+                let run = try strace(["-e", "trace=\(call)", "-e", "inject=\(call):error=EIO:when=\(k)"])
+                let after = contents()
+                let what = "\(call) #\(k) failing"
+                XCTAssertFalse(run.signalled, "\(what): \(run.err)")
+                XCTAssertTrue(after == new || after == old, "\(what): a mix of new and old outputs")
+                XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("o")).filter { $0.hasPrefix(".") }, [],
+                               "\(what): temporary files or backups left")
+                if run.status == 0 {
+                    XCTAssertEqual(after, new, what)
+                } else {
+                    failures += 1
+                    XCTAssertEqual(run.status, 2, "\(what): \(run.err)")
+                    XCTAssertEqual(run.err.filter { $0 == "\n" }.count, 1, "\(what): \(run.err)")
+                    XCTAssertTrue(run.err.hasPrefix("graph: error: "), "\(what): \(run.err)")
+                }
+            }
+        }
+        // 3 file writes + 3 report lines, 3 fsyncs, 2 backup links, 3 renames at least failed a run.
+        XCTAssertGreaterThanOrEqual(failures, 14)
+    }
+
     // MARK: Signals (a real `graph` process)
 
     /// SIGTERM and SIGINT while the output is being written: the process removes its temporary file

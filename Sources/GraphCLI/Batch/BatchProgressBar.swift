@@ -38,7 +38,7 @@ final class BatchProgressBar: @unchecked Sendable {
     /// Runs `body` (which prints to the terminal) with the bar erased, then redraws it.
     func aside(_ body: () -> Void) {
         lock.lock(); defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { Terminal.shared.rawErr("\r\u{1B}[K") }
         body()
         if shown { draw() }
     }
@@ -47,7 +47,7 @@ final class BatchProgressBar: @unchecked Sendable {
     func finish() {
         timer?.cancel()
         lock.lock(); defer { lock.unlock() }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { Terminal.shared.rawErr("\r\u{1B}[K") }
         shown = false
     }
 
@@ -68,7 +68,7 @@ final class BatchProgressBar: @unchecked Sendable {
         line += String(format: "  %d/%d  %3.0f%%  %.1f files/s", done, total, fraction * 100, rate)
         if rate > 0 { line += "  ETA " + Self.duration(Double(total - done) / rate) }
         if failed > 0 { line += "  \(failed) failed" }
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        Terminal.shared.rawErr(line + "\u{1B}[K")
     }
 
     /// `0:07`, `12:30`, `3:05:00`.

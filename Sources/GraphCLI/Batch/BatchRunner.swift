@@ -80,7 +80,7 @@ final class BatchRunner: @unchecked Sendable {
         lock.unlock()
         guard let note else { return }
         if let progress {
-            progress.aside { FileHandle.standardError.write(Data((note + "\n").utf8)) }
+            progress.aside { Terminal.shared.rawErr(note + "\n") }
         } else {
             Terminal.shared.err(note)
         }
@@ -118,7 +118,7 @@ final class BatchRunner: @unchecked Sendable {
         progress.count(entry.status)
         progress.aside {
             log.record(entry.json)
-            if let error = entry.error { FileHandle.standardError.write(Data((FileText.escaped("graph: error: \(entry.item.input.path): \(error)") + "\n").utf8)) }
+            if let error = entry.error { Terminal.shared.rawErr(FileText.escaped("graph: error: \(entry.item.input.path): \(error)") + "\n") }
         }
     }
 
