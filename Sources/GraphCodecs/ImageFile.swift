@@ -164,6 +164,15 @@ public enum ImageFile {
     static func ioError(_ what: String, path: String) -> CodecError {
         let code = errno
         let message = String(cString: strerror(code))
-        return CodecError(.io, "\(what): \(message)", path: path, libraryMessage: message)
+        var hint = ""
+        if code == EMFILE {
+            // Images of one file share a descriptor; each distinct file holds one while its images live.
+            var limit = rlimit()
+            if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+                hint = " (this process may hold \(limit.rlim_cur) open files and every distinct input file holds one: "
+                    + "raise the limit with `ulimit -n`, or split the work over several recipes)"
+            }
+        }
+        return CodecError(.io, "\(what): \(message)\(hint)", path: path, libraryMessage: message)
     }
 }
