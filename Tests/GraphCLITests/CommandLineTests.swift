@@ -165,18 +165,21 @@ final class CommandLineTests: XCTestCase {
         let recipe = #"""
         {"version": 1,
          "kernels": {"k": {"source": "kernel vec4 k(sampler photo, sampler map) { vec2 p = destCoord(); return sample(photo, p + vec2(2.0, 0.0)) * sample(map, p * 0.5).r; }"}},
-         "images": {"src": {"file": "in.png"}, "map": {"file": "in.png"},
+         "images": {"src": {"file": "in.png"}, "map": {"file": "map.png"},
                     "out": {"kernel": "k", "arguments": {"photo": {"image": "src"}, "map": {"image": "map"}},
                             "roi": {"photo": 2, "map": 0}, "extent": [3, 2, 2, 2]}},
          "outputs": [{"image": "out", "file": "out.png"}]}
         """#
+        // Two files: two images of one file share one source (and so one read of their union).
+        try FileManager.default.copyItem(atPath: folder.appendingPathComponent("in.png").path,
+                                         toPath: folder.appendingPathComponent("map.png").path)
         let path = try writeRecipe(recipe, in: folder)
         let dump = Graph.runInProcess(["dump", path, "--stage", "optimized", "--format", "json"])
         XCTAssertEqual(dump.status, 0, dump.err)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.out.utf8)) as? [String: Any])
         let nodes = try XCTUnwrap(object["optimized"] as? [[String: Any]])
         let rois = nodes.filter { ($0["label"] as? String)?.hasPrefix("buffer") == true }.compactMap { $0["roi"] as? String }
-        // Two buffers of in.png (8×6): the photo read within 2 pixels of the output [3 2 2 2], plus the
+        // Two buffers of 8×6 files: the photo read within 2 pixels of the output [3 2 2 2], plus the
         // planner's one-pixel margin for bilinear sampling (clipped to [0 0 8 6]); the map at the
         // output rectangle plus that margin only ([2 1 4 4]), not charged the photo's radius.
         XCTAssertEqual(rois.sorted(), ["[0 0 8 6]", "[2 1 4 4]"], "\(nodes)")
