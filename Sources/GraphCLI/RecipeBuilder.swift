@@ -117,6 +117,9 @@ struct RecipeBuilder {
             }
             if let image = built[output.image] {
                 resolved.options.auxiliaryImages = try auxiliaryImages(of: output, image: image)
+                if resolved.options.colorSpace == nil, recipe.options.colorManagement != false {
+                    resolved.options.colorSpace = Self.sourceColorSpace(of: image)
+                }
             }
             outputs.append(resolved)
         }
@@ -223,6 +226,18 @@ struct RecipeBuilder {
     /// focus rectangle given in pixels is divided by.
     private mutating func photoSize(of value: FilterValue?) -> (width: Double, height: Double)? {
         photo(of: value).map { (Double($0.info.orientedWidth), Double($0.info.orientedHeight)) }
+    }
+
+    /// The colour space an output is written in when the recipe names none: that of the photos it
+    /// is made from when they share one that a file can be tagged with (Display P3 in, Display P3
+    /// out: the saturated colours an iPhone captured are not clipped to sRGB), else nil (the
+    /// context's, sRGB).
+    static func sourceColorSpace(of image: Image) -> OutputColorSpace? {
+        let spaces = image.sourceColorSpaces
+        guard spaces.count == 1, let space = spaces.first, [ColorSpace.sRGB, .displayP3, .linearSRGB].contains(space) else {
+            return nil
+        }
+        return .space(space)
     }
 
     /// The depth photo file `value` is, or whose auxiliary image it is, when it is one directly.
