@@ -53,8 +53,20 @@ extension Filters {
     /// Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums) (`CIBoxBlur`).
     public static func boxBlur() -> BoxBlur { BoxBlur() }
 
+    /// A bump (scale > 0) or dimple (< 0) of radius R: out(p) = bilinear(in, c + v·(1 − scale·(1 − t²)²)), v = p − c, t = |v|/R < 1 (identity outside); extent: the input's (`CIBumpDistortion`).
+    public static func bumpDistortion() -> BumpDistortion { BumpDistortion() }
+
+    /// A bump along the line through c at angle a: out(p) = bilinear(in, p − n·s·scale·(1 − s²/R²)²), n = (−sin a, cos a), s = (p − c)·n, |s| < R (identity outside); extent: the input's (`CIBumpDistortionLinear`).
+    public static func bumpDistortionLinear() -> BumpDistortionLinear { BumpDistortionLinear() }
+
     /// A checkerboard of two colours (`CICheckerboardGenerator`).
     public static func checkerboardGenerator() -> CheckerboardGenerator { CheckerboardGenerator() }
+
+    /// The circle's rim streaked outwards: out(p) = bilinear(in, c + v·R/max(|v|, R)), v = p − c; infinite extent (`CICircleSplashDistortion`).
+    public static func circleSplashDistortion() -> CircleSplashDistortion { CircleSplashDistortion() }
+
+    /// Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach (`CICircularWrap`).
+    public static func circularWrap() -> CircularWrap { CircularWrap() }
 
     /// Blends the image over the background: f = SetLum(cs, Lum(cb)): the input's hue and saturation. (W3C blend mode on premultiplied colour.) (`CIColorBlendMode`).
     public static func colorBlendMode() -> ColorBlendMode { ColorBlendMode() }
@@ -185,6 +197,9 @@ extension Filters {
     /// Converts disparity (1/m) to depth (m): 1/disparity (`CIDisparityToDepth`).
     public static func disparityToDepth() -> DisparityToDepth { DisparityToDepth() }
 
+    /// Moves each sample by the displacement image: out(p) = bilinear(in, p + scale·(clamp(m(p).rg, 0, 1) − 1/2)); extent: the input's (`CIDisplacementDistortion`).
+    public static func displacementDistortion() -> DisplacementDistortion { DisplacementDistortion() }
+
     /// Adds noise, in sRGB-encoded colour (`CIDither`).
     public static func dither() -> Dither { Dither() }
 
@@ -215,6 +230,12 @@ extension Filters {
     /// A Gaussian falloff from one colour to another (`CIGaussianGradient`).
     public static func gaussianGradient() -> GaussianGradient { GaussianGradient() }
 
+    /// Glass with the texture's luma L as its height: out(p) = bilinear(in, p + scale·clamp(∇L(p − c + texture centre), −1, 1)), ∇ by central differences; extent: the input's (`CIGlassDistortion`).
+    public static func glassDistortion() -> GlassDistortion { GlassDistortion() }
+
+    /// A refracting glass lozenge of radius R about the segment p0–p1: out(p) = bilinear(in, p + T.xy·(h + R)/|T.z|), T = refract(−z, (v, h)/R, 1/refraction), h = √(R² − |v|²), v = p − the segment's nearest point; extent: the input's (`CIGlassLozenge`).
+    public static func glassLozenge() -> GlassLozenge { GlassLozenge() }
+
     /// Dulls the highlights: rgb = mix(s, s·b, intensity), alpha kept, b the Gaussian (σ = inputRadius) with edges repeated (`CIGloom`).
     public static func gloom() -> Gloom { Gloom() }
 
@@ -233,6 +254,9 @@ extension Filters {
     /// Draws a CIAreaHistogram image as bars (`CIHistogramDisplayFilter`).
     public static func histogramDisplayFilter() -> HistogramDisplayFilter { HistogramDisplayFilter() }
 
+    /// A transparent hole of radius R pushing the image outwards: out(p) = bilinear(in, c + v·√(d² − R²)/d) for d = |p − c| ≥ R, 0 inside; extent: the input's (`CIHoleDistortion`).
+    public static func holeDistortion() -> HoleDistortion { HoleDistortion() }
+
     /// Rotates hues by an angle in radians, keeping luma (`CIHueAdjust`).
     public static func hueAdjust() -> HueAdjust { HueAdjust() }
 
@@ -241,6 +265,9 @@ extension Filters {
 
     /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
+
+    /// A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent (`CILightTunnel`).
+    public static func lightTunnel() -> LightTunnel { LightTunnel() }
 
     /// Blends the image over the background: f = max(cb, cs). (W3C blend mode on premultiplied colour.) (`CILightenBlendMode`).
     public static func lightenBlendMode() -> LightenBlendMode { LightenBlendMode() }
@@ -344,6 +371,9 @@ extension Filters {
     /// Blends the image over the background: f = cs ≤ ½ ? min(cb, 2cs) : max(cb, 2cs − 1). (W3C blend mode on premultiplied colour.) (`CIPinLightBlendMode`).
     public static func pinLightBlendMode() -> PinLightBlendMode { PinLightBlendMode() }
 
+    /// Pinches the disc of radius R inwards: out(p) = bilinear(in, c + v·t^(−s/(1+s))), v = p − c, t = |v|/R < 1, s = scale (identity outside); extent: the input's (`CIPinchDistortion`).
+    public static func pinchDistortion() -> PinchDistortion { PinchDistortion() }
+
     /// Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2) (`CIPixellate`).
     public static func pixellate() -> Pixellate { Pixellate() }
 
@@ -404,6 +434,12 @@ extension Filters {
     /// Maps each colour channel through a spline through five points (in gamma 2) (`CIToneCurve`).
     public static func toneCurve() -> ToneCurve { ToneCurve() }
 
+    /// A refracting glass ring of outer radius R and width w: out(p) = bilinear(in, p + T.xy·(h + w/2)/|T.z|), T = refract(−z, (v, h)/(w/2), 1/refraction), h = √((w/2)² − |v|²), v = p − the nearest point of the circle of radius R − w/2; extent: the input's (`CITorusLensDistortion`).
+    public static func torusLensDistortion() -> TorusLensDistortion { TorusLensDistortion() }
+
+    /// Twirls the disc of radius R: out(p) = bilinear(in, c + rot(−θ)·v), θ = angle·u²(3 − 2u), u = 1 − |v|/R, v = p − c (identity outside); extent: the input's (`CITwirlDistortion`).
+    public static func twirlDistortion() -> TwirlDistortion { TwirlDistortion() }
+
     /// Sharpens: rgb + intensity·(rgb − blur(rgb)), blur a Gaussian of σ = inputRadius (edges repeated); alpha kept (`CIUnsharpMask`).
     public static func unsharpMask() -> UnsharpMask { UnsharpMask() }
 
@@ -418,6 +454,9 @@ extension Filters {
 
     /// Blends the image over the background: f = cs ≤ ½ ? colorBurn(cb, 2cs) : colorDodge(cb, 2cs − 1). (W3C blend mode on premultiplied colour.) (`CIVividLightBlendMode`).
     public static func vividLightBlendMode() -> VividLightBlendMode { VividLightBlendMode() }
+
+    /// A vortex of radius R: out(p) = bilinear(in, c + rot(θ)·v), θ = angle·(1 − |v|/R)², v = p − c (identity outside); extent: the input's (`CIVortexDistortion`).
+    public static func vortexDistortion() -> VortexDistortion { VortexDistortion() }
 
     /// Scales colours so that white becomes the given colour (`CIWhitePointAdjust`).
     public static func whitePointAdjust() -> WhitePointAdjust { WhitePointAdjust() }
@@ -782,6 +821,72 @@ extension Filters {
         }
     }
 
+    /// `CIBumpDistortion`: A bump (scale > 0) or dimple (< 0) of radius R: out(p) = bilinear(in, c + v·(1 − scale·(1 − t²)²)), v = p − c, t = |v|/R < 1 (identity outside); extent: the input's.
+    public final class BumpDistortion: BuiltinFilter {
+        /// A `CIBumpDistortion` with every input at its default.
+        public init() { super.init(name: "CIBumpDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// Curvature: 0 does nothing, > 0 bulges outwards, < 0 pinches inwards; default 0.5 (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIBumpDistortionLinear`: A bump along the line through c at angle a: out(p) = bilinear(in, p − n·s·scale·(1 − s²/R²)²), n = (−sin a, cos a), s = (p − c)·n, |s| < R (identity outside); extent: the input's.
+    public final class BumpDistortionLinear: BuiltinFilter {
+        /// A `CIBumpDistortionLinear` with every input at its default.
+        public init() { super.init(name: "CIBumpDistortionLinear") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The angle in radians of the line the bump runs along; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// Curvature: 0 does nothing, > 0 bulges outwards, < 0 pinches inwards; default 0.5, range -1...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
     /// `CICheckerboardGenerator`: A checkerboard of two colours.
     public final class CheckerboardGenerator: BuiltinFilter {
         /// A `CICheckerboardGenerator` with every input at its default.
@@ -815,6 +920,60 @@ extension Filters {
         public var sharpness: Double {
             get { number("inputSharpness") }
             set { set(.number(newValue), "inputSharpness") }
+        }
+    }
+
+    /// `CICircleSplashDistortion`: The circle's rim streaked outwards: out(p) = bilinear(in, c + v·R/max(|v|, R)), v = p − c; infinite extent.
+    public final class CircleSplashDistortion: BuiltinFilter {
+        /// A `CICircleSplashDistortion` with every input at its default.
+        public init() { super.init(name: "CICircleSplashDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 150, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CICircularWrap`: Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach.
+    public final class CircularWrap: BuiltinFilter {
+        /// A `CICircularWrap` with every input at its default.
+        public init() { super.init(name: "CICircularWrap") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the transparent circle; default 150, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// Where the image's centre column lies, in radians from the top; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
         }
     }
 
@@ -1808,6 +1967,30 @@ extension Filters {
         }
     }
 
+    /// `CIDisplacementDistortion`: Moves each sample by the displacement image: out(p) = bilinear(in, p + scale·(clamp(m(p).rg, 0, 1) − 1/2)); extent: the input's.
+    public final class DisplacementDistortion: BuiltinFilter {
+        /// A `CIDisplacementDistortion` with every input at its default.
+        public init() { super.init(name: "CIDisplacementDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image whose red and green move the samples (`inputDisplacementImage`).
+        public var displacementImage: GraphEngine.Image? {
+            get { image("inputDisplacementImage") }
+            set { setImage(newValue, "inputDisplacementImage") }
+        }
+
+        /// The displacement of a channel at 0 or 1, times 2, in pixels; default 50, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
     /// `CIDither`: Adds noise, in sRGB-encoded colour.
     public final class Dither: BuiltinFilter {
         /// A `CIDither` with every input at its default.
@@ -2018,6 +2201,72 @@ extension Filters {
         }
     }
 
+    /// `CIGlassDistortion`: Glass with the texture's luma L as its height: out(p) = bilinear(in, p + scale·clamp(∇L(p − c + texture centre), −1, 1)), ∇ by central differences; extent: the input's.
+    public final class GlassDistortion: BuiltinFilter {
+        /// A `CIGlassDistortion` with every input at its default.
+        public init() { super.init(name: "CIGlassDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The texture whose luma is the glass's height (`inputTexture`).
+        public var texture: GraphEngine.Image? {
+            get { image("inputTexture") }
+            set { setImage(newValue, "inputTexture") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The longest shift in pixels; default 200, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIGlassLozenge`: A refracting glass lozenge of radius R about the segment p0–p1: out(p) = bilinear(in, p + T.xy·(h + R)/|T.z|), T = refract(−z, (v, h)/R, 1/refraction), h = √(R² − |v|²), v = p − the segment's nearest point; extent: the input's.
+    public final class GlassLozenge: BuiltinFilter {
+        /// A `CIGlassLozenge` with every input at its default.
+        public init() { super.init(name: "CIGlassLozenge") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of one end's circle; default [150,150] (`inputPoint0`).
+        public var point0: [Double] {
+            get { vector("inputPoint0") }
+            set { set(.vector(newValue), "inputPoint0") }
+        }
+
+        /// The centre of the other end's circle; default [350,150] (`inputPoint1`).
+        public var point1: [Double] {
+            get { vector("inputPoint1") }
+            set { set(.vector(newValue), "inputPoint1") }
+        }
+
+        /// The lozenge's radius; default 100, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The glass's refractive index: 1 does nothing; default 1.7, range 0...inf (`inputRefraction`).
+        public var refraction: Double {
+            get { number("inputRefraction") }
+            set { set(.number(newValue), "inputRefraction") }
+        }
+    }
+
     /// `CIGloom`: Dulls the highlights: rgb = mix(s, s·b, intensity), alpha kept, b the Gaussian (σ = inputRadius) with edges repeated.
     public final class Gloom: BuiltinFilter {
         /// A `CIGloom` with every input at its default.
@@ -2174,6 +2423,30 @@ extension Filters {
         }
     }
 
+    /// `CIHoleDistortion`: A transparent hole of radius R pushing the image outwards: out(p) = bilinear(in, c + v·√(d² − R²)/d) for d = |p − c| ≥ R, 0 inside; extent: the input's.
+    public final class HoleDistortion: BuiltinFilter {
+        /// A `CIHoleDistortion` with every input at its default.
+        public init() { super.init(name: "CIHoleDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 150, range 0.01...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CIHueAdjust`: Rotates hues by an angle in radians, keeping luma.
     public final class HueAdjust: BuiltinFilter {
         /// A `CIHueAdjust` with every input at its default.
@@ -2231,6 +2504,36 @@ extension Filters {
         public var aspectRatio: Double {
             get { number("inputAspectRatio") }
             set { set(.number(newValue), "inputAspectRatio") }
+        }
+    }
+
+    /// `CILightTunnel`: A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent.
+    public final class LightTunnel: BuiltinFilter {
+        /// A `CILightTunnel` with every input at its default.
+        public init() { super.init(name: "CILightTunnel") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// How far the tunnel turns, in radians per e-fold of distance; default 0 (`inputRotation`).
+        public var rotation: Double {
+            get { number("inputRotation") }
+            set { set(.number(newValue), "inputRotation") }
+        }
+
+        /// The radius of the unchanged centre; default 100 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
         }
     }
 
@@ -2888,6 +3191,36 @@ extension Filters {
         }
     }
 
+    /// `CIPinchDistortion`: Pinches the disc of radius R inwards: out(p) = bilinear(in, c + v·t^(−s/(1+s))), v = p − c, t = |v|/R < 1, s = scale (identity outside); extent: the input's.
+    public final class PinchDistortion: BuiltinFilter {
+        /// A `CIPinchDistortion` with every input at its default.
+        public init() { super.init(name: "CIPinchDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The amount of pinching: 0 does nothing; default 0.5, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
     /// `CIPixellate`: Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2).
     public final class Pixellate: BuiltinFilter {
         /// A `CIPixellate` with every input at its default.
@@ -3320,6 +3653,72 @@ extension Filters {
         }
     }
 
+    /// `CITorusLensDistortion`: A refracting glass ring of outer radius R and width w: out(p) = bilinear(in, p + T.xy·(h + w/2)/|T.z|), T = refract(−z, (v, h)/(w/2), 1/refraction), h = √((w/2)² − |v|²), v = p − the nearest point of the circle of radius R − w/2; extent: the input's.
+    public final class TorusLensDistortion: BuiltinFilter {
+        /// A `CITorusLensDistortion` with every input at its default.
+        public init() { super.init(name: "CITorusLensDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The torus's outer radius; default 160, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The ring's width; default 80, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The glass's refractive index: 1 does nothing; default 1.7, range 0...inf (`inputRefraction`).
+        public var refraction: Double {
+            get { number("inputRefraction") }
+            set { set(.number(newValue), "inputRefraction") }
+        }
+    }
+
+    /// `CITwirlDistortion`: Twirls the disc of radius R: out(p) = bilinear(in, c + rot(−θ)·v), θ = angle·u²(3 − 2u), u = 1 − |v|/R, v = p − c (identity outside); extent: the input's.
+    public final class TwirlDistortion: BuiltinFilter {
+        /// A `CITwirlDistortion` with every input at its default.
+        public init() { super.init(name: "CITwirlDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The turn at the centre in radians (positive: counter-clockwise); default 3.141592653589793 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
     /// `CIUnsharpMask`: Sharpens: rgb + intensity·(rgb − blur(rgb)), blur a Gaussian of σ = inputRadius (edges repeated); alpha kept.
     public final class UnsharpMask: BuiltinFilter {
         /// A `CIUnsharpMask` with every input at its default.
@@ -3437,6 +3836,36 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIVortexDistortion`: A vortex of radius R: out(p) = bilinear(in, c + rot(θ)·v), θ = angle·(1 − |v|/R)², v = p − c (identity outside); extent: the input's.
+    public final class VortexDistortion: BuiltinFilter {
+        /// A `CIVortexDistortion` with every input at its default.
+        public init() { super.init(name: "CIVortexDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The turn at the centre in radians; default 56.548667764616276 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
         }
     }
 
