@@ -254,6 +254,21 @@ final class DistortionFilterTests: XCTestCase {
         }
     }
 
+    func testEveryKernelCompiles() {
+        let kernels: [(String, CatalogueKernel)] = [
+            ("bump", DistortionFilters.bumpKernel), ("bump linear", DistortionFilters.bumpLinearKernel),
+            ("splash", DistortionFilters.circleSplashKernel), ("hole", DistortionFilters.holeKernel),
+            ("tunnel", DistortionFilters.lightTunnelKernel), ("pinch", DistortionFilters.pinchKernel),
+            ("twirl", DistortionFilters.twirlKernel), ("vortex", DistortionFilters.vortexKernel),
+            ("lozenge", DistortionLensFilters.lozengeKernel), ("torus", DistortionLensFilters.torusKernel),
+            ("wrap", DistortionLensFilters.circularWrapKernel), ("displacement", DistortionLensFilters.displacementKernel),
+            ("glass", DistortionLensFilters.glassKernel),
+        ]
+        for (name, kernel) in kernels {
+            XCTAssertNil(kernel.compileError, "\(name): \(kernel.compileError.map { "\($0)" } ?? "")")
+        }
+    }
+
     /// Core Image's names, categories, defaults, hard minima and slider ranges, from the reference.
     func testAttributesMatchCoreImage() throws {
         let names = ["CIBumpDistortion", "CIBumpDistortionLinear", "CICircleSplashDistortion", "CICircularWrap", "CIDisplacementDistortion",

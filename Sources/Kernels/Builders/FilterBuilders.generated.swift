@@ -11,6 +11,9 @@ extension Filters {
     /// Transforms the image (bilinear) with its edge pixels extended to infinity: out(p) = bilinear(clampedToExtent(in), T⁻¹·p), T = [a b c d tx ty]; infinite extent (`CIAffineClamp`).
     public static func affineClamp() -> AffineClamp { AffineClamp() }
 
+    /// The image transformed by T and repeated: out(p) = bilinear(in, e.origin + mod(T⁻¹·p − e.origin, e.size)), e the input's extent (edge pixels extended at the seams); infinite extent (`CIAffineTile`).
+    public static func affineTile() -> AffineTile { AffineTile() }
+
     /// Applies an affine transform [a b c d tx ty]: x' = a·x + c·y + tx, y' = b·x + d·y + ty (`CIAffineTransform`).
     public static func affineTransform() -> AffineTransform { AffineTransform() }
 
@@ -209,6 +212,9 @@ extension Filters {
     /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
     public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
 
+    /// An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent (`CIEightfoldReflectedTile`).
+    public static func eightfoldReflectedTile() -> EightfoldReflectedTile { EightfoldReflectedTile() }
+
     /// Blends the image over the background: f = cb + cs − 2·cb·cs. (W3C blend mode on premultiplied colour.) (`CIExclusionBlendMode`).
     public static func exclusionBlendMode() -> ExclusionBlendMode { ExclusionBlendMode() }
 
@@ -220,6 +226,15 @@ extension Filters {
 
     /// Maps luma to a ramp between two colours (`CIFalseColor`).
     public static func falseColor() -> FalseColor { FalseColor() }
+
+    /// A parallelogram tile mirrored across both pairs of sides: u = s·a + t·b as CIFourfoldTranslatedTile, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + fold(t)·b)), fold(x) = 1/2 − |mod(x + 1/2, 2) − 1|; infinite extent (`CIFourfoldReflectedTile`).
+    public static func fourfoldReflectedTile() -> FourfoldReflectedTile { FourfoldReflectedTile() }
+
+    /// A square tile turned by quarter turns about its corners: v = mod(u + 1/2, 2) − 1, turned by the quarter turn that brings it into [−1, 0)², u' = v + 1/2, out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent (`CIFourfoldRotatedTile`).
+    public static func fourfoldRotatedTile() -> FourfoldRotatedTile { FourfoldRotatedTile() }
+
+    /// Translated copies of a parallelogram tile: u = rot(−angle)(p − c)/w = s·a + t·b, a = (1, 0), b = (cos α, sin α); out(p) = bilinear(in, c + w·rot(angle)·((s − round s)·a + (t − round t)·b)); infinite extent (`CIFourfoldTranslatedTile`).
+    public static func fourfoldTranslatedTile() -> FourfoldTranslatedTile { FourfoldTranslatedTile() }
 
     /// Raises colour to a power (sign-preserving for extended range) (`CIGammaAdjust`).
     public static func gammaAdjust() -> GammaAdjust { GammaAdjust() }
@@ -235,6 +250,9 @@ extension Filters {
 
     /// A refracting glass lozenge of radius R about the segment p0–p1: out(p) = bilinear(in, p + T.xy·(h + R)/|T.z|), T = refract(−z, (v, h)/R, 1/refraction), h = √(R² − |v|²), v = p − the segment's nearest point; extent: the input's (`CIGlassLozenge`).
     public static func glassLozenge() -> GlassLozenge { GlassLozenge() }
+
+    /// Square tiles, every other row mirrored and shifted half a tile (a glide reflection): j = round(u.y), x = u.x + (j mod 2)/2, u' = (±(x − round x), u.y − j), − on odd rows; out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent (`CIGlideReflectedTile`).
+    public static func glideReflectedTile() -> GlideReflectedTile { GlideReflectedTile() }
 
     /// Dulls the highlights: rgb = mix(s, s·b, intensity), alpha kept, b the Gaussian (σ = inputRadius) with edges repeated (`CIGloom`).
     public static func gloom() -> Gloom { Gloom() }
@@ -262,6 +280,9 @@ extension Filters {
 
     /// Blends the image over the background: f = SetLum(SetSat(cs, Sat(cb)), Lum(cb)): the input's hue. (W3C blend mode on premultiplied colour.) (`CIHueBlendMode`).
     public static func hueBlendMode() -> HueBlendMode { HueBlendMode() }
+
+    /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
+    public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
     /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
@@ -332,11 +353,20 @@ extension Filters {
     /// Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d (`CINoiseReduction`).
     public static func noiseReduction() -> NoiseReduction { NoiseReduction() }
 
+    /// Op art: square cells each showing its neighbourhood scaled about the cell centre k = round(u): out(p) = bilinear(in, c + w·rot(angle)·(k + scale·(u − k))); infinite extent (`CIOpTile`).
+    public static func opTile() -> OpTile { OpTile() }
+
     /// Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.) (`CIOverlayBlendMode`).
     public static func overlayBlendMode() -> OverlayBlendMode { OverlayBlendMode() }
 
+    /// A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent (`CIParallelogramTile`).
+    public static func parallelogramTile() -> ParallelogramTile { ParallelogramTile() }
+
     /// Maps the quadrilateral of the four points onto the rectangle [0 0 w h]: out(p) = bilinear(in, H(p.x/w, p.y/h)), H the unit square → quadrilateral homography; w = max(bottom, top)·rx, h = max(left, right)·ry, rx, ry the left/right and bottom/top edge ratios (≥ 1, at most 2) (`CIPerspectiveCorrection`).
     public static func perspectiveCorrection() -> PerspectiveCorrection { PerspectiveCorrection() }
+
+    /// The image mapped onto the quadrilateral and its plane tiled: out(p) = bilinear(in, e.origin + e.size·fract(H⁻¹(p))), H the unit square → quadrilateral homography, 0 beyond the horizon; infinite extent (`CIPerspectiveTile`).
+    public static func perspectiveTile() -> PerspectiveTile { PerspectiveTile() }
 
     /// Maps the image onto the quadrilateral of the four points: out(p) = bilinear(in, e.origin + e.size·H⁻¹(p)), e the input's extent, H the unit square → quadrilateral homography; extent: the points' bounding box (`CIPerspectiveTransform`).
     public static func perspectiveTransform() -> PerspectiveTransform { PerspectiveTransform() }
@@ -401,6 +431,12 @@ extension Filters {
     /// Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius (`CISharpenLuminance`).
     public static func sharpenLuminance() -> SharpenLuminance { SharpenLuminance() }
 
+    /// A triangle mirrored across the triangle grid's edges (six to a hexagon): x = (φ − 30°)/60°, φ' = 30° + 60°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent (`CISixfoldReflectedTile`).
+    public static func sixfoldReflectedTile() -> SixfoldReflectedTile { SixfoldReflectedTile() }
+
+    /// Six copies of a triangle turned by 60° about each hexagon's centre: v = u − nearest hexagon centre, k = floor((φ − 30°)/60°), out(p) = bilinear(in, c + w·rot(angle)·rot(−60°k)·v); infinite extent (`CISixfoldRotatedTile`).
+    public static func sixfoldRotatedTile() -> SixfoldRotatedTile { SixfoldRotatedTile() }
+
     /// A gradient from one point and colour to another, eased at both ends (`CISmoothLinearGradient`).
     public static func smoothLinearGradient() -> SmoothLinearGradient { SmoothLinearGradient() }
 
@@ -436,6 +472,15 @@ extension Filters {
 
     /// A refracting glass ring of outer radius R and width w: out(p) = bilinear(in, p + T.xy·(h + w/2)/|T.z|), T = refract(−z, (v, h)/(w/2), 1/refraction), h = √((w/2)² − |v|²), v = p − the nearest point of the circle of radius R − w/2; extent: the input's (`CITorusLensDistortion`).
     public static func torusLensDistortion() -> TorusLensDistortion { TorusLensDistortion() }
+
+    /// The triangle of side size about the point mirrored across the triangle grid, faded by decay^(|p − point|/size): CISixfoldReflectedTile with w = size, angle = rotation, centred so the central triangle's centroid is the point; infinite extent (`CITriangleKaleidoscope`).
+    public static func triangleKaleidoscope() -> TriangleKaleidoscope { TriangleKaleidoscope() }
+
+    /// A triangle of side w about c repeated over the triangle grid, the downward ones turned by 180°: (α, β) = fract(grid coordinates of u), (1 − α, 1 − β) when α + β > 1, out(p) = bilinear(in, c + w·rot(angle)·((α + β/2, β√3/2) − (1/2, √3/6))); infinite extent (`CITriangleTile`).
+    public static func triangleTile() -> TriangleTile { TriangleTile() }
+
+    /// A half-triangle mirrored twelve ways about each hexagon's centre: x = (φ − 30°)/30°, φ' = 30° + 30°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent (`CITwelvefoldReflectedTile`).
+    public static func twelvefoldReflectedTile() -> TwelvefoldReflectedTile { TwelvefoldReflectedTile() }
 
     /// Twirls the disc of radius R: out(p) = bilinear(in, c + rot(−θ)·v), θ = angle·u²(3 − 2u), u = 1 − |v|/R, v = p − c (identity outside); extent: the input's (`CITwirlDistortion`).
     public static func twirlDistortion() -> TwirlDistortion { TwirlDistortion() }
@@ -503,6 +548,24 @@ extension Filters {
         }
 
         /// The transform; default [1,0,0,1,0,0] (`inputTransform`).
+        public var transform: GraphEngine.AffineTransform {
+            get { transform("inputTransform") }
+            set { set(.transform(newValue), "inputTransform") }
+        }
+    }
+
+    /// `CIAffineTile`: The image transformed by T and repeated: out(p) = bilinear(in, e.origin + mod(T⁻¹·p − e.origin, e.size)), e the input's extent (edge pixels extended at the seams); infinite extent.
+    public final class AffineTile: BuiltinFilter {
+        /// A `CIAffineTile` with every input at its default.
+        public init() { super.init(name: "CIAffineTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The transform of the tile; default [1,0,0,1,0,0] (`inputTransform`).
         public var transform: GraphEngine.AffineTransform {
             get { transform("inputTransform") }
             set { set(.transform(newValue), "inputTransform") }
@@ -2057,6 +2120,36 @@ extension Filters {
         }
     }
 
+    /// `CIEightfoldReflectedTile`: An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent.
+    public final class EightfoldReflectedTile: BuiltinFilter {
+        /// A `CIEightfoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CIEightfoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
     /// `CIExclusionBlendMode`: Blends the image over the background: f = cb + cs − 2·cb·cs. (W3C blend mode on premultiplied colour.).
     public final class ExclusionBlendMode: BuiltinFilter {
         /// A `CIExclusionBlendMode` with every input at its default.
@@ -2132,6 +2225,108 @@ extension Filters {
         public var color1: [Double] {
             get { vector("inputColor1") }
             set { set(.color(newValue), "inputColor1") }
+        }
+    }
+
+    /// `CIFourfoldReflectedTile`: A parallelogram tile mirrored across both pairs of sides: u = s·a + t·b as CIFourfoldTranslatedTile, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + fold(t)·b)), fold(x) = 1/2 − |mod(x + 1/2, 2) − 1|; infinite extent.
+    public final class FourfoldReflectedTile: BuiltinFilter {
+        /// A `CIFourfoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CIFourfoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The angle in radians between the tile's sides (π/2: a square); default 1.5707963267948966 (`inputAcuteAngle`).
+        public var acuteAngle: Double {
+            get { number("inputAcuteAngle") }
+            set { set(.number(newValue), "inputAcuteAngle") }
+        }
+    }
+
+    /// `CIFourfoldRotatedTile`: A square tile turned by quarter turns about its corners: v = mod(u + 1/2, 2) − 1, turned by the quarter turn that brings it into [−1, 0)², u' = v + 1/2, out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent.
+    public final class FourfoldRotatedTile: BuiltinFilter {
+        /// A `CIFourfoldRotatedTile` with every input at its default.
+        public init() { super.init(name: "CIFourfoldRotatedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
+    /// `CIFourfoldTranslatedTile`: Translated copies of a parallelogram tile: u = rot(−angle)(p − c)/w = s·a + t·b, a = (1, 0), b = (cos α, sin α); out(p) = bilinear(in, c + w·rot(angle)·((s − round s)·a + (t − round t)·b)); infinite extent.
+    public final class FourfoldTranslatedTile: BuiltinFilter {
+        /// A `CIFourfoldTranslatedTile` with every input at its default.
+        public init() { super.init(name: "CIFourfoldTranslatedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The angle in radians between the tile's sides (π/2: a square); default 1.5707963267948966 (`inputAcuteAngle`).
+        public var acuteAngle: Double {
+            get { number("inputAcuteAngle") }
+            set { set(.number(newValue), "inputAcuteAngle") }
         }
     }
 
@@ -2264,6 +2459,36 @@ extension Filters {
         public var refraction: Double {
             get { number("inputRefraction") }
             set { set(.number(newValue), "inputRefraction") }
+        }
+    }
+
+    /// `CIGlideReflectedTile`: Square tiles, every other row mirrored and shifted half a tile (a glide reflection): j = round(u.y), x = u.x + (j mod 2)/2, u' = (±(x − round x), u.y − j), − on odd rows; out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent.
+    public final class GlideReflectedTile: BuiltinFilter {
+        /// A `CIGlideReflectedTile` with every input at its default.
+        public init() { super.init(name: "CIGlideReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
@@ -2480,6 +2705,36 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIKaleidoscope`: 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent.
+    public final class Kaleidoscope: BuiltinFilter {
+        /// A `CIKaleidoscope` with every input at its default.
+        public init() { super.init(name: "CIKaleidoscope") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The number of mirrored pairs of wedges; default 6, range 1...inf (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the first wedge's edge; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
         }
     }
 
@@ -2939,6 +3194,42 @@ extension Filters {
         }
     }
 
+    /// `CIOpTile`: Op art: square cells each showing its neighbourhood scaled about the cell centre k = round(u): out(p) = bilinear(in, c + w·rot(angle)·(k + scale·(u − k))); infinite extent.
+    public final class OpTile: BuiltinFilter {
+        /// A `CIOpTile` with every input at its default.
+        public init() { super.init(name: "CIOpTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// How much of the picture each cell shows (1: the picture unchanged); default 2.8, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a cell in pixels; default 65, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
     /// `CIOverlayBlendMode`: Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.).
     public final class OverlayBlendMode: BuiltinFilter {
         /// A `CIOverlayBlendMode` with every input at its default.
@@ -2954,6 +3245,42 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIParallelogramTile`: A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent.
+    public final class ParallelogramTile: BuiltinFilter {
+        /// A `CIParallelogramTile` with every input at its default.
+        public init() { super.init(name: "CIParallelogramTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The angle in radians between the tile's sides (π/2: a square); default 1.5707963267948966 (`inputAcuteAngle`).
+        public var acuteAngle: Double {
+            get { number("inputAcuteAngle") }
+            set { set(.number(newValue), "inputAcuteAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
@@ -2996,6 +3323,42 @@ extension Filters {
         public var crop: Bool {
             get { bool("inputCrop") }
             set { set(.bool(newValue), "inputCrop") }
+        }
+    }
+
+    /// `CIPerspectiveTile`: The image mapped onto the quadrilateral and its plane tiled: out(p) = bilinear(in, e.origin + e.size·fract(H⁻¹(p))), H the unit square → quadrilateral homography, 0 beyond the horizon; infinite extent.
+    public final class PerspectiveTile: BuiltinFilter {
+        /// A `CIPerspectiveTile` with every input at its default.
+        public init() { super.init(name: "CIPerspectiveTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Where the top-left corner goes; default [118,484] (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// Where the top-right corner goes; default [646,507] (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// Where the bottom-right corner goes; default [548,140] (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// Where the bottom-left corner goes; default [155,153] (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
         }
     }
 
@@ -3395,6 +3758,66 @@ extension Filters {
         }
     }
 
+    /// `CISixfoldReflectedTile`: A triangle mirrored across the triangle grid's edges (six to a hexagon): x = (φ − 30°)/60°, φ' = 30° + 60°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent.
+    public final class SixfoldReflectedTile: BuiltinFilter {
+        /// A `CISixfoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CISixfoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
+    /// `CISixfoldRotatedTile`: Six copies of a triangle turned by 60° about each hexagon's centre: v = u − nearest hexagon centre, k = floor((φ − 30°)/60°), out(p) = bilinear(in, c + w·rot(angle)·rot(−60°k)·v); infinite extent.
+    public final class SixfoldRotatedTile: BuiltinFilter {
+        /// A `CISixfoldRotatedTile` with every input at its default.
+        public init() { super.init(name: "CISixfoldRotatedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
     /// `CISmoothLinearGradient`: A gradient from one point and colour to another, eased at both ends.
     public final class SmoothLinearGradient: BuiltinFilter {
         /// A `CISmoothLinearGradient` with every input at its default.
@@ -3686,6 +4109,102 @@ extension Filters {
         public var refraction: Double {
             get { number("inputRefraction") }
             set { set(.number(newValue), "inputRefraction") }
+        }
+    }
+
+    /// `CITriangleKaleidoscope`: The triangle of side size about the point mirrored across the triangle grid, faded by decay^(|p − point|/size): CISixfoldReflectedTile with w = size, angle = rotation, centred so the central triangle's centroid is the point; infinite extent.
+    public final class TriangleKaleidoscope: BuiltinFilter {
+        /// A `CITriangleKaleidoscope` with every input at its default.
+        public init() { super.init(name: "CITriangleKaleidoscope") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the triangle; default [150,150] (`inputPoint`).
+        public var point: [Double] {
+            get { vector("inputPoint") }
+            set { set(.vector(newValue), "inputPoint") }
+        }
+
+        /// The side of the triangle in pixels; default 700 (`inputSize`).
+        public var size: Double {
+            get { number("inputSize") }
+            set { set(.number(newValue), "inputSize") }
+        }
+
+        /// The triangle's rotation in radians; default 5.924285296593801 (`inputRotation`).
+        public var rotation: Double {
+            get { number("inputRotation") }
+            set { set(.number(newValue), "inputRotation") }
+        }
+
+        /// The fade per triangle size of distance from the centre (1: none); default 0.85 (`inputDecay`).
+        public var decay: Double {
+            get { number("inputDecay") }
+            set { set(.number(newValue), "inputDecay") }
+        }
+    }
+
+    /// `CITriangleTile`: A triangle of side w about c repeated over the triangle grid, the downward ones turned by 180°: (α, β) = fract(grid coordinates of u), (1 − α, 1 − β) when α + β > 1, out(p) = bilinear(in, c + w·rot(angle)·((α + β/2, β√3/2) − (1/2, √3/6))); infinite extent.
+    public final class TriangleTile: BuiltinFilter {
+        /// A `CITriangleTile` with every input at its default.
+        public init() { super.init(name: "CITriangleTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The side of a triangle in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
+    /// `CITwelvefoldReflectedTile`: A half-triangle mirrored twelve ways about each hexagon's centre: x = (φ − 30°)/30°, φ' = 30° + 30°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent.
+    public final class TwelvefoldReflectedTile: BuiltinFilter {
+        /// A `CITwelvefoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CITwelvefoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
