@@ -28,15 +28,18 @@ final class DistortionFilterTests: XCTestCase {
         if let extent {
             XCTAssertEqual(image.extent, extent, "\(name) extent", file: file, line: line)
         }
+        var compared = 0
         let error = try largestError(image, rect: rect) { i, j in
             let x = Double(i) + 0.5, y = Double(j) + 0.5
             if skip(x, y) { return nil }
+            compared += 1
             if !image.extent.isInfinite, x < image.extent.minX || x > image.extent.maxX
                 || y < image.extent.minY || y > image.extent.maxY { return [0, 0, 0, 0] }
             guard let q = map(x, y) else { return [0, 0, 0, 0] }
             return s.bilinear(q.0, q.1, clamped: clamped)
         }
         XCTAssertLessThan(error, tolerance, "\(name) \(clamped ? "clamped" : "finite")", file: file, line: line)
+        XCTAssertGreaterThan(compared, Int(rect.width * rect.height * 0.7), "\(name): most pixels compared", file: file, line: line)
     }
 
     /// Checks the finite input (extent: `finiteExtent`, default the input's) and its clamped,
@@ -254,6 +257,39 @@ final class DistortionFilterTests: XCTestCase {
         }
     }
 
+    func testDroste() throws {
+        // Inset (16, 12)–(24, 18): m = (20, 15), h = (4, 3); the largest frame inside 41×31 is 5 times it.
+        let m = (20.0, 15.0), h = (4.0, 3.0), s = 5.0
+        for (strands, periodicity, zoom, rotation) in [(1.0, 1.0, 1.0, 0.0), (-2.0, 2.0, 1.6, 0.7), (0.0, 1.0, 1.0, 0.0)] {
+            let r0 = s * (h.0 * h.1).squareRoot()
+            let k = (periodicity, -strands * log(s) / (2 * Double.pi))
+            func map(_ x: Double, _ y: Double) -> (Double, Double) {
+                let zx = x - m.0, zy = y - m.1
+                let rho = log(hypot(zx, zy) / r0) - log(zoom), theta = atan2(zy, zx) + rotation
+                let rs = k.0 * rho - k.1 * theta + log(r0), ts = k.0 * theta + k.1 * rho
+                var z = (exp(rs) * cos(ts), exp(rs) * sin(ts))
+                let n = (log(max(abs(z.0) / h.0, abs(z.1) / h.1)) / log(s)).rounded(.down)
+                z = (z.0 * pow(s, -n), z.1 * pow(s, -n))
+                return (m.0 + z.0, m.1 + z.1)
+            }
+            // The spiral jumps where it steps a frame and along the negative x axis (the branch of arg).
+            let seam = { (x: Double, y: Double) -> Bool in
+                let q = map(x, y)
+                return [(0.02, 0.0), (-0.02, 0.0), (0.0, 0.02), (0.0, -0.02)].contains { d in
+                    let r = map(x + d.0, y + d.1)
+                    return hypot(r.0 - q.0, r.1 - q.1) > 0.2
+                } || hypot(x - m.0, y - m.1) < 1
+            }
+            try check("CIDroste", ["inputInsetPoint0": .vector([16, 12]), "inputInsetPoint1": .vector([24, 18]), "inputStrands": .number(strands),
+                                   "inputPeriodicity": .number(periodicity), "inputZoom": .number(zoom), "inputRotation": .number(rotation)],
+                      extent: .infinite, skip: seam, map: map)
+        }
+        let image = try source().image
+        XCTAssertThrowsError(try Image.filter("CIDroste", parameters: ["inputImage": .image(image.clampedToExtent())]))
+        XCTAssertThrowsError(try Image.filter("CIDroste", parameters: ["inputImage": .image(image), "inputInsetPoint0": .vector([5, 5]),
+                                                                       "inputInsetPoint1": .vector([5, 9])]))
+    }
+
     func testEveryKernelCompiles() {
         let kernels: [(String, CatalogueKernel)] = [
             ("bump", DistortionFilters.bumpKernel), ("bump linear", DistortionFilters.bumpLinearKernel),
@@ -262,7 +298,7 @@ final class DistortionFilterTests: XCTestCase {
             ("twirl", DistortionFilters.twirlKernel), ("vortex", DistortionFilters.vortexKernel),
             ("lozenge", DistortionLensFilters.lozengeKernel), ("torus", DistortionLensFilters.torusKernel),
             ("wrap", DistortionLensFilters.circularWrapKernel), ("displacement", DistortionLensFilters.displacementKernel),
-            ("glass", DistortionLensFilters.glassKernel),
+            ("glass", DistortionLensFilters.glassKernel), ("droste", DrosteFilter.kernel),
         ]
         for (name, kernel) in kernels {
             XCTAssertNil(kernel.compileError, "\(name): \(kernel.compileError.map { "\($0)" } ?? "")")
@@ -273,7 +309,7 @@ final class DistortionFilterTests: XCTestCase {
     func testAttributesMatchCoreImage() throws {
         let names = ["CIBumpDistortion", "CIBumpDistortionLinear", "CICircleSplashDistortion", "CICircularWrap", "CIDisplacementDistortion",
                      "CIGlassDistortion", "CIGlassLozenge", "CIHoleDistortion", "CILightTunnel", "CIPinchDistortion",
-                     "CITorusLensDistortion", "CITwirlDistortion", "CIVortexDistortion"]
+                     "CITorusLensDistortion", "CITwirlDistortion", "CIVortexDistortion", "CIDroste"]
         try assertAttributes(names)
     }
 }

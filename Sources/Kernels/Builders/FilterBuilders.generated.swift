@@ -209,6 +209,9 @@ extension Filters {
     /// Blends the image over the background: f = cs ≠ 0 ? cb/cs : (cb > 0 ? 1 : 0): the background divided by the input (Photoshop's Divide). (W3C blend mode on premultiplied colour.) (`CIDivideBlendMode`).
     public static func divideBlendMode() -> DivideBlendMode { DivideBlendMode() }
 
+    /// The picture recurring in its inset rectangle, in a spiral: w = ln(|p − m|/r₀) − ln zoom + i(arg(p − m) + rotation), z_s = r₀·exp((P − i·S·ln s/2π)·w), r₀ = s·√(h.x·h.y), scaled by s^−n into the ring between the inset (centre m) and the inset scaled by s (the largest inside the input), out(p) = bilinear(in, m + z_s·s^−n); infinite extent (`CIDroste`).
+    public static func droste() -> Droste { Droste() }
+
     /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
     public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
 
@@ -2087,6 +2090,54 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIDroste`: The picture recurring in its inset rectangle, in a spiral: w = ln(|p − m|/r₀) − ln zoom + i(arg(p − m) + rotation), z_s = r₀·exp((P − i·S·ln s/2π)·w), r₀ = s·√(h.x·h.y), scaled by s^−n into the ring between the inset (centre m) and the inset scaled by s (the largest inside the input), out(p) = bilinear(in, m + z_s·s^−n); infinite extent.
+    public final class Droste: BuiltinFilter {
+        /// A `CIDroste` with every input at its default.
+        public init() { super.init(name: "CIDroste") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// One corner of the inset rectangle; default [200,200] (`inputInsetPoint0`).
+        public var insetPoint0: [Double] {
+            get { vector("inputInsetPoint0") }
+            set { set(.vector(newValue), "inputInsetPoint0") }
+        }
+
+        /// The opposite corner of the inset rectangle; default [400,400] (`inputInsetPoint1`).
+        public var insetPoint1: [Double] {
+            get { vector("inputInsetPoint1") }
+            set { set(.vector(newValue), "inputInsetPoint1") }
+        }
+
+        /// How many times a turn of the spiral steps into the inset (rounded to an integer); default 1, range -10...10 (`inputStrands`).
+        public var strands: Double {
+            get { number("inputStrands") }
+            set { set(.number(newValue), "inputStrands") }
+        }
+
+        /// How many copies of the picture a turn shows (rounded to an integer); default 1, range 1...inf (`inputPeriodicity`).
+        public var periodicity: Double {
+            get { number("inputPeriodicity") }
+            set { set(.number(newValue), "inputPeriodicity") }
+        }
+
+        /// A rotation in radians; default 0 (`inputRotation`).
+        public var rotation: Double {
+            get { number("inputRotation") }
+            set { set(.number(newValue), "inputRotation") }
+        }
+
+        /// A zoom into the spiral; default 1, range 0.01...inf (`inputZoom`).
+        public var zoom: Double {
+            get { number("inputZoom") }
+            set { set(.number(newValue), "inputZoom") }
         }
     }
 

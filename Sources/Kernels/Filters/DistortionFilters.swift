@@ -9,7 +9,7 @@ import GraphEngine
 enum DistortionFilters {
     static let categories = ["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"]
     static let all: [FilterDescriptor] = [bump, bumpLinear, circleSplash, hole, lightTunnel, pinch, twirl, vortex]
-        + DistortionLensFilters.all
+        + DistortionLensFilters.all + [DrosteFilter.droste]
 
     static let centerInput = FilterInput("inputCenter", .vector, default: .vector([150, 150]), count: 2,
                                          "The centre of the effect in pixels.")
