@@ -242,3 +242,41 @@ final class TileFilterTests: XCTestCase {
                               "CITriangleTile", "CITwelvefoldReflectedTile"])
     }
 }
+
+/// An infinite input costs only what the output needs: for every distortion and tile filter at its
+/// defaults, the region of the input read for a 16×16 output tile is finite (the filters that need
+/// a finite input to define their tile or frame get the finite one).
+final class DistortionAndTileRegionTests: XCTestCase {
+    func inputRegion(_ image: Image, _ rect: Rect) -> Rect? {
+        switch image.node.kind {
+        case .warp(let operation): return operation.regionOfInterest(for: rect)
+        case .general(let operation): return operation.regionOfInterest(input: 0, for: rect)
+        default: return nil
+        }
+    }
+
+    func testInfiniteInputsAreReadOnlyWhereNeeded() throws {
+        let source = try GeometrySource(width: 41, height: 31)
+        let finiteOnly: Set<String> = ["CIAffineTile", "CIPerspectiveTile", "CIDroste"]
+        let names = (DistortionFilters.all + TileFilters.all).map(\.name)
+        XCTAssertEqual(names.count, 29)
+        for name in names {
+            // CIDroste's default inset (200, 200)–(400, 400) needs a picture around it.
+            let frame = source.image.transformed(by: AffineTransform(a: 15, b: 0, c: 0, d: 20, tx: 0, ty: 0))
+            var parameters: [String: FilterValue] = ["inputImage": .image(finiteOnly.contains(name) ? frame : source.image.clampedToExtent())]
+            let descriptor = try FilterRegistry.standard.descriptor(named: name)
+            for key in ["inputDisplacementImage", "inputTexture"] where descriptor.input(key) != nil {
+                parameters[key] = .image(source.image)
+            }
+            let image = try Image.filter(name, parameters: parameters)
+            for rect in [Rect(x: 140, y: 150, width: 16, height: 16), Rect(x: -900, y: 2000, width: 16, height: 16)] {
+                guard let region = inputRegion(image, rect) else {
+                    XCTFail("\(name): not a warp or general kernel")
+                    continue
+                }
+                XCTAssertFalse(region.isInfinite, "\(name) \(rect)")
+                XCTAssertLessThan(max(region.width, region.height), 5000, "\(name) \(rect)")
+            }
+        }
+    }
+}
