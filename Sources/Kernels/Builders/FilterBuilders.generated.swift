@@ -11,6 +11,9 @@ extension Filters {
     /// Transforms the image (bilinear) with its edge pixels extended to infinity: out(p) = bilinear(clampedToExtent(in), T⁻¹·p), T = [a b c d tx ty]; infinite extent (`CIAffineClamp`).
     public static func affineClamp() -> AffineClamp { AffineClamp() }
 
+    /// The image transformed by T and repeated: out(p) = bilinear(in, e.origin + mod(T⁻¹·p − e.origin, e.size)), e the input's extent (edge pixels extended at the seams); infinite extent (`CIAffineTile`).
+    public static func affineTile() -> AffineTile { AffineTile() }
+
     /// Applies an affine transform [a b c d tx ty]: x' = a·x + c·y + tx, y' = b·x + d·y + ty (`CIAffineTransform`).
     public static func affineTransform() -> AffineTransform { AffineTransform() }
 
@@ -53,8 +56,20 @@ extension Filters {
     /// Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums) (`CIBoxBlur`).
     public static func boxBlur() -> BoxBlur { BoxBlur() }
 
+    /// A bump (scale > 0) or dimple (< 0) of radius R: out(p) = bilinear(in, c + v·(1 − scale·(1 − t²)²)), v = p − c, t = |v|/R < 1 (identity outside); extent: the input's (`CIBumpDistortion`).
+    public static func bumpDistortion() -> BumpDistortion { BumpDistortion() }
+
+    /// A bump along the line through c at angle a: out(p) = bilinear(in, p − n·s·scale·(1 − s²/R²)²), n = (−sin a, cos a), s = (p − c)·n, |s| < R (identity outside); extent: the input's (`CIBumpDistortionLinear`).
+    public static func bumpDistortionLinear() -> BumpDistortionLinear { BumpDistortionLinear() }
+
     /// A checkerboard of two colours (`CICheckerboardGenerator`).
     public static func checkerboardGenerator() -> CheckerboardGenerator { CheckerboardGenerator() }
+
+    /// The circle's rim streaked outwards: out(p) = bilinear(in, c + v·R/max(|v|, R)), v = p − c; infinite extent (`CICircleSplashDistortion`).
+    public static func circleSplashDistortion() -> CircleSplashDistortion { CircleSplashDistortion() }
+
+    /// Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach (`CICircularWrap`).
+    public static func circularWrap() -> CircularWrap { CircularWrap() }
 
     /// Blends the image over the background: f = SetLum(cs, Lum(cb)): the input's hue and saturation. (W3C blend mode on premultiplied colour.) (`CIColorBlendMode`).
     public static func colorBlendMode() -> ColorBlendMode { ColorBlendMode() }
@@ -185,14 +200,23 @@ extension Filters {
     /// Converts disparity (1/m) to depth (m): 1/disparity (`CIDisparityToDepth`).
     public static func disparityToDepth() -> DisparityToDepth { DisparityToDepth() }
 
+    /// Moves each sample by the displacement image: out(p) = bilinear(in, p + scale·(clamp(m(p).rg, 0, 1) − 1/2)); extent: the input's (`CIDisplacementDistortion`).
+    public static func displacementDistortion() -> DisplacementDistortion { DisplacementDistortion() }
+
     /// Adds noise, in sRGB-encoded colour (`CIDither`).
     public static func dither() -> Dither { Dither() }
 
     /// Blends the image over the background: f = cs ≠ 0 ? cb/cs : (cb > 0 ? 1 : 0): the background divided by the input (Photoshop's Divide). (W3C blend mode on premultiplied colour.) (`CIDivideBlendMode`).
     public static func divideBlendMode() -> DivideBlendMode { DivideBlendMode() }
 
+    /// The picture recurring in its inset rectangle, in a spiral: w = ln(|p − m|/r₀) − ln zoom + i(arg(p − m) + rotation), z_s = r₀·exp((P − i·S·ln s/2π)·w), r₀ = s·√(h.x·h.y), scaled by s^−n into the ring between the inset (centre m) and the inset scaled by s (the largest inside the input), out(p) = bilinear(in, m + z_s·s^−n); infinite extent (`CIDroste`).
+    public static func droste() -> Droste { Droste() }
+
     /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
     public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
+
+    /// An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent (`CIEightfoldReflectedTile`).
+    public static func eightfoldReflectedTile() -> EightfoldReflectedTile { EightfoldReflectedTile() }
 
     /// Blends the image over the background: f = cb + cs − 2·cb·cs. (W3C blend mode on premultiplied colour.) (`CIExclusionBlendMode`).
     public static func exclusionBlendMode() -> ExclusionBlendMode { ExclusionBlendMode() }
@@ -206,6 +230,15 @@ extension Filters {
     /// Maps luma to a ramp between two colours (`CIFalseColor`).
     public static func falseColor() -> FalseColor { FalseColor() }
 
+    /// A parallelogram tile mirrored across both pairs of sides: u = s·a + t·b as CIFourfoldTranslatedTile, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + fold(t)·b)), fold(x) = 1/2 − |mod(x + 1/2, 2) − 1|; infinite extent (`CIFourfoldReflectedTile`).
+    public static func fourfoldReflectedTile() -> FourfoldReflectedTile { FourfoldReflectedTile() }
+
+    /// A square tile turned by quarter turns about its corners: v = mod(u + 1/2, 2) − 1, turned by the quarter turn that brings it into [−1, 0)², u' = v + 1/2, out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent (`CIFourfoldRotatedTile`).
+    public static func fourfoldRotatedTile() -> FourfoldRotatedTile { FourfoldRotatedTile() }
+
+    /// Translated copies of a parallelogram tile: u = rot(−angle)(p − c)/w = s·a + t·b, a = (1, 0), b = (cos α, sin α); out(p) = bilinear(in, c + w·rot(angle)·((s − round s)·a + (t − round t)·b)); infinite extent (`CIFourfoldTranslatedTile`).
+    public static func fourfoldTranslatedTile() -> FourfoldTranslatedTile { FourfoldTranslatedTile() }
+
     /// Raises colour to a power (sign-preserving for extended range) (`CIGammaAdjust`).
     public static func gammaAdjust() -> GammaAdjust { GammaAdjust() }
 
@@ -214,6 +247,15 @@ extension Filters {
 
     /// A Gaussian falloff from one colour to another (`CIGaussianGradient`).
     public static func gaussianGradient() -> GaussianGradient { GaussianGradient() }
+
+    /// Glass with the texture's luma L as its height: out(p) = bilinear(in, p + scale·clamp(∇L(p − c + texture centre), −1, 1)), ∇ by central differences; extent: the input's (`CIGlassDistortion`).
+    public static func glassDistortion() -> GlassDistortion { GlassDistortion() }
+
+    /// A refracting glass lozenge of radius R about the segment p0–p1: out(p) = bilinear(in, p + T.xy·(h + R)/|T.z|), T = refract(−z, (v, h)/R, 1/refraction), h = √(R² − |v|²), v = p − the segment's nearest point; extent: the input's (`CIGlassLozenge`).
+    public static func glassLozenge() -> GlassLozenge { GlassLozenge() }
+
+    /// Square tiles, every other row mirrored and shifted half a tile (a glide reflection): j = round(u.y), x = u.x + (j mod 2)/2, u' = (±(x − round x), u.y − j), − on odd rows; out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent (`CIGlideReflectedTile`).
+    public static func glideReflectedTile() -> GlideReflectedTile { GlideReflectedTile() }
 
     /// Dulls the highlights: rgb = mix(s, s·b, intensity), alpha kept, b the Gaussian (σ = inputRadius) with edges repeated (`CIGloom`).
     public static func gloom() -> Gloom { Gloom() }
@@ -233,14 +275,23 @@ extension Filters {
     /// Draws a CIAreaHistogram image as bars (`CIHistogramDisplayFilter`).
     public static func histogramDisplayFilter() -> HistogramDisplayFilter { HistogramDisplayFilter() }
 
+    /// A transparent hole of radius R pushing the image outwards: out(p) = bilinear(in, c + v·√(d² − R²)/d) for d = |p − c| ≥ R, 0 inside; extent: the input's (`CIHoleDistortion`).
+    public static func holeDistortion() -> HoleDistortion { HoleDistortion() }
+
     /// Rotates hues by an angle in radians, keeping luma (`CIHueAdjust`).
     public static func hueAdjust() -> HueAdjust { HueAdjust() }
 
     /// Blends the image over the background: f = SetLum(SetSat(cs, Sat(cb)), Lum(cb)): the input's hue. (W3C blend mode on premultiplied colour.) (`CIHueBlendMode`).
     public static func hueBlendMode() -> HueBlendMode { HueBlendMode() }
 
+    /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
+    public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
+
     /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
+
+    /// A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent (`CILightTunnel`).
+    public static func lightTunnel() -> LightTunnel { LightTunnel() }
 
     /// Blends the image over the background: f = max(cb, cs). (W3C blend mode on premultiplied colour.) (`CILightenBlendMode`).
     public static func lightenBlendMode() -> LightenBlendMode { LightenBlendMode() }
@@ -305,11 +356,20 @@ extension Filters {
     /// Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d (`CINoiseReduction`).
     public static func noiseReduction() -> NoiseReduction { NoiseReduction() }
 
+    /// Op art: square cells each showing its neighbourhood scaled about the cell centre k = round(u): out(p) = bilinear(in, c + w·rot(angle)·(k + scale·(u − k))); infinite extent (`CIOpTile`).
+    public static func opTile() -> OpTile { OpTile() }
+
     /// Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.) (`CIOverlayBlendMode`).
     public static func overlayBlendMode() -> OverlayBlendMode { OverlayBlendMode() }
 
+    /// A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent (`CIParallelogramTile`).
+    public static func parallelogramTile() -> ParallelogramTile { ParallelogramTile() }
+
     /// Maps the quadrilateral of the four points onto the rectangle [0 0 w h]: out(p) = bilinear(in, H(p.x/w, p.y/h)), H the unit square → quadrilateral homography; w = max(bottom, top)·rx, h = max(left, right)·ry, rx, ry the left/right and bottom/top edge ratios (≥ 1, at most 2) (`CIPerspectiveCorrection`).
     public static func perspectiveCorrection() -> PerspectiveCorrection { PerspectiveCorrection() }
+
+    /// The image mapped onto the quadrilateral and its plane tiled: out(p) = bilinear(in, e.origin + e.size·fract(H⁻¹(p))), H the unit square → quadrilateral homography, 0 beyond the horizon; infinite extent (`CIPerspectiveTile`).
+    public static func perspectiveTile() -> PerspectiveTile { PerspectiveTile() }
 
     /// Maps the image onto the quadrilateral of the four points: out(p) = bilinear(in, e.origin + e.size·H⁻¹(p)), e the input's extent, H the unit square → quadrilateral homography; extent: the points' bounding box (`CIPerspectiveTransform`).
     public static func perspectiveTransform() -> PerspectiveTransform { PerspectiveTransform() }
@@ -344,6 +404,9 @@ extension Filters {
     /// Blends the image over the background: f = cs ≤ ½ ? min(cb, 2cs) : max(cb, 2cs − 1). (W3C blend mode on premultiplied colour.) (`CIPinLightBlendMode`).
     public static func pinLightBlendMode() -> PinLightBlendMode { PinLightBlendMode() }
 
+    /// Pinches the disc of radius R inwards: out(p) = bilinear(in, c + v·t^(−s/(1+s))), v = p − c, t = |v|/R < 1, s = scale (identity outside); extent: the input's (`CIPinchDistortion`).
+    public static func pinchDistortion() -> PinchDistortion { PinchDistortion() }
+
     /// Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2) (`CIPixellate`).
     public static func pixellate() -> Pixellate { Pixellate() }
 
@@ -370,6 +433,12 @@ extension Filters {
 
     /// Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius (`CISharpenLuminance`).
     public static func sharpenLuminance() -> SharpenLuminance { SharpenLuminance() }
+
+    /// A triangle mirrored across the triangle grid's edges (six to a hexagon): x = (φ − 30°)/60°, φ' = 30° + 60°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent (`CISixfoldReflectedTile`).
+    public static func sixfoldReflectedTile() -> SixfoldReflectedTile { SixfoldReflectedTile() }
+
+    /// Six copies of a triangle turned by 60° about each hexagon's centre: v = u − nearest hexagon centre, k = floor((φ − 30°)/60°), out(p) = bilinear(in, c + w·rot(angle)·rot(−60°k)·v); infinite extent (`CISixfoldRotatedTile`).
+    public static func sixfoldRotatedTile() -> SixfoldRotatedTile { SixfoldRotatedTile() }
 
     /// A gradient from one point and colour to another, eased at both ends (`CISmoothLinearGradient`).
     public static func smoothLinearGradient() -> SmoothLinearGradient { SmoothLinearGradient() }
@@ -404,6 +473,21 @@ extension Filters {
     /// Maps each colour channel through a spline through five points (in gamma 2) (`CIToneCurve`).
     public static func toneCurve() -> ToneCurve { ToneCurve() }
 
+    /// A refracting glass ring of outer radius R and width w: out(p) = bilinear(in, p + T.xy·(h + w/2)/|T.z|), T = refract(−z, (v, h)/(w/2), 1/refraction), h = √((w/2)² − |v|²), v = p − the nearest point of the circle of radius R − w/2; extent: the input's (`CITorusLensDistortion`).
+    public static func torusLensDistortion() -> TorusLensDistortion { TorusLensDistortion() }
+
+    /// The triangle of side size about the point mirrored across the triangle grid, faded by decay^(|p − point|/size): CISixfoldReflectedTile with w = size, angle = rotation, centred so the central triangle's centroid is the point; infinite extent (`CITriangleKaleidoscope`).
+    public static func triangleKaleidoscope() -> TriangleKaleidoscope { TriangleKaleidoscope() }
+
+    /// A triangle of side w about c repeated over the triangle grid, the downward ones turned by 180°: (α, β) = fract(grid coordinates of u), (1 − α, 1 − β) when α + β > 1, out(p) = bilinear(in, c + w·rot(angle)·((α + β/2, β√3/2) − (1/2, √3/6))); infinite extent (`CITriangleTile`).
+    public static func triangleTile() -> TriangleTile { TriangleTile() }
+
+    /// A half-triangle mirrored twelve ways about each hexagon's centre: x = (φ − 30°)/30°, φ' = 30° + 30°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent (`CITwelvefoldReflectedTile`).
+    public static func twelvefoldReflectedTile() -> TwelvefoldReflectedTile { TwelvefoldReflectedTile() }
+
+    /// Twirls the disc of radius R: out(p) = bilinear(in, c + rot(−θ)·v), θ = angle·u²(3 − 2u), u = 1 − |v|/R, v = p − c (identity outside); extent: the input's (`CITwirlDistortion`).
+    public static func twirlDistortion() -> TwirlDistortion { TwirlDistortion() }
+
     /// Sharpens: rgb + intensity·(rgb − blur(rgb)), blur a Gaussian of σ = inputRadius (edges repeated); alpha kept (`CIUnsharpMask`).
     public static func unsharpMask() -> UnsharpMask { UnsharpMask() }
 
@@ -418,6 +502,9 @@ extension Filters {
 
     /// Blends the image over the background: f = cs ≤ ½ ? colorBurn(cb, 2cs) : colorDodge(cb, 2cs − 1). (W3C blend mode on premultiplied colour.) (`CIVividLightBlendMode`).
     public static func vividLightBlendMode() -> VividLightBlendMode { VividLightBlendMode() }
+
+    /// A vortex of radius R: out(p) = bilinear(in, c + rot(θ)·v), θ = angle·(1 − |v|/R)², v = p − c (identity outside); extent: the input's (`CIVortexDistortion`).
+    public static func vortexDistortion() -> VortexDistortion { VortexDistortion() }
 
     /// Scales colours so that white becomes the given colour (`CIWhitePointAdjust`).
     public static func whitePointAdjust() -> WhitePointAdjust { WhitePointAdjust() }
@@ -464,6 +551,24 @@ extension Filters {
         }
 
         /// The transform; default [1,0,0,1,0,0] (`inputTransform`).
+        public var transform: GraphEngine.AffineTransform {
+            get { transform("inputTransform") }
+            set { set(.transform(newValue), "inputTransform") }
+        }
+    }
+
+    /// `CIAffineTile`: The image transformed by T and repeated: out(p) = bilinear(in, e.origin + mod(T⁻¹·p − e.origin, e.size)), e the input's extent (edge pixels extended at the seams); infinite extent.
+    public final class AffineTile: BuiltinFilter {
+        /// A `CIAffineTile` with every input at its default.
+        public init() { super.init(name: "CIAffineTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The transform of the tile; default [1,0,0,1,0,0] (`inputTransform`).
         public var transform: GraphEngine.AffineTransform {
             get { transform("inputTransform") }
             set { set(.transform(newValue), "inputTransform") }
@@ -782,6 +887,72 @@ extension Filters {
         }
     }
 
+    /// `CIBumpDistortion`: A bump (scale > 0) or dimple (< 0) of radius R: out(p) = bilinear(in, c + v·(1 − scale·(1 − t²)²)), v = p − c, t = |v|/R < 1 (identity outside); extent: the input's.
+    public final class BumpDistortion: BuiltinFilter {
+        /// A `CIBumpDistortion` with every input at its default.
+        public init() { super.init(name: "CIBumpDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// Curvature: 0 does nothing, > 0 bulges outwards, < 0 pinches inwards; default 0.5 (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIBumpDistortionLinear`: A bump along the line through c at angle a: out(p) = bilinear(in, p − n·s·scale·(1 − s²/R²)²), n = (−sin a, cos a), s = (p − c)·n, |s| < R (identity outside); extent: the input's.
+    public final class BumpDistortionLinear: BuiltinFilter {
+        /// A `CIBumpDistortionLinear` with every input at its default.
+        public init() { super.init(name: "CIBumpDistortionLinear") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The angle in radians of the line the bump runs along; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// Curvature: 0 does nothing, > 0 bulges outwards, < 0 pinches inwards; default 0.5, range -1...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
     /// `CICheckerboardGenerator`: A checkerboard of two colours.
     public final class CheckerboardGenerator: BuiltinFilter {
         /// A `CICheckerboardGenerator` with every input at its default.
@@ -815,6 +986,60 @@ extension Filters {
         public var sharpness: Double {
             get { number("inputSharpness") }
             set { set(.number(newValue), "inputSharpness") }
+        }
+    }
+
+    /// `CICircleSplashDistortion`: The circle's rim streaked outwards: out(p) = bilinear(in, c + v·R/max(|v|, R)), v = p − c; infinite extent.
+    public final class CircleSplashDistortion: BuiltinFilter {
+        /// A `CICircleSplashDistortion` with every input at its default.
+        public init() { super.init(name: "CICircleSplashDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 150, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CICircularWrap`: Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach.
+    public final class CircularWrap: BuiltinFilter {
+        /// A `CICircularWrap` with every input at its default.
+        public init() { super.init(name: "CICircularWrap") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the transparent circle; default 150, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// Where the image's centre column lies, in radians from the top; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
         }
     }
 
@@ -1808,6 +2033,30 @@ extension Filters {
         }
     }
 
+    /// `CIDisplacementDistortion`: Moves each sample by the displacement image: out(p) = bilinear(in, p + scale·(clamp(m(p).rg, 0, 1) − 1/2)); extent: the input's.
+    public final class DisplacementDistortion: BuiltinFilter {
+        /// A `CIDisplacementDistortion` with every input at its default.
+        public init() { super.init(name: "CIDisplacementDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image whose red and green move the samples (`inputDisplacementImage`).
+        public var displacementImage: GraphEngine.Image? {
+            get { image("inputDisplacementImage") }
+            set { setImage(newValue, "inputDisplacementImage") }
+        }
+
+        /// The displacement of a channel at 0 or 1, times 2, in pixels; default 50, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
     /// `CIDither`: Adds noise, in sRGB-encoded colour.
     public final class Dither: BuiltinFilter {
         /// A `CIDither` with every input at its default.
@@ -1844,6 +2093,54 @@ extension Filters {
         }
     }
 
+    /// `CIDroste`: The picture recurring in its inset rectangle, in a spiral: w = ln(|p − m|/r₀) − ln zoom + i(arg(p − m) + rotation), z_s = r₀·exp((P − i·S·ln s/2π)·w), r₀ = s·√(h.x·h.y), scaled by s^−n into the ring between the inset (centre m) and the inset scaled by s (the largest inside the input), out(p) = bilinear(in, m + z_s·s^−n); infinite extent.
+    public final class Droste: BuiltinFilter {
+        /// A `CIDroste` with every input at its default.
+        public init() { super.init(name: "CIDroste") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// One corner of the inset rectangle; default [200,200] (`inputInsetPoint0`).
+        public var insetPoint0: [Double] {
+            get { vector("inputInsetPoint0") }
+            set { set(.vector(newValue), "inputInsetPoint0") }
+        }
+
+        /// The opposite corner of the inset rectangle; default [400,400] (`inputInsetPoint1`).
+        public var insetPoint1: [Double] {
+            get { vector("inputInsetPoint1") }
+            set { set(.vector(newValue), "inputInsetPoint1") }
+        }
+
+        /// How many times a turn of the spiral steps into the inset (rounded to an integer); default 1, range -10...10 (`inputStrands`).
+        public var strands: Double {
+            get { number("inputStrands") }
+            set { set(.number(newValue), "inputStrands") }
+        }
+
+        /// How many copies of the picture a turn shows (rounded to an integer); default 1, range 1...inf (`inputPeriodicity`).
+        public var periodicity: Double {
+            get { number("inputPeriodicity") }
+            set { set(.number(newValue), "inputPeriodicity") }
+        }
+
+        /// A rotation in radians; default 0 (`inputRotation`).
+        public var rotation: Double {
+            get { number("inputRotation") }
+            set { set(.number(newValue), "inputRotation") }
+        }
+
+        /// A zoom into the spiral; default 1, range 0.01...inf (`inputZoom`).
+        public var zoom: Double {
+            get { number("inputZoom") }
+            set { set(.number(newValue), "inputZoom") }
+        }
+    }
+
     /// `CIEdgePreserveUpsampleFilter`: Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid).
     public final class EdgePreserveUpsampleFilter: BuiltinFilter {
         /// A `CIEdgePreserveUpsampleFilter` with every input at its default.
@@ -1871,6 +2168,36 @@ extension Filters {
         public var lumaSigma: Double {
             get { number("inputLumaSigma") }
             set { set(.number(newValue), "inputLumaSigma") }
+        }
+    }
+
+    /// `CIEightfoldReflectedTile`: An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent.
+    public final class EightfoldReflectedTile: BuiltinFilter {
+        /// A `CIEightfoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CIEightfoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
@@ -1952,6 +2279,108 @@ extension Filters {
         }
     }
 
+    /// `CIFourfoldReflectedTile`: A parallelogram tile mirrored across both pairs of sides: u = s·a + t·b as CIFourfoldTranslatedTile, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + fold(t)·b)), fold(x) = 1/2 − |mod(x + 1/2, 2) − 1|; infinite extent.
+    public final class FourfoldReflectedTile: BuiltinFilter {
+        /// A `CIFourfoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CIFourfoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The angle in radians between the tile's sides (π/2: a square); default 1.5707963267948966 (`inputAcuteAngle`).
+        public var acuteAngle: Double {
+            get { number("inputAcuteAngle") }
+            set { set(.number(newValue), "inputAcuteAngle") }
+        }
+    }
+
+    /// `CIFourfoldRotatedTile`: A square tile turned by quarter turns about its corners: v = mod(u + 1/2, 2) − 1, turned by the quarter turn that brings it into [−1, 0)², u' = v + 1/2, out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent.
+    public final class FourfoldRotatedTile: BuiltinFilter {
+        /// A `CIFourfoldRotatedTile` with every input at its default.
+        public init() { super.init(name: "CIFourfoldRotatedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
+    /// `CIFourfoldTranslatedTile`: Translated copies of a parallelogram tile: u = rot(−angle)(p − c)/w = s·a + t·b, a = (1, 0), b = (cos α, sin α); out(p) = bilinear(in, c + w·rot(angle)·((s − round s)·a + (t − round t)·b)); infinite extent.
+    public final class FourfoldTranslatedTile: BuiltinFilter {
+        /// A `CIFourfoldTranslatedTile` with every input at its default.
+        public init() { super.init(name: "CIFourfoldTranslatedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The angle in radians between the tile's sides (π/2: a square); default 1.5707963267948966 (`inputAcuteAngle`).
+        public var acuteAngle: Double {
+            get { number("inputAcuteAngle") }
+            set { set(.number(newValue), "inputAcuteAngle") }
+        }
+    }
+
     /// `CIGammaAdjust`: Raises colour to a power (sign-preserving for extended range).
     public final class GammaAdjust: BuiltinFilter {
         /// A `CIGammaAdjust` with every input at its default.
@@ -2015,6 +2444,102 @@ extension Filters {
         public var radius: Double {
             get { number("inputRadius") }
             set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CIGlassDistortion`: Glass with the texture's luma L as its height: out(p) = bilinear(in, p + scale·clamp(∇L(p − c + texture centre), −1, 1)), ∇ by central differences; extent: the input's.
+    public final class GlassDistortion: BuiltinFilter {
+        /// A `CIGlassDistortion` with every input at its default.
+        public init() { super.init(name: "CIGlassDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The texture whose luma is the glass's height (`inputTexture`).
+        public var texture: GraphEngine.Image? {
+            get { image("inputTexture") }
+            set { setImage(newValue, "inputTexture") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The longest shift in pixels; default 200, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIGlassLozenge`: A refracting glass lozenge of radius R about the segment p0–p1: out(p) = bilinear(in, p + T.xy·(h + R)/|T.z|), T = refract(−z, (v, h)/R, 1/refraction), h = √(R² − |v|²), v = p − the segment's nearest point; extent: the input's.
+    public final class GlassLozenge: BuiltinFilter {
+        /// A `CIGlassLozenge` with every input at its default.
+        public init() { super.init(name: "CIGlassLozenge") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of one end's circle; default [150,150] (`inputPoint0`).
+        public var point0: [Double] {
+            get { vector("inputPoint0") }
+            set { set(.vector(newValue), "inputPoint0") }
+        }
+
+        /// The centre of the other end's circle; default [350,150] (`inputPoint1`).
+        public var point1: [Double] {
+            get { vector("inputPoint1") }
+            set { set(.vector(newValue), "inputPoint1") }
+        }
+
+        /// The lozenge's radius; default 100, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The glass's refractive index: 1 does nothing; default 1.7, range 0...inf (`inputRefraction`).
+        public var refraction: Double {
+            get { number("inputRefraction") }
+            set { set(.number(newValue), "inputRefraction") }
+        }
+    }
+
+    /// `CIGlideReflectedTile`: Square tiles, every other row mirrored and shifted half a tile (a glide reflection): j = round(u.y), x = u.x + (j mod 2)/2, u' = (±(x − round x), u.y − j), − on odd rows; out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent.
+    public final class GlideReflectedTile: BuiltinFilter {
+        /// A `CIGlideReflectedTile` with every input at its default.
+        public init() { super.init(name: "CIGlideReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
@@ -2174,6 +2699,30 @@ extension Filters {
         }
     }
 
+    /// `CIHoleDistortion`: A transparent hole of radius R pushing the image outwards: out(p) = bilinear(in, c + v·√(d² − R²)/d) for d = |p − c| ≥ R, 0 inside; extent: the input's.
+    public final class HoleDistortion: BuiltinFilter {
+        /// A `CIHoleDistortion` with every input at its default.
+        public init() { super.init(name: "CIHoleDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 150, range 0.01...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CIHueAdjust`: Rotates hues by an angle in radians, keeping luma.
     public final class HueAdjust: BuiltinFilter {
         /// A `CIHueAdjust` with every input at its default.
@@ -2210,6 +2759,36 @@ extension Filters {
         }
     }
 
+    /// `CIKaleidoscope`: 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent.
+    public final class Kaleidoscope: BuiltinFilter {
+        /// A `CIKaleidoscope` with every input at its default.
+        public init() { super.init(name: "CIKaleidoscope") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The number of mirrored pairs of wedges; default 6, range 1...inf (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the first wedge's edge; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
     /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3.
     public final class LanczosScaleTransform: BuiltinFilter {
         /// A `CILanczosScaleTransform` with every input at its default.
@@ -2231,6 +2810,36 @@ extension Filters {
         public var aspectRatio: Double {
             get { number("inputAspectRatio") }
             set { set(.number(newValue), "inputAspectRatio") }
+        }
+    }
+
+    /// `CILightTunnel`: A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent.
+    public final class LightTunnel: BuiltinFilter {
+        /// A `CILightTunnel` with every input at its default.
+        public init() { super.init(name: "CILightTunnel") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// How far the tunnel turns, in radians per e-fold of distance; default 0 (`inputRotation`).
+        public var rotation: Double {
+            get { number("inputRotation") }
+            set { set(.number(newValue), "inputRotation") }
+        }
+
+        /// The radius of the unchanged centre; default 100 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
         }
     }
 
@@ -2636,6 +3245,42 @@ extension Filters {
         }
     }
 
+    /// `CIOpTile`: Op art: square cells each showing its neighbourhood scaled about the cell centre k = round(u): out(p) = bilinear(in, c + w·rot(angle)·(k + scale·(u − k))); infinite extent.
+    public final class OpTile: BuiltinFilter {
+        /// A `CIOpTile` with every input at its default.
+        public init() { super.init(name: "CIOpTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// How much of the picture each cell shows (1: the picture unchanged); default 2.8, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a cell in pixels; default 65, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
     /// `CIOverlayBlendMode`: Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.).
     public final class OverlayBlendMode: BuiltinFilter {
         /// A `CIOverlayBlendMode` with every input at its default.
@@ -2651,6 +3296,42 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIParallelogramTile`: A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent.
+    public final class ParallelogramTile: BuiltinFilter {
+        /// A `CIParallelogramTile` with every input at its default.
+        public init() { super.init(name: "CIParallelogramTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The angle in radians between the tile's sides (π/2: a square); default 1.5707963267948966 (`inputAcuteAngle`).
+        public var acuteAngle: Double {
+            get { number("inputAcuteAngle") }
+            set { set(.number(newValue), "inputAcuteAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
@@ -2693,6 +3374,42 @@ extension Filters {
         public var crop: Bool {
             get { bool("inputCrop") }
             set { set(.bool(newValue), "inputCrop") }
+        }
+    }
+
+    /// `CIPerspectiveTile`: The image mapped onto the quadrilateral and its plane tiled: out(p) = bilinear(in, e.origin + e.size·fract(H⁻¹(p))), H the unit square → quadrilateral homography, 0 beyond the horizon; infinite extent.
+    public final class PerspectiveTile: BuiltinFilter {
+        /// A `CIPerspectiveTile` with every input at its default.
+        public init() { super.init(name: "CIPerspectiveTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Where the top-left corner goes; default [118,484] (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// Where the top-right corner goes; default [646,507] (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// Where the bottom-right corner goes; default [548,140] (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// Where the bottom-left corner goes; default [155,153] (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
         }
     }
 
@@ -2888,6 +3605,36 @@ extension Filters {
         }
     }
 
+    /// `CIPinchDistortion`: Pinches the disc of radius R inwards: out(p) = bilinear(in, c + v·t^(−s/(1+s))), v = p − c, t = |v|/R < 1, s = scale (identity outside); extent: the input's.
+    public final class PinchDistortion: BuiltinFilter {
+        /// A `CIPinchDistortion` with every input at its default.
+        public init() { super.init(name: "CIPinchDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The amount of pinching: 0 does nothing; default 0.5, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+    }
+
     /// `CIPixellate`: Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2).
     public final class Pixellate: BuiltinFilter {
         /// A `CIPixellate` with every input at its default.
@@ -3059,6 +3806,66 @@ extension Filters {
         public var radius: Double {
             get { number("inputRadius") }
             set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CISixfoldReflectedTile`: A triangle mirrored across the triangle grid's edges (six to a hexagon): x = (φ − 30°)/60°, φ' = 30° + 60°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent.
+    public final class SixfoldReflectedTile: BuiltinFilter {
+        /// A `CISixfoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CISixfoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
+    /// `CISixfoldRotatedTile`: Six copies of a triangle turned by 60° about each hexagon's centre: v = u − nearest hexagon centre, k = floor((φ − 30°)/60°), out(p) = bilinear(in, c + w·rot(angle)·rot(−60°k)·v); infinite extent.
+    public final class SixfoldRotatedTile: BuiltinFilter {
+        /// A `CISixfoldRotatedTile` with every input at its default.
+        public init() { super.init(name: "CISixfoldRotatedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
@@ -3320,6 +4127,168 @@ extension Filters {
         }
     }
 
+    /// `CITorusLensDistortion`: A refracting glass ring of outer radius R and width w: out(p) = bilinear(in, p + T.xy·(h + w/2)/|T.z|), T = refract(−z, (v, h)/(w/2), 1/refraction), h = √((w/2)² − |v|²), v = p − the nearest point of the circle of radius R − w/2; extent: the input's.
+    public final class TorusLensDistortion: BuiltinFilter {
+        /// A `CITorusLensDistortion` with every input at its default.
+        public init() { super.init(name: "CITorusLensDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The torus's outer radius; default 160, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The ring's width; default 80, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The glass's refractive index: 1 does nothing; default 1.7, range 0...inf (`inputRefraction`).
+        public var refraction: Double {
+            get { number("inputRefraction") }
+            set { set(.number(newValue), "inputRefraction") }
+        }
+    }
+
+    /// `CITriangleKaleidoscope`: The triangle of side size about the point mirrored across the triangle grid, faded by decay^(|p − point|/size): CISixfoldReflectedTile with w = size, angle = rotation, centred so the central triangle's centroid is the point; infinite extent.
+    public final class TriangleKaleidoscope: BuiltinFilter {
+        /// A `CITriangleKaleidoscope` with every input at its default.
+        public init() { super.init(name: "CITriangleKaleidoscope") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the triangle; default [150,150] (`inputPoint`).
+        public var point: [Double] {
+            get { vector("inputPoint") }
+            set { set(.vector(newValue), "inputPoint") }
+        }
+
+        /// The side of the triangle in pixels; default 700 (`inputSize`).
+        public var size: Double {
+            get { number("inputSize") }
+            set { set(.number(newValue), "inputSize") }
+        }
+
+        /// The triangle's rotation in radians; default 5.924285296593801 (`inputRotation`).
+        public var rotation: Double {
+            get { number("inputRotation") }
+            set { set(.number(newValue), "inputRotation") }
+        }
+
+        /// The fade per triangle size of distance from the centre (1: none); default 0.85 (`inputDecay`).
+        public var decay: Double {
+            get { number("inputDecay") }
+            set { set(.number(newValue), "inputDecay") }
+        }
+    }
+
+    /// `CITriangleTile`: A triangle of side w about c repeated over the triangle grid, the downward ones turned by 180°: (α, β) = fract(grid coordinates of u), (1 − α, 1 − β) when α + β > 1, out(p) = bilinear(in, c + w·rot(angle)·((α + β/2, β√3/2) − (1/2, √3/6))); infinite extent.
+    public final class TriangleTile: BuiltinFilter {
+        /// A `CITriangleTile` with every input at its default.
+        public init() { super.init(name: "CITriangleTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The side of a triangle in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
+    /// `CITwelvefoldReflectedTile`: A half-triangle mirrored twelve ways about each hexagon's centre: x = (φ − 30°)/30°, φ' = 30° + 30°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent.
+    public final class TwelvefoldReflectedTile: BuiltinFilter {
+        /// A `CITwelvefoldReflectedTile` with every input at its default.
+        public init() { super.init(name: "CITwelvefoldReflectedTile") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the tile pattern; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a tile in pixels; default 100, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+    }
+
+    /// `CITwirlDistortion`: Twirls the disc of radius R: out(p) = bilinear(in, c + rot(−θ)·v), θ = angle·u²(3 − 2u), u = 1 − |v|/R, v = p − c (identity outside); extent: the input's.
+    public final class TwirlDistortion: BuiltinFilter {
+        /// A `CITwirlDistortion` with every input at its default.
+        public init() { super.init(name: "CITwirlDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The turn at the centre in radians (positive: counter-clockwise); default 3.141592653589793 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
     /// `CIUnsharpMask`: Sharpens: rgb + intensity·(rgb − blur(rgb)), blur a Gaussian of σ = inputRadius (edges repeated); alpha kept.
     public final class UnsharpMask: BuiltinFilter {
         /// A `CIUnsharpMask` with every input at its default.
@@ -3437,6 +4406,36 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIVortexDistortion`: A vortex of radius R: out(p) = bilinear(in, c + rot(θ)·v), θ = angle·(1 − |v|/R)², v = p − c (identity outside); extent: the input's.
+    public final class VortexDistortion: BuiltinFilter {
+        /// A `CIVortexDistortion` with every input at its default.
+        public init() { super.init(name: "CIVortexDistortion") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the effect in pixels; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The radius of the effect in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The turn at the centre in radians; default 56.548667764616276 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
         }
     }
 

@@ -20,7 +20,8 @@ public struct FilterRegistry: Sendable {
             + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
             + AreaFilterFamilies.all + StylizeFilters.all
-            + DepthEffectFilters.all + DollyZoomFilters.all)
+            + DepthEffectFilters.all + DollyZoomFilters.all
+            + DistortionFilters.all + TileFilters.all)
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {

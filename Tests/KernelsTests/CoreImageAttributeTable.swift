@@ -1,0 +1,199 @@
+import GraphEngine
+
+/// Core Image's attributes of the distortion and tile filters, copied from the reference sheet
+/// (coreimage-filter-attributes.json): categories, and per input key its default (a number or a
+/// vector), hard minimum and slider range, so a test can hold the catalogue to them.
+enum CoreImageAttributeTable {
+    /// One input's attributes.
+    struct Input {
+        /// The default: numbers, one for a scalar; nil for images and transforms.
+        let value: [Double]?
+        /// The hard minimum, slider minimum and slider maximum (nil where Core Image gives none).
+        let minimum: Double?, sliderMinimum: Double?, sliderMaximum: Double?
+    }
+
+    /// Filter name → (categories, input key → attributes).
+    static let filters: [String: (categories: [String], inputs: [String: Input])] = [
+        "CIBumpDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            "inputScale": Input(value: [0.5], minimum: nil, sliderMinimum: -1.0, sliderMaximum: 1.0),
+        ]),
+        "CIBumpDistortionLinear": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            "inputScale": Input(value: [0.5], minimum: -1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CICircleSplashDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [150.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+        ]),
+        "CICircularWrap": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [150.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 600.0),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ]),
+        "CIDisplacementDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputDisplacementImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [50.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 200.0),
+        ]),
+        "CIDroste": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputInsetPoint0": Input(value: [200.0, 200.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputInsetPoint1": Input(value: [400.0, 400.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputStrands": Input(value: [1.0], minimum: -10.0, sliderMinimum: -2.0, sliderMaximum: 2.0),
+            "inputPeriodicity": Input(value: [1.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 5.0),
+            "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            "inputZoom": Input(value: [1.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 5.0),
+        ]),
+        "CIGlassDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTexture": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [200.0], minimum: 0.0, sliderMinimum: 0.01, sliderMaximum: 500.0),
+        ]),
+        "CIGlassLozenge": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint0": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint1": Input(value: [350.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [100.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            "inputRefraction": Input(value: [1.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+        ]),
+        "CIHoleDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [150.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 1000.0),
+        ]),
+        "CILightTunnel": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 1.5707963267948966),
+            "inputRadius": Input(value: [100.0], minimum: nil, sliderMinimum: 1.0, sliderMaximum: 500.0),
+        ]),
+        "CIPinchDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            "inputScale": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ]),
+        "CITorusLensDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [160.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            "inputWidth": Input(value: [80.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 200.0),
+            "inputRefraction": Input(value: [1.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+        ]),
+        "CITwirlDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            "inputAngle": Input(value: [3.141592653589793], minimum: nil, sliderMinimum: -12.566370614359172, sliderMaximum: 12.566370614359172),
+        ]),
+        "CIVortexDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            "inputAngle": Input(value: [56.548667764616276], minimum: nil, sliderMinimum: -94.24777960769379, sliderMaximum: 94.24777960769379),
+        ]),
+        "CIAffineTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTransform": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIEightfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CIFourfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            "inputAcuteAngle": Input(value: [1.5707963267948966], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ]),
+        "CIFourfoldRotatedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CIFourfoldTranslatedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            "inputAcuteAngle": Input(value: [1.5707963267948966], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ]),
+        "CIGlideReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CIKaleidoscope": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCount": Input(value: [6.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 64.0),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ]),
+        "CIOpTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [2.8], minimum: 0.0, sliderMinimum: 0.1, sliderMaximum: 10.0),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [65.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 1000.0),
+        ]),
+        "CIParallelogramTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputAcuteAngle": Input(value: [1.5707963267948966], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CIPerspectiveTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTopLeft": Input(value: [118.0, 484.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTopRight": Input(value: [646.0, 507.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBottomRight": Input(value: [548.0, 140.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBottomLeft": Input(value: [155.0, 153.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CISixfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CISixfoldRotatedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CITriangleKaleidoscope": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputSize": Input(value: [700.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            "inputRotation": Input(value: [5.924285296593801], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            "inputDecay": Input(value: [0.85], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CITriangleTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CITwelvefoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+    ]
+}
