@@ -191,14 +191,18 @@ final class DepthRecipeTests: XCTestCase {
         let info = try ImageFile.info(path: folder.appendingPathComponent("pug.jpg").path)
         XCTAssertEqual([info.width, info.height], [1008, 756])
         XCTAssertEqual(info.iccProfile?.kind, .displayP3)
-        XCTAssertEqual(info.auxiliaryImages.map(\.kind), [.disparity])
+        // The disparity and the HDR gain map, each a quarter of its stored size like the photo.
+        XCTAssertEqual(info.auxiliaryImages.map(\.kind), [.disparity, .hdrGainMap])
         XCTAssertEqual([info.auxiliaryImages[0].width, info.auxiliaryImages[0].height], [192, 144])
+        XCTAssertEqual([info.auxiliaryImages[1].width, info.auxiliaryImages[1].height], [504, 378])
     }
 
-    /// Semantic mattes, gain maps and confidence maps are not written with a JPEG yet (issue 31,
-    /// item 7): editing a photo that has them warns, naming what is left out; the depth map and
-    /// matte are still carried. A recipe whose output does not come from the photo does not warn.
-    func testDroppedSemanticMattesAndGainMapWarn() throws {
+    /// An edit of an iPhone photo carries every auxiliary image it has (issue 24): the iPhone 14
+    /// HEIC's disparity, portrait matte, four semantic mattes and HDR gain map are written into the
+    /// JPEG as MPF images typed by their URN, each map's samples within one JPEG step of the
+    /// source's; a halving edit halves them all. A recipe whose output does not come from the photo
+    /// carries nothing and does not warn.
+    func testSemanticMattesAndGainMapAreCarriedIntoAJPEG() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("shared/testdata/depth-more/iphone14_front_portrait_7aux_fidmaa.heic").path
@@ -206,11 +210,37 @@ final class DepthRecipeTests: XCTestCase {
         let folder = try makeWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.jpg").path
-        let result = Graph.runInProcess(["apply", file, output, "CISepiaTone"])
+        let result = Graph.runInProcess(["apply", file, output, "CIColorControls"])
         XCTAssertEqual(result.status, 0, result.err)
-        XCTAssertEqual(result.err, "graph: warning: output: \(file): its semantic teeth, skin, hair and glasses mattes and HDR gain map are not written to the output (only the depth map and the portrait matte are carried)\n")
-        let kinds = try ImageFile.info(path: output).auxiliaryImages.map(\.kind)
-        XCTAssertTrue(kinds.contains(.disparity) && kinds.contains(.portraitEffectsMatte), "\(kinds)")
+        XCTAssertEqual(result.err, "")
+        let source = try DepthPhoto(contentsOf: file), written = try DepthPhoto(contentsOf: output)
+        func names(_ photo: DepthPhoto) -> [String] {
+            photo.auxiliaryImages.map { "\($0.kind.rawValue) \($0.semanticMatteSubject ?? "") \($0.width)x\($0.height)" }
+        }
+        XCTAssertEqual(Set(names(written)), Set(names(source)))
+        XCTAssertEqual(written.auxiliaryImages.count, 7)
+        let context = Context()
+        for auxiliary in [AuxiliaryImage.skinMatte, .hairMatte, .teethMatte, .glassesMatte, .gainMap, .portraitEffectsMatte] {
+            let before = try context.render(try source.image(auxiliary), format: .gray8, colorSpace: .data).bytes
+            let after = try context.render(try written.image(auxiliary), format: .gray8, colorSpace: .data).bytes
+            XCTAssertEqual(before.count, after.count, "\(auxiliary)")
+            let worst = zip(before, after).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 2, "\(auxiliary): JPEG quality 100 keeps each sample within 2 steps")
+            let info = try XCTUnwrap(written.info(for: auxiliary))
+            if auxiliary == .gainMap {
+                XCTAssertNotNil(info.apple?.hdrGainMapVersion)
+            } else if auxiliary != .portraitEffectsMatte {
+                XCTAssertNotNil(info.apple?.semanticSegmentationMatteVersion, "\(auxiliary)")
+            }
+        }
+
+        let halved = folder.appendingPathComponent("half.jpg").path
+        XCTAssertEqual(Graph.runInProcess(["apply", file, halved, "CILanczosScaleTransform", "inputScale=0.5"]).status, 0)
+        let half = try DepthPhoto(contentsOf: halved)
+        for auxiliary in [AuxiliaryImage.skinMatte, .gainMap] {
+            let info = try XCTUnwrap(half.info(for: auxiliary), "\(auxiliary)")
+            XCTAssertEqual([info.width, info.height], [579, 772], "\(auxiliary)")
+        }
 
         let unrelated = try writeRecipe(#"""
             {"version": 1, "images": {"photo": {"file": "\#(file)"}, "plain": {"file": "in.png"}},
@@ -219,6 +249,7 @@ final class DepthRecipeTests: XCTestCase {
         let quiet = Graph.runInProcess(["run", unrelated])
         XCTAssertEqual(quiet.status, 0, quiet.err)
         XCTAssertEqual(quiet.err, "")
+        XCTAssertEqual(try ImageFile.info(path: folder.appendingPathComponent("plain.jpg").path).auxiliaryImages, [])
     }
 
     /// The iPhone 14 HEIC's semantic mattes and gain map: `graph info` names the recipe name that

@@ -133,7 +133,8 @@ public enum AppleDepthXMP {
     }
 
     /// The packet Apple-style readers expect in an auxiliary JPEG: every `apdi:` key, the
-    /// `depthData:` properties present, and for a matte its version and sub-type.
+    /// `depthData:` properties present, for a matte its version and sub-type, and for a gain map
+    /// or a semantic matte its version.
     public static func packet(_ metadata: AppleAuxiliaryMetadata) -> String {
         var lines: [String] = []
         func element(_ name: String, _ value: String) { lines.append("         <\(name)>\(escaped(value))</\(name)>") }
@@ -147,6 +148,10 @@ public enum AppleDepthXMP {
         }
         if let version = metadata.portraitEffectsMatteVersion {
             element("portraitEffectsMatte:PortraitEffectsMatteVersion", String(version))
+        }
+        if let version = metadata.hdrGainMapVersion { element("HDRGainMap:HDRGainMapVersion", String(version)) }
+        if let version = metadata.semanticSegmentationMatteVersion {
+            element("semanticSegmentationMatte:SemanticSegmentationMatteVersion", String(version))
         }
         if let type = metadata.auxiliaryImageType { element("apdi:AuxiliaryImageType", type) }
         if let subType = metadata.auxiliaryImageSubType { element("apdi:AuxiliaryImageSubType", subType) }
@@ -180,6 +185,12 @@ public enum AppleDepthXMP {
         }
         if metadata.portraitEffectsMatteVersion != nil {
             namespaces = "            xmlns:portraitEffectsMatte=\"\(portraitEffectsMatteNamespace)\"\n" + namespaces
+        }
+        if metadata.hdrGainMapVersion != nil {
+            namespaces = "            xmlns:HDRGainMap=\"\(hdrGainMapNamespace)\"\n" + namespaces
+        }
+        if metadata.semanticSegmentationMatteVersion != nil {
+            namespaces = "            xmlns:semanticSegmentationMatte=\"\(semanticSegmentationMatteNamespace)\"\n" + namespaces
         }
         return """
             <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="GraphEngine">

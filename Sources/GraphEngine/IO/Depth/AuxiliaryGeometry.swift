@@ -173,26 +173,22 @@ extension DepthPhoto {
         return (images, warnings)
     }
 
-    /// "PATH: its semantic skin and hair mattes and HDR gain map are not written …", or nil when the
-    /// photo has no auxiliary image that an output drops.
+    /// "PATH: its depth confidence map is not written …", or nil when the photo has no auxiliary
+    /// image that an output drops (semantic mattes and the gain map are carried: Apple's format).
     var droppedAuxiliaryImagesNote: String? {
-        func listed(_ items: [String]) -> String {
-            items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
-        }
         var names: [String] = []
-        let subjects = auxiliaryImages.filter { $0.kind == .semanticMatte }.map { $0.semanticMatteSubject ?? "unnamed" }
-        if !subjects.isEmpty { names.append("semantic \(listed(subjects)) matte\(subjects.count == 1 ? "" : "s")") }
-        if auxiliaryImages.contains(where: { $0.kind == .hdrGainMap }) { names.append("HDR gain map") }
+        if auxiliaryImages.contains(where: { $0.kind == .hdrGainMap && !$0.isApple }) { names.append("Ultra HDR gain map") }
         if auxiliaryImages.contains(where: { $0.kind == .confidence }) { names.append("depth confidence map") }
         guard !names.isEmpty else { return nil }
-        let verb = names.count > 1 || subjects.count > 1 ? "are" : "is"
-        return "\(path): its \(listed(names)) \(verb) not written to the output (only the depth map and the portrait matte are carried)"
+        return "\(path): its \(names.joined(separator: " and ")) \(names.count > 1 ? "are" : "is") not written to the output "
+            + "(the depth map, the portrait matte and Apple's semantic mattes and HDR gain map are carried)"
     }
 
     private func carriedAuxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation)
         -> (images: AuxiliaryImages, warnings: [String])
     {
-        guard depthMapInfo != nil || portraitEffectsMatteInfo != nil else { return (AuxiliaryImages(), []) }
+        let carriesMaps = auxiliaryImages.contains { ($0.kind == .semanticMatte || $0.kind == .hdrGainMap) && $0.isApple }
+        guard depthMapInfo != nil || portraitEffectsMatteInfo != nil || carriesMaps else { return (AuxiliaryImages(), []) }
         let photoExtent = photo.extent, editedExtent = edited.extent.integral
         // `follow(map, resolution)`: the map moved like the photo; `resolution` is its stored size
         // when it was decoded `shrink` times smaller (an affine edit only).
@@ -243,6 +239,9 @@ extension DepthPhoto {
                     let matte = try portraitEffectsMatte(orientation: orientation)
                     images.portraitEffectsMatte = unchanged ? matte : matte.replacingMap(follow(matte.map, nil))
                 }
+            }
+            if carriesMaps {
+                images.carriedMaps = try carriedMaps(orientation: orientation).map { unchanged ? $0 : $0.replacingMap(follow($0.map, nil)) }
             }
         } catch {
             return (AuxiliaryImages(), ["depth data not written: \(error)"])

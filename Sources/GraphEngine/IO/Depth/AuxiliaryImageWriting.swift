@@ -28,11 +28,11 @@ extension Context {
         switch auxiliary.writtenFormat {
         case .apple:
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
-            guard auxiliary.depthData != nil || auxiliary.portraitEffectsMatte != nil else { return (options, nil) }
             return (options, AppendedImages { [self] in
                 var appended: [[UInt8]] = []
                 if let depth = auxiliary.depthData { appended.append(try appleJPEG(depth, quality: auxiliary.quality)) }
                 if let matte = auxiliary.portraitEffectsMatte { appended.append(try appleJPEG(matte, quality: auxiliary.quality)) }
+                for carried in auxiliary.carriedMaps { appended.append(try appleJPEG(carried, quality: auxiliary.quality)) }
                 return appended
             })
         case .gDepth:

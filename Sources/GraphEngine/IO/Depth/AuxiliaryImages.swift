@@ -22,6 +22,8 @@ public struct AuxiliaryImages: Sendable, Hashable {
     public var depthData: DepthData?
     /// The portrait effects matte to write.
     public var portraitEffectsMatte: PortraitEffectsMatte?
+    /// Apple only: the semantic mattes and HDR gain map, after the depth map and the matte.
+    public var carriedMaps: [CarriedAuxiliaryMap]
     /// GDepth only: the original, unblurred photo (`GImage:Data`), written as a JPEG.
     public var originalImage: Image?
     /// nil: GDepth when the depth data came from a GDepth or Dynamic Depth file (Dynamic Depth's
@@ -32,17 +34,18 @@ public struct AuxiliaryImages: Sendable, Hashable {
     public var quality: Int
 
     /// The images to attach; nil ones are left out.
-    public init(depthData: DepthData? = nil, portraitEffectsMatte: PortraitEffectsMatte? = nil, originalImage: Image? = nil,
-                format: Format? = nil, quality: Int = 100) {
+    public init(depthData: DepthData? = nil, portraitEffectsMatte: PortraitEffectsMatte? = nil,
+                carriedMaps: [CarriedAuxiliaryMap] = [], originalImage: Image? = nil, format: Format? = nil, quality: Int = 100) {
         self.depthData = depthData
         self.portraitEffectsMatte = portraitEffectsMatte
+        self.carriedMaps = carriedMaps
         self.originalImage = originalImage
         self.format = format
         self.quality = quality
     }
 
     /// Nothing to attach.
-    public var isEmpty: Bool { depthData == nil && portraitEffectsMatte == nil }
+    public var isEmpty: Bool { depthData == nil && portraitEffectsMatte == nil && carriedMaps.isEmpty }
 
     /// The format the depth data is written in.
     public var writtenFormat: Format {
