@@ -43,6 +43,53 @@ public struct CameraCalibration: Sendable, Equatable, Hashable {
             && a.inverseLensDistortionCoefficients == b.inverseLensDistortionCoefficients
     }
 
+    /// The calibration of the image turned by EXIF `orientation` (1...8, as a viewer shows it):
+    /// a stored point `(x, y)` of the `W`×`H` reference image moves to `A·(x, y) + b` (6, a
+    /// quarter turn clockwise: `(H − y, x)`; pixel edges at integers), so the principal point and
+    /// the distortion centre move that way, `fx`/`fy` and the reference size swap with the axes,
+    /// and the camera frame turns with the image: `R' = M·R`, `t' = M·t` for the extrinsics, with
+    /// `M` the signed permutation `A` acting on the camera's X and Y. The radial distortion tables
+    /// are unchanged. Apple does the same when it bakes a rotation into an iPhone X's upright
+    /// file (its intrinsics refer to 3024×4032 and its extrinsics hold a quarter turn); which
+    /// way Apple's extrinsics point (world to camera or back) is not documented.
+    public func oriented(_ orientation: Int) -> CameraCalibration {
+        let (w, h) = (referenceWidth, referenceHeight)
+        // (a, b, c, d, tx, ty): x' = a·x + b·y + tx, y' = c·x + d·y + ty.
+        let map: (Double, Double, Double, Double, Double, Double)
+        switch orientation {
+        case 2: map = (-1, 0, 0, 1, w, 0)
+        case 3: map = (-1, 0, 0, -1, w, h)
+        case 4: map = (1, 0, 0, -1, 0, h)
+        case 5: map = (0, 1, 1, 0, 0, 0)
+        case 6: map = (0, -1, 1, 0, h, 0)
+        case 7: map = (0, -1, -1, 0, h, w)
+        case 8: map = (0, 1, -1, 0, 0, w)
+        default: return self
+        }
+        let (a, b, c, d, tx, ty) = map
+        func moved(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (a * x + b * y + tx, c * x + d * y + ty) }
+        var turned = self
+        let swaps = orientation >= 5
+        if intrinsicMatrix.count == 9 {
+            let (fx, fy) = (intrinsicMatrix[0], intrinsicMatrix[4])
+            let centre = moved(intrinsicMatrix[6], intrinsicMatrix[7])
+            turned.intrinsicMatrix = [swaps ? fy : fx, 0, 0, 0, swaps ? fx : fy, 0, centre.x, centre.y, intrinsicMatrix[8]]
+        }
+        if swaps { (turned.referenceWidth, turned.referenceHeight) = (h, w) }
+        if let centre = lensDistortionCenter { turned.lensDistortionCenter = moved(centre.x, centre.y) }
+        if extrinsicMatrix.count == 12 {
+            // Column-major 3×4: element (row r, column k) at 3·k + r. Rows X and Y mix by M.
+            var e = extrinsicMatrix
+            for k in 0..<4 {
+                let (x, y) = (extrinsicMatrix[3 * k], extrinsicMatrix[3 * k + 1])
+                e[3 * k] = a * x + b * y
+                e[3 * k + 1] = c * x + d * y
+            }
+            turned.extrinsicMatrix = e
+        }
+        return turned
+    }
+
     /// Hashes every field.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(intrinsicMatrix)

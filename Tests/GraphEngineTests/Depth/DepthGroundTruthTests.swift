@@ -123,9 +123,15 @@ final class DepthGroundTruthTests: XCTestCase {
         }
         XCTAssertEqual(try DepthData(contentsOf: path, orientation: .stored).orientation, 6)
         XCTAssertEqual(try DepthData(contentsOf: path).orientation, 1)
-        // The calibration describes the stored (sensor) geometry: only the stored map has it.
-        XCTAssertEqual(try DepthData(contentsOf: path, orientation: .stored).calibration?.referenceWidth, 4032)
-        XCTAssertNil(try DepthData(contentsOf: path).calibration)
+        // The stored map has the sensor geometry's calibration (exiftool: principal point
+        // 2034.18, 1533.53 of 4032×3024); the upright map's is turned a quarter clockwise with it:
+        // (3024 − 1533.53, 2034.18) of 3024×4032.
+        let sensor = try XCTUnwrap(try DepthData(contentsOf: path, orientation: .stored).calibration)
+        XCTAssertEqual([sensor.referenceWidth, sensor.referenceHeight, sensor.intrinsicMatrix[6], sensor.intrinsicMatrix[7]],
+                       [4032, 3024, 2034.180908203125, 1533.525390625])
+        let turned = try XCTUnwrap(try DepthData(contentsOf: path).calibration)
+        XCTAssertEqual([turned.referenceWidth, turned.referenceHeight, turned.intrinsicMatrix[6], turned.intrinsicMatrix[7]],
+                       [3024, 4032, 3024 - 1533.525390625, 2034.180908203125])
     }
 
     /// Every Apple map against exiftool's own extraction (`-b -MPImage2`/`-MPImage3`), converted

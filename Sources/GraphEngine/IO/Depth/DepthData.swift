@@ -87,8 +87,8 @@ public struct DepthData: Sendable, Hashable {
     public var quality: String?
     /// `depthData:DepthDataVersion`.
     public var version: Int?
-    /// The camera calibration, when stored; it refers to the photo's stored geometry, so it is
-    /// left out when the map is turned upright, rotated, cropped or scaled.
+    /// The camera calibration, when stored, for the map's geometry: turned with the map when it is
+    /// loaded upright; left out when an edit rotates, crops or scales the map.
     public var calibration: CameraCalibration?
     /// The file format the map came from; nil for maps made in code.
     public var sourceFormat: SourceFormat?

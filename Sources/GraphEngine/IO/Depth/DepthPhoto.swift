@@ -90,9 +90,9 @@ public struct DepthPhoto: Sendable {
     /// The portrait matte's description, when the file has one.
     public var portraitEffectsMatteInfo: AuxiliaryImageInfo? { auxiliaryImages.first { $0.kind == .portraitEffectsMatte } }
 
-    /// The depth data with real values (see ``DepthData``), as stored or converted to `kind`. The
-    /// calibration describes the stored geometry: a map turned upright (the file's orientation
-    /// is not 1) comes without it; load it with `orientation: .stored` to have it.
+    /// The depth data with real values (see ``DepthData``), as stored or converted to `kind`. A map
+    /// turned upright (the file's orientation is not 1) comes with its calibration turned the same
+    /// way (`CameraCalibration.oriented(_:)`).
     public func depthData(as kind: DepthData.Kind? = nil, orientation: AuxiliaryOrientation = .upright) throws -> DepthData {
         try depthData(as: kind, orientation: orientation, reducedBy: 1)
     }
@@ -122,7 +122,7 @@ public struct DepthPhoto: Sendable {
             map: map, kind: storedKind, storedEncoding: encoding, storedKind: storedKind,
             accuracy: apple?.accuracy.flatMap { DepthData.Accuracy(rawValue: $0.lowercased()) }, isFiltered: apple?.filtered,
             quality: apple?.quality, version: apple?.depthDataVersion,
-            calibration: samples.orientationApplied ? nil : apple?.calibration,
+            calibration: apple?.calibration.map { samples.orientationApplied ? $0.oriented(aux.orientation) : $0 },
             sourceFormat: sourceFormat(aux), orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
         return data.converting(to: kind ?? storedKind)
     }
