@@ -32,7 +32,7 @@ extension Filters {
     /// The minimum of each channel in an area (`CIAreaMinimum`).
     public static func areaMinimum() -> AreaMinimum { AreaMinimum() }
 
-    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised (`CIBicubicScaleTransform`).
+    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CIBicubicScaleTransform`).
     public static func bicubicScaleTransform() -> BicubicScaleTransform { BicubicScaleTransform() }
 
     /// Blends the image over the background where the mask (alpha channel) is high (`CIBlendWithAlphaMask`).
@@ -239,7 +239,7 @@ extension Filters {
     /// Blends the image over the background: f = SetLum(SetSat(cs, Sat(cb)), Lum(cb)): the input's hue. (W3C blend mode on premultiplied colour.) (`CIHueBlendMode`).
     public static func hueBlendMode() -> HueBlendMode { HueBlendMode() }
 
-    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
+    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
 
     /// Blends the image over the background: f = max(cb, cs). (W3C blend mode on premultiplied colour.) (`CILightenBlendMode`).
@@ -608,7 +608,7 @@ extension Filters {
         }
     }
 
-    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised.
+    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
     public final class BicubicScaleTransform: BuiltinFilter {
         /// A `CIBicubicScaleTransform` with every input at its default.
         public init() { super.init(name: "CIBicubicScaleTransform") }
@@ -2210,7 +2210,7 @@ extension Filters {
         }
     }
 
-    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3.
+    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
     public final class LanczosScaleTransform: BuiltinFilter {
         /// A `CILanczosScaleTransform` with every input at its default.
         public init() { super.init(name: "CILanczosScaleTransform") }
