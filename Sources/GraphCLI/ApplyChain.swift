@@ -130,7 +130,7 @@ struct ApplyChain {
     /// and the crop is `T(input extent) ∩ extent`, rounded out, for an axis-aligned T (colour
     /// filters, blurs, convolutions, morphology: the input's extent; scale transforms: the scaled
     /// extent; CICrop: the crop), or the result's extent when it lies inside the transformed input
-    /// (CIStraightenFilter); or when a warp or general kernel keeps or grows the extent (a
+    /// (a rotation cropped inside the photo); or when a warp or general kernel keeps or grows the extent (a
     /// pixellate, a distortion: the input's extent). Otherwise (a rotation that shows corners, a
     /// perspective transform, an image processor, a depth effect or a first filter that does not
     /// read the input: ``mayExtendEdges``; a filter that refuses an infinite input) the result is
