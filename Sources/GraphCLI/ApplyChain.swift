@@ -61,7 +61,7 @@ struct ApplyChain {
     }
 
     /// Whether a filter takes a map that is read only when the input has it (see
-    /// ``recipe(input:output:quality:bitDepth:metadata:photo:)``).
+    /// ``recipe(input:output:quality:bitDepth:metadata:photo:edges:)``).
     var readsOptionalPhotoMaps: Bool { photoMaps.contains { $0.optional } }
 
     /// ` (e.g. inputRadius=10)` for the filter's first numeric input.
@@ -74,9 +74,13 @@ struct ApplyChain {
 
     /// The recipe JSON: the input file, its maps the chain reads, the chain, one output. `photo`
     /// is the input opened for its maps, when a filter takes one that has a default (nil: it has
-    /// none, or cannot be opened).
-    func recipe(input: String, output: String, quality: Int?, bitDepth: Int?, metadata: Bool, photo: DepthPhoto? = nil) -> JSON {
+    /// none, or cannot be opened). With `edges` (see ``edgeCrop(input:result:)``), the first
+    /// filter reads the input clamped to its extent (image `edges`) and the result is cropped to
+    /// that rectangle; without, the chain is Core Image's.
+    func recipe(input: String, output: String, quality: Int?, bitDepth: Int?, metadata: Bool, photo: DepthPhoto? = nil,
+                edges: Rect? = nil) -> JSON {
         var images: [(String, JSON)] = [("input", .object([("file", .string(input))]))]
+        if edges != nil { images.append(("edges", .object([("clamp", .object([("image", .string("input"))]))]))) }
         for file in files { images.append((file.name, file.spec)) }
         let maps = photoMaps.filter { !$0.optional || photo?.has($0.map) == true }
         for map in Set(maps.map(\.map)).sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -84,7 +88,7 @@ struct ApplyChain {
             images.append((name, .object([("file", .string(input)), ("auxiliary", .string(name))])))
         }
         for (index, step) in steps.enumerated() {
-            let previous = index == 0 ? "input" : "step\(index)"
+            let previous = index == 0 ? (edges == nil ? "input" : "edges") : "step\(index)"
             var inputs = step.inputs
             for map in maps where map.step == index {
                 inputs.append((map.key, .object([("image", .string(RecipeDecoder.auxiliaryName(map.map)))])))
@@ -94,13 +98,68 @@ struct ApplyChain {
             if takesImage, !inputs.contains(where: { $0.0 == "inputImage" }) {
                 inputs.insert(("inputImage", .object([("image", .string(previous))])), at: 0)
             }
-            images.append(("step\(index + 1)", .object([("filter", .string(step.filter)), ("inputs", .object(inputs))])))
+            var members: [(String, JSON)] = [("filter", .string(step.filter)), ("inputs", .object(inputs))]
+            if let edges, index == steps.count - 1 {
+                members.append(("crop", .array([edges.x, edges.y, edges.width, edges.height].map(JSON.number))))
+            }
+            images.append(("step\(index + 1)", .object(members)))
         }
         var out: [(String, JSON)] = [("image", .string("step\(steps.count)")), ("file", .string(output))]
         if metadata { out.append(("metadataFrom", .string("input"))) }
         if let quality { out.append(("quality", .number(Double(quality)))) }
         if let bitDepth { out.append(("bitDepth", .number(Double(bitDepth)))) }
         return .object([("version", .number(1)), ("images", .object(images)), ("outputs", .array([.object(out)]))])
+    }
+
+    /// Whether `graph apply` may extend the input's edges: the first filter reads the input as its
+    /// `inputImage` by default (not a generator, not given another image), and no filter is a depth
+    /// effect (one that takes a map of the photo, as CIDepthBlurEffect: they handle their edges
+    /// themselves and keep Core Image's extent).
+    var mayExtendEdges: Bool {
+        guard let first = steps.first, !first.inputs.contains(where: { $0.0 == "inputImage" }) else { return false }
+        let descriptors = steps.map { try? FilterRegistry.standard.descriptor(named: $0.filter) }
+        if descriptors.contains(where: { $0?.inputs.contains { $0.photoMap != nil } ?? true }) { return false }
+        return descriptors.first??.input("inputImage") != nil
+    }
+
+    /// `graph apply`'s edges: the rectangle to crop the chain's result to when it is computed on
+    /// the input clamped to its extent, or nil to keep Core Image's result. `input` is the input
+    /// image and `result` the chain's Core Image result on it (unclamped). The rule: the input's
+    /// edges are extended when every pixel of the cropped result comes from inside the input, that
+    /// is, when the chain maps the input by a known affine map T (`SourcePlacement.affine`)
+    /// and the crop is `T(input extent) ∩ extent`, rounded out, for an axis-aligned T (colour
+    /// filters, blurs, convolutions, morphology: the input's extent; scale transforms: the scaled
+    /// extent; CICrop: the crop), or the result's extent when it lies inside the transformed input
+    /// (a rotation cropped inside the photo); or when a warp or general kernel keeps or grows the extent (a
+    /// pixellate, a distortion: the input's extent). Otherwise (a rotation that shows corners, a
+    /// perspective transform, an image processor, a depth effect or a first filter that does not
+    /// read the input: ``mayExtendEdges``; a filter that refuses an infinite input) the result is
+    /// Core Image's.
+    static func edgeCrop(input: Image, result: Image) -> Rect? {
+        let inside = input.extent, extent = result.extent
+        guard !inside.isInfinite, !inside.isEmpty, !extent.isEmpty else { return nil }
+        switch result.placement(of: input) {
+        case .affine(let t):
+            let c = t.coefficients
+            if c[1] == 0 && c[2] == 0 {
+                let mapped = t.apply(to: inside)
+                let crop = (extent.isInfinite ? mapped : mapped.intersection(extent)).integral
+                return crop.isEmpty || crop.isInfinite ? nil : crop
+            }
+            guard !extent.isInfinite, let back = t.inverted else { return nil }
+            // Every corner of the result inside the input (a hundredth of a pixel of slack).
+            let corners = [(extent.minX, extent.minY), (extent.maxX, extent.minY), (extent.minX, extent.maxY), (extent.maxX, extent.maxY)]
+            let slack = inside.outset(dx: 0.01, dy: 0.01)
+            let covered = corners.allSatisfy { corner in
+                let p = back.apply(x: corner.0, y: corner.1)
+                return p.x >= slack.minX && p.x <= slack.maxX && p.y >= slack.minY && p.y <= slack.maxY
+            }
+            return covered ? extent.integral : nil
+        case .moved:
+            return !extent.isInfinite && extent.intersection(inside) == inside ? inside : nil
+        case .processed, .notReached:
+            return nil
+        }
     }
 
     /// `text` as the JSON the filter's input `key` takes: by its declared type, or as recipe JSON

@@ -21,6 +21,8 @@ struct RecipeSession {
     let images: [Image]
     /// Decoder and colour-tagging warnings.
     let warnings: [String]
+    /// Every image the outputs read, by recipe name, as built (before shared intermediates).
+    var named: [String: Image] = [:]
 
     /// Loads, overrides, decodes and builds everything (printing the warnings); nothing is
     /// rendered or written.
@@ -49,7 +51,7 @@ struct RecipeSession {
         // What several outputs compute (a mask written and also blended through) is computed once.
         let shared = Image.insertingSharedIntermediates(images)
         return RecipeSession(recipe: recipe, context: context ?? Context(options: recipe.options.contextOptions()),
-                             images: shared, warnings: builder.warnings)
+                             images: shared, warnings: builder.warnings, named: builder.built)
     }
 
     /// Parses a comma list of dump stages.

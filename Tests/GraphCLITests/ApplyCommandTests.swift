@@ -69,6 +69,114 @@ final class ApplyCommandTests: XCTestCase {
         XCTAssertTrue(png.err.contains("a PNG output cannot carry depth data"), png.err)
     }
 
+    /// A 64×48 PNG of one colour, (0.8, 0.4, 0.2) in sRGB, with a dark 8×8 square in the middle.
+    private func makeFlatPNG(in folder: URL) throws -> String {
+        var bytes: [UInt8] = []
+        for row in 0..<48 {
+            for x in 0..<64 {
+                let dark = x >= 28 && x < 36 && row >= 20 && row < 28
+                bytes += dark ? [20, 20, 20, 255] : [204, 102, 51, 255]
+            }
+        }
+        let path = folder.appendingPathComponent("flat.png").path
+        try Context().write(Image(buffer: try ImageBuffer(width: 64, height: 48, format: .rgba8, alphaMode: .opaque, bytes: bytes)), to: path)
+        return path
+    }
+
+    /// The pixels of an 8-bit RGBA render of `path`: width, height, and [row][column] (top row first).
+    private func pixels(_ path: String) throws -> (width: Int, height: Int, rows: [[[UInt8]]]) {
+        let buffer = try Context().render(try Image(contentsOf: path), format: .rgba8)
+        let bytes = buffer.bytes
+        let rows = (0..<buffer.height).map { row in
+            (0..<buffer.width).map { x in Array(bytes[(row * buffer.width + x) * 4..<(row * buffer.width + x) * 4 + 4]) }
+        }
+        return (buffer.width, buffer.height, rows)
+    }
+
+    /// Issue 25 item 2: `graph apply IN OUT CIGaussianBlur inputRadius=10` keeps IN's size and
+    /// extends its edges (as `vips gaussblur`): the whole border ring keeps the input's colour,
+    /// opaque; `--core-image-extent` writes Core Image's grown extent, its corners transparent.
+    func testBlurKeepsTheInputSizeWithItsEdgesExtended() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try makeFlatPNG(in: folder)
+        let out = folder.appendingPathComponent("blurred.png").path
+        let result = Graph.runInProcess(["apply", input, out, "CIGaussianBlur", "inputRadius=10"])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.out.contains("blurred.png 64x48 PNG"), result.out)
+        let blurred = try pixels(out)
+        XCTAssertEqual([blurred.width, blurred.height], [64, 48])
+        var worst = 0
+        for row in 0..<48 {
+            for x in 0..<64 where row == 0 || row == 47 || x == 0 || x == 63 {
+                for (c, want) in [204, 102, 51, 255].enumerated() { worst = max(worst, abs(Int(blurred.rows[row][x][c]) - want)) }
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 2, "the border keeps the input's colour, opaque")
+        // The dark square is blurred: its centre is lighter than the input's 20, its colour spread out.
+        XCTAssertGreaterThan(blurred.rows[24][32][0], 60)
+        XCTAssertLessThan(blurred.rows[24][32][0], 200)
+
+        let coreImage = folder.appendingPathComponent("core-image.png").path
+        let grown = Graph.runInProcess(["apply", input, coreImage, "--core-image-extent", "CIGaussianBlur", "inputRadius=10"])
+        XCTAssertEqual(grown.status, 0, grown.err)
+        let wide = try pixels(coreImage)
+        XCTAssertEqual([wide.width, wide.height], [124, 108], "Core Image's extent grows by 3σ on every side")
+        XCTAssertEqual(wide.rows[0][0][3], 0, "and fades to transparent")
+    }
+
+    /// Filters that move pixels by a known scale get the moved extent with opaque edges
+    /// (CILanczosScaleTransform), a crop its rectangle; a rotation that shows corners and a
+    /// perspective transform keep Core Image's result.
+    func testScalesCropsAndRotationsFollowTheEdgeRule() throws {
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try makeFlatPNG(in: folder)
+        func apply(_ name: String, _ chain: [String]) throws -> (width: Int, height: Int, rows: [[[UInt8]]]) {
+            let out = folder.appendingPathComponent(name).path
+            let result = Graph.runInProcess(["apply", input, out] + chain)
+            XCTAssertEqual(result.status, 0, result.err)
+            return try pixels(out)
+        }
+        let half = try apply("half.png", ["CILanczosScaleTransform", "inputScale=0.5", "inputAspectRatio=1.25"])
+        XCTAssertEqual([half.width, half.height], [40, 24])
+        XCTAssertEqual(half.rows[0][0], [204, 102, 51, 255], "opaque edges, the input's colour")
+        let fading = try apply("half-ci.png", ["--core-image-extent", "CILanczosScaleTransform", "inputScale=0.5", "inputAspectRatio=1.25"])
+        XCTAssertEqual([fading.width, fading.height], [40, 24])
+        XCTAssertLessThan(fading.rows[0][0][3], 250, "Core Image's scale fades its border")
+
+        let crop = try apply("crop.png", ["CIGaussianBlur", "inputRadius=2", "+", "CICrop", "inputRectangle=-10,-10,30,20"])
+        XCTAssertEqual([crop.width, crop.height], [20, 10], "the crop of the input's extent")
+
+        let turned = try apply("turned.png", ["CIAffineTransform", "inputTransform=0.8,0.6,-0.6,0.8,0,0"])
+        let turnedCoreImage = try apply("turned-ci.png", ["--core-image-extent", "CIAffineTransform", "inputTransform=0.8,0.6,-0.6,0.8,0,0"])
+        XCTAssertEqual([turned.width, turned.height], [turnedCoreImage.width, turnedCoreImage.height])
+        XCTAssertEqual(turned.rows[0][0][3], 0, "a rotation keeps its transparent corners")
+        XCTAssertEqual(turned.rows, turnedCoreImage.rows)
+    }
+
+    /// The rule itself, on images: the crop `graph apply` uses, or nil for Core Image's result.
+    func testEdgeCropRule() throws {
+        let photo = Image(color: [0.5, 0.4, 0.3, 1]).cropped(to: Rect(x: 0, y: 0, width: 100, height: 80))
+        func crop(_ result: Image) -> Rect? { ApplyChain.edgeCrop(input: photo, result: result) }
+        XCTAssertEqual(crop(try photo.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(5)])), photo.extent)
+        XCTAssertEqual(crop(try photo.applyingFilter("CISepiaTone")), photo.extent)
+        XCTAssertEqual(crop(try photo.applyingFilter("CILanczosScaleTransform", parameters: ["inputScale": .number(2.5)])),
+                       Rect(x: 0, y: 0, width: 250, height: 200))
+        XCTAssertEqual(crop(try photo.applyingFilter("CIBicubicScaleTransform", parameters: ["inputScale": .number(0.33)])),
+                       Rect(x: 0, y: 0, width: 33, height: 27))
+        XCTAssertEqual(crop(try photo.applyingFilter("CICrop", parameters: ["inputRectangle": .rect(Rect(x: 10, y: 20, width: 30, height: 200))])),
+                       Rect(x: 10, y: 20, width: 30, height: 60))
+        XCTAssertEqual(crop(photo.transformed(by: AffineTransform(scaleX: 2, y: 3))), Rect(x: 0, y: 0, width: 200, height: 240))
+        XCTAssertNil(crop(photo.transformed(by: AffineTransform(a: 0.8, b: 0.6, c: -0.6, d: 0.8, tx: 0, ty: 0))), "corners show")
+        // A rotation cropped inside the rotated photo: every pixel comes from the photo.
+        let inside = photo.transformed(by: AffineTransform(a: 0.8, b: 0.6, c: -0.6, d: 0.8, tx: 0, ty: 0))
+            .cropped(to: Rect(x: -10, y: 40, width: 30, height: 20))
+        XCTAssertEqual(crop(inside), Rect(x: -10, y: 40, width: 30, height: 20))
+        XCTAssertEqual(crop(try photo.applyingFilter("CIHexagonalPixellate", parameters: ["inputScale": .number(8)])), photo.extent)
+        XCTAssertNil(crop(try photo.applyingFilter("CIPerspectiveTransform")), "a perspective transform keeps Core Image's")
+    }
+
     func testApplyRendersT2ChainWithTheRecipesBytes() throws {
         let folder = try makeWorkspace()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -126,6 +126,40 @@ final class GeometryFilterTests: XCTestCase {
         }
     }
 
+    // MARK: CIAffineTransform of a clamped image
+
+    /// Clamp, CIAffineTransform, crop: the transform of the infinite image stays infinite, and a
+    /// crop of it equals the float64 bilinear of the clamped source at `T⁻¹(p)` within 46 dB
+    /// (default context: half-float intermediates), borders included.
+    func testAffineTransformOfAClampedImageCropsToTheClampedReference() throws {
+        let t = GraphEngine.AffineTransform(a: 1.6 * cos(0.3), b: 1.6 * sin(0.3), c: -1.6 * sin(0.3), d: 1.6 * cos(0.3),
+                                            tx: 4.2, ty: -1.7)
+        let data = source.image
+        let transformed = try data.clampedToExtent().applyingFilter("CIAffineTransform", parameters: ["inputTransform": .transform(t)])
+        XCTAssertTrue(transformed.extent.isInfinite)
+        let rect = t.apply(to: data.extent).integral
+        let cropped = transformed.cropped(to: rect)
+        var options = ContextOptions()
+        options.workingColorSpace = nil
+        let area = PixelRect(rect)
+        let buffer = try Context(options: options).render(cropped, rect: area.rect, format: .rgbaf)
+        let det = t.a * t.d - t.b * t.c
+        var squares = 0.0, count = 0
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX {
+                let dx = Double(x) + 0.5 - t.tx, dy = Double(y) + 0.5 - t.ty
+                let want = source.bilinear((t.d * dx - t.c * dy) / det, (-t.b * dx + t.a * dy) / det, clamped: true)
+                let got = buffer.pixel(x: x - area.x, row: area.maxY - 1 - y)
+                for c in 0..<4 {
+                    squares += (Double(got[c]) - want[c]) * (Double(got[c]) - want[c])
+                    count += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(count, 600)
+        XCTAssertGreaterThan(10 * log10(Double(count) / max(squares, 1e-30)), 46)
+    }
+
     // MARK: CIStraightenFilter
 
     /// Rotation by θ about the centre scaled by `cos θ + (W/m)·|sin θ|` (the smallest scale whose

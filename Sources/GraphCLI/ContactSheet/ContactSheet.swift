@@ -26,7 +26,8 @@ struct ContactSheet {
         let layout = try ContactSheetLayout(width: width, count: 1 + outputCounts.reduce(0, +), aspect: aspect)
         let long = 2 * Double(max(layout.pictureWidth, layout.pictureHeight))
         let scale = long / Double(max(info.orientedWidth, info.orientedHeight))
-        let source = scale < 1 ? try Self.reducedCopy(of: photo, scale: scale, in: workFolder, context: context) : photo
+        let source = scale < 1 ? try Self.reducedCopy(of: photo, size: (info.orientedWidth, info.orientedHeight), scale: scale,
+                                                            in: workFolder, context: context) : photo
 
         var cells: [(label: String, image: Image)] = [("original", try Image(contentsOf: photo))]
         for effect in effects { cells += try effect.cells(photo: source, context: context) }
@@ -54,24 +55,31 @@ struct ContactSheet {
         let fit = min(cell.width / e.width, cell.height / e.height)
         let width = max(1, (e.width * fit).rounded()), height = max(1, (e.height * fit).rounded())
         let atOrigin = image.transformed(by: AffineTransform(translationX: -e.minX, y: -e.minY))
-        let scaled = try atOrigin.applyingFilter("CILanczosScaleTransform", parameters: [
+        // Clamped first: the thumbnail's edges repeat the photo's instead of fading to transparent.
+        let scaled = try atOrigin.clampedToExtent().applyingFilter("CILanczosScaleTransform", parameters: [
             "inputScale": .number(height / e.height), "inputAspectRatio": .number((width / e.width) / (height / e.height))])
         let x = cell.minX + ((cell.width - width) / 2).rounded(.down), y = cell.minY + ((cell.height - height) / 2).rounded(.down)
         return scaled.cropped(to: Rect(x: 0, y: 0, width: width, height: height))
             .transformed(by: AffineTransform(translationX: x, y: y))
     }
 
-    /// `photo` scaled by `scale` and written as a JPEG in `folder` with its metadata, depth data
-    /// and matte moved along: a recipe like `graph run`'s, so they follow the same way.
-    static func reducedCopy(of photo: String, scale: Double, in folder: String, context: Context) throws -> String {
+    /// `photo` (upright `size`) scaled by `scale` and written as a JPEG in `folder` with its metadata,
+    /// depth data and matte moved along: a recipe like `graph run`'s, so they follow the same way.
+    /// The photo is clamped before the scale and the result cropped to the scaled size, so its
+    /// edges repeat the photo's (the scale alone fades them to transparent, as Core Image's does).
+    static func reducedCopy(of photo: String, size: (width: Int, height: Int), scale: Double, in folder: String,
+                            context: Context) throws -> String {
         let path = (folder as NSString).appendingPathComponent("photo.jpg")
         func image(_ members: [(String, JSON)]) -> JSON { .object(members) }
+        let scaled = Rect(x: 0, y: 0, width: Double(size.width) * scale, height: Double(size.height) * scale).integral
         let json = image([
             ("version", .number(1)),
             ("images", image([
                 ("photo", image([("file", .string(photo))])),
+                ("edges", image([("clamp", image([("image", .string("photo"))]))])),
                 ("small", image([("filter", .string("CILanczosScaleTransform")),
-                                 ("inputs", image([("inputImage", image([("image", .string("photo"))])), ("inputScale", .number(scale))]))])),
+                                 ("inputs", image([("inputImage", image([("image", .string("edges"))])), ("inputScale", .number(scale))])),
+                                 ("crop", .array([.number(0), .number(0), .number(scaled.width), .number(scaled.height)]))])),
             ])),
             ("outputs", .array([image([("image", .string("small")), ("file", .string(path)), ("quality", .number(95)),
                                        ("metadataFrom", .string("photo"))])])),
