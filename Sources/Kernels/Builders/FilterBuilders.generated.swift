@@ -35,7 +35,7 @@ extension Filters {
     /// The minimum of each channel in an area (`CIAreaMinimum`).
     public static func areaMinimum() -> AreaMinimum { AreaMinimum() }
 
-    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised (`CIBicubicScaleTransform`).
+    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CIBicubicScaleTransform`).
     public static func bicubicScaleTransform() -> BicubicScaleTransform { BicubicScaleTransform() }
 
     /// Blends the image over the background where the mask (alpha channel) is high (`CIBlendWithAlphaMask`).
@@ -287,7 +287,7 @@ extension Filters {
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
-    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
+    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
 
     /// A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent (`CILightTunnel`).
@@ -713,7 +713,7 @@ extension Filters {
         }
     }
 
-    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised.
+    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
     public final class BicubicScaleTransform: BuiltinFilter {
         /// A `CIBicubicScaleTransform` with every input at its default.
         public init() { super.init(name: "CIBicubicScaleTransform") }
@@ -2789,7 +2789,7 @@ extension Filters {
         }
     }
 
-    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3.
+    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
     public final class LanczosScaleTransform: BuiltinFilter {
         /// A `CILanczosScaleTransform` with every input at its default.
         public init() { super.init(name: "CILanczosScaleTransform") }
