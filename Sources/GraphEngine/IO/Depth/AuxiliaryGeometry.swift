@@ -222,8 +222,14 @@ extension DepthPhoto {
                     if orientation == .upright && info.metadata.exifOrientation != 1 {
                         // GImage is stored like the primary's pixels; it is not rotated here.
                         warnings.append("\(path): GImage:Data (the original image) not written: the photo is rotated by its EXIF orientation")
+                    } else if let edited = edited.replacingSource(photo, with: original) {
+                        // The whole edit replayed on the original, so a GDepth-aware app that
+                        // renders from GImage shows the edit too.
+                        images.originalImage = edited
                     } else {
-                        images.originalImage = unchanged ? original : follow(original, nil)
+                        let (a, b) = (original.extent, photo.extent)
+                        warnings.append("\(path): the original (unblurred) image is not written: it is \(Int(a.width))x\(Int(a.height)) "
+                                        + "where the photo is \(Int(b.width))x\(Int(b.height)), so the edit cannot be replayed on it")
                     }
                 }
             }

@@ -158,11 +158,17 @@ public struct DepthPhoto: Sendable {
         }
     }
 
-    /// GDepth's `GImage:Data`, the original photo before the blur was rendered, when the file has
-    /// one (nil otherwise). It decodes when rendered, like any JPEG.
+    /// The original photo before the blur was rendered, when the file has one (nil otherwise):
+    /// GDepth's `GImage:Data` (a Lens Blur photo's main image is Google's blurred rendering) or
+    /// Dynamic Depth's `Original` item (a Pixel portrait's unblurred capture). A colour image,
+    /// decoded when rendered, like any JPEG.
     public func originalImage() throws -> Image? {
-        guard let gDepth = depthMapInfo?.gDepth, let original = gDepth.originalImage else { return nil }
-        return try Image.decoding(bytes: original, path: "\(path) [GImage:Data]").image
+        if let gDepth = depthMapInfo?.gDepth, let original = gDepth.originalImage {
+            return try Image.decoding(bytes: original, path: "\(path) [GImage:Data]").image
+        }
+        guard let item = auxiliaryImages.first(where: { $0.kind == .original }), case .containerItem(_, let range) = item.location,
+              range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return nil }
+        return try Image.decoding(bytes: Array(bytes[range]), path: "\(path) [Dynamic Depth Original]").image
     }
 
     // MARK: Decoding
