@@ -114,6 +114,11 @@ struct RecipeBuilder {
                     throw RecipeError("\(output.path).metadataFrom", "image \"\(name)\" is not a \"file\" image; metadata comes from a file")
                 }
                 resolved.options.metadata = metadata
+                if let image = built[output.image], let photo = built[name] {
+                    let (moved, notes) = metadata.following(image, from: photo)
+                    resolved.options.metadata = moved
+                    warnings += notes.map { "\(output.path): \($0)" }
+                }
             }
             if let image = built[output.image] {
                 resolved.options.auxiliaryImages = try auxiliaryImages(of: output, image: image)

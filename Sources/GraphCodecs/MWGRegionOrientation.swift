@@ -6,7 +6,7 @@
 /// everything else in it stays byte for byte.
 public enum MWGRegionOrientation {
     /// The `stArea` namespace.
-    static let areaNamespace = "http://ns.adobe.com/xmp/sType/Area#"
+    package static let areaNamespace = "http://ns.adobe.com/xmp/sType/Area#"
     /// The `stDim` namespace.
     static let dimensionsNamespace = "http://ns.adobe.com/xap/1.0/sType/Dimensions#"
 
@@ -28,6 +28,33 @@ public enum MWGRegionOrientation {
         if orientation >= 5, let dimensions = prefix(of: dimensionsNamespace, in: packet) {
             for size in groups(of: ["w", "h"], prefix: dimensions, in: packet) {
                 edits += [(size[0], String(packet[size[1]])), (size[1], String(packet[size[0]]))]
+            }
+        }
+        var result = packet
+        for (range, text) in edits.sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+            result.replaceSubrange(range, with: text)
+        }
+        return result
+    }
+
+    /// `packet` with every region `(x, y, w, h)` (normalised centre and size, top-left origin)
+    /// replaced by `move(x, y, w, h)` and `mwg-rs:AppliedToDimensions` set to `width`×`height`:
+    /// for an edit that crops or scales the photo. The packet's text is edited in place, as by
+    /// ``upright(_:from:)``. A region whose fields are not all numbers is left as it is.
+    public static func moved(_ packet: String, width: Int, height: Int,
+                             _ move: (Double, Double, Double, Double) -> (Double, Double, Double, Double)) -> String {
+        var edits: [(Range<String.Index>, String)] = []
+        if let area = prefix(of: areaNamespace, in: packet) {
+            for region in groups(of: ["x", "y", "w", "h"], prefix: area, in: packet) {
+                guard let x = Double(packet[region[0]]), let y = Double(packet[region[1]]),
+                      let w = Double(packet[region[2]]), let h = Double(packet[region[3]]) else { continue }
+                let (u, v, width, height) = move(x, y, w, h)
+                edits += [(region[0], "\(u)"), (region[1], "\(v)"), (region[2], "\(width)"), (region[3], "\(height)")]
+            }
+        }
+        if let dimensions = prefix(of: dimensionsNamespace, in: packet) {
+            for size in groups(of: ["w", "h"], prefix: dimensions, in: packet) {
+                edits += [(size[0], String(width)), (size[1], String(height))]
             }
         }
         var result = packet

@@ -95,4 +95,50 @@ final class MetadataCarryTests: XCTestCase {
             XCTAssertFalse(exists(folder, "out.jpg"))
         }
     }
+
+    /// A crop and a scale move the photo's MWG focus region with the pixels (issue 24 item 1): the
+    /// iPhone 7 Plus photo's subject (upright [0.262 0.343 0.158 0.119] of 3024×4032, lower-left
+    /// origin) in a crop of rows 1000…3000 scaled by ½ is where this test computes it, the focus
+    /// disparity stays the subject's, and `RegionAppliedToDimensions` is the file's size. A
+    /// rotation cannot move the regions: it warns.
+    func testCropsAndScalesMoveTheFocusRegion() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/testdata/depth/iphone7plus_rw_test00.jpg").path
+        guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("shared test data not found at \(file)") }
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func subject(_ path: String) throws -> (rect: [Double], disparity: Double) {
+            let info = Graph.runInProcess(["info", path, "--format", "json"])
+            XCTAssertEqual(info.status, 0, info.err)
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(info.out.utf8)) as? [String: Any])
+            let subject = try XCTUnwrap(object["subject"] as? [String: Any])
+            return (try XCTUnwrap(subject["rect"] as? [Double]), try XCTUnwrap(subject["focusDisparity"] as? Double))
+        }
+        let before = try subject(file)
+        let recipe = try writeRecipe(#"""
+        {"version": 1,
+         "images": {"photo": {"file": "\#(file)"},
+                    "crop": {"filter": "CICrop", "inputs": {"inputImage": {"image": "photo"}, "inputRectangle": [0, 1000, 3024, 2000]}},
+                    "half": {"filter": "CILanczosScaleTransform", "inputs": {"inputImage": {"image": "crop"}, "inputScale": 0.5}},
+                    "turned": {"filter": "CIAffineTransform", "inputs": {"inputImage": {"image": "photo"}, "inputTransform": [0.8, 0.6, -0.6, 0.8, 0, 0]}}},
+         "outputs": [{"image": "half", "file": "half.jpg", "metadataFrom": "photo"},
+                     {"image": "turned", "file": "turned.jpg", "metadataFrom": "photo"}]}
+        """#, in: folder)
+        let result = Graph.runInProcess(["run", recipe])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertTrue(result.err.contains("outputs[1]: the photo's face and focus regions are not moved with the edit"), result.err)
+        XCTAssertFalse(result.err.contains("outputs[0]: the photo's face"), result.err)
+
+        // In Double: the region's rows in the photo (lower-left origin), less the crop's 1000, over 2000.
+        let (x, y, w, h) = (before.rect[0], before.rect[1], before.rect[2], before.rect[3])
+        let expected = [x, (y * 4032 - 1000) / 2000, w, h * 4032 / 2000]
+        let after = try subject(folder.appendingPathComponent("half.jpg").path)
+        for (a, b) in zip(after.rect, expected) { XCTAssertEqual(a, b, accuracy: 1e-3, "\(after.rect) against \(expected)") }
+        XCTAssertEqual(after.disparity, before.disparity, accuracy: 0.01)
+        let info = try ImageFile.info(path: folder.appendingPathComponent("half.jpg").path)
+        XCTAssertEqual([info.width, info.height], [1512, 1000])
+        let xmp = try XCTUnwrap(info.metadata.xmp)
+        XCTAssertTrue(xmp.contains(">1512<") || xmp.contains("\"1512\""), "RegionAppliedToDimensions is the file's size")
+    }
 }

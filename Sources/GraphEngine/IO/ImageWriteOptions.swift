@@ -55,7 +55,8 @@ public struct ImageWriteOptions: Sendable, Equatable {
 
     /// The carried XMP, its MWG face and focus regions turned upright when the source stored its
     /// pixels rotated and they are written upright (orientation 1), so the regions still cover the
-    /// subject. Other changes of orientation, crops and warps do not move them yet.
+    /// subject. Crops, scales and flips move them with `ImageMetadata.following(_:from:)`, which
+    /// `graph` applies to every output that carries a photo's metadata.
     var carriedXMP: String? {
         guard let metadata, let xmp = metadata.xmp else { return nil }
         return exifOrientation == 1 ? MWGRegionOrientation.upright(xmp, from: metadata.exifOrientation) : xmp
