@@ -64,6 +64,21 @@ public enum MWGRegionOrientation {
         return result
     }
 
+    /// `packet` with GDepth's focal point (`GFocus:FocalPointX/Y`, normalised, top-left origin)
+    /// replaced by `move(x, y)`, edited in place like the regions; unchanged without one.
+    public static func movedFocalPoint(_ packet: String, _ move: (Double, Double) -> (Double, Double)) -> String {
+        guard let focus = prefix(of: GDepth.focusNamespace, in: packet) else { return packet }
+        var result = packet
+        for point in groups(of: ["FocalPointX", "FocalPointY"], prefix: focus, in: packet).reversed() {
+            guard let x = Double(packet[point[0]]), let y = Double(packet[point[1]]) else { continue }
+            let (u, v) = move(x, y)
+            for (range, text) in [(point[0], "\(u)"), (point[1], "\(v)")].sorted(by: { $0.0.lowerBound > $1.0.lowerBound }) {
+                result.replaceSubrange(range, with: text)
+            }
+        }
+        return result
+    }
+
     /// A normalised point (top-left origin) of an image stored in EXIF `orientation`, seen upright.
     public static func upright(_ u: Double, _ v: Double, _ orientation: Int) -> (Double, Double) {
         switch orientation {

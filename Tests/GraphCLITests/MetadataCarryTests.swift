@@ -141,4 +141,25 @@ final class MetadataCarryTests: XCTestCase {
         let xmp = try XCTUnwrap(info.metadata.xmp)
         XCTAssertTrue(xmp.contains(">1512<") || xmp.contains("\"1512\""), "RegionAppliedToDimensions is the file's size")
     }
+
+    /// GDepth's focal point follows a crop as the MWG regions do: the Lens Blur photo's
+    /// (0.29814816, 0.53194445) of 1536×2048 (top-left origin) is, in a crop of its lower-left
+    /// 1000×1500, where this test computes it, and the focus disparity is the same.
+    func testACropMovesTheGDepthFocalPoint() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("shared/testdata/depth/gdepth_motorola_xt912_exifr.jpg").path
+        guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("shared test data not found at \(file)") }
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("crop.jpg").path
+        let result = Graph.runInProcess(["apply", file, output, "CICrop", "inputRectangle=0,0,1000,1500"])
+        XCTAssertEqual(result.status, 0, result.err)
+        let xmp = try XCTUnwrap(try ImageFile.info(path: output).metadata.xmp)
+        let properties = XMPProperties.parse(xmp)
+        let x = try XCTUnwrap(properties.number(GDepth.focusNamespace, "FocalPointX"))
+        let y = try XCTUnwrap(properties.number(GDepth.focusNamespace, "FocalPointY"))
+        XCTAssertEqual(x, 0.29814816 * 1536 / 1000, accuracy: 1e-9)
+        XCTAssertEqual(y, (1500 - (2048 - 0.53194445 * 2048)) / 1500, accuracy: 1e-9)
+    }
 }
