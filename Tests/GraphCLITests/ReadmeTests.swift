@@ -41,11 +41,16 @@ final class ReadmeTests: XCTestCase {
         return Array(lines[(start + 2)..<end])
     }
 
+    /// The README's Swift blocks other than its Package.swift example.
+    private func swiftSnippets() throws -> [[String]] {
+        blocks(try readme(), language: "swift").filter { !($0.first ?? "").hasPrefix("// swift-tools-version") }
+    }
+
     func testSwiftSnippetsAreTheCompiledOnes() throws {
-        let snippets = blocks(try readme(), language: "swift")
+        let snippets = try swiftSnippets()
         let compiled = try String(contentsOfFile: repository + "/Tests/GraphCLITests/ReadmeSnippets.swift", encoding: .utf8)
         let compiledLines = compiled.components(separatedBy: "\n")
-        XCTAssertEqual(snippets.count, 4, "one ReadmeSnippets function per README Swift snippet")
+        XCTAssertEqual(snippets.count, 5, "one ReadmeSnippets function per README Swift snippet")
         for (index, snippet) in snippets.enumerated() {
             let imports = snippet.filter { $0.hasPrefix("import ") }
             for line in imports { XCTAssertTrue(compiledLines.contains(line), "ReadmeSnippets.swift lacks \(line)") }
@@ -85,16 +90,81 @@ final class ReadmeTests: XCTestCase {
         let previous = FileManager.default.currentDirectoryPath
         XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(folder.path))
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
+        try ReadmeSnippets.depthBlurSnippet()
         try ReadmeSnippets.librarySnippet()
         try ReadmeSnippets.yuvSnippet(context: context, nv12: frame)
         try ReadmeSnippets.metadataSnippet(context: context)
         try ReadmeSnippets.depthSnippet(context: context)
 
+        let blurred = try ImageFile.info(path: "blurred.jpg")
+        XCTAssertEqual([blurred.width, blurred.height], [64, 48], "CIDepthBlurEffect keeps the photo's size")
         XCTAssertEqual(try ImageFile.info(path: "graded.jpg").width, 160)
         XCTAssertEqual(try ImageFile.info(path: "sepia.jpg").width, 160)
         let out = try ImageFile.info(path: "out.jpg")
         XCTAssertEqual([out.width, out.height], [64, 48])
         XCTAssertEqual(try DepthData(contentsOf: "out.jpg").kind, .disparity, "the depth map went with the edit")
+    }
+
+    /// The README's Package.swift example names products this package has, under the package name
+    /// SwiftPM gives the URL it shows (its last path component), and says to build in release.
+    func testPackageSnippetNamesRealProducts() throws {
+        let package = try XCTUnwrap(blocks(try readme(), language: "swift").first { ($0.first ?? "").hasPrefix("// swift-tools-version") })
+        let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
+        let text = package.joined(separator: "\n")
+        let url = try XCTUnwrap(text.firstMatch(of: /\.package\(url: "([^"]+)"/)?.1)
+        let identity = String(url.split(separator: "/").last ?? "").replacingOccurrences(of: ".git", with: "")
+        XCTAssertEqual(identity, "GraphEngine")
+        let products = text.matches(of: /\.product\(name: "(\w+)", package: "(\w+)"\)/)
+        XCTAssertEqual(products.count, 2, text)
+        for product in products {
+            XCTAssertTrue(manifest.contains(".library(name: \"\(product.1)\""), "Package.swift has no library \(product.1)")
+            XCTAssertEqual(String(product.2), identity, "the package name is the URL's last path component")
+        }
+        XCTAssertTrue(try readme().contains("swift build -c release"), "the README says to build in release")
+    }
+
+    /// No Markdown file of the repository links or points into `../shared` (a clone does not have
+    /// it), and every relative link of theirs names a file or folder that exists.
+    func testDocumentationStaysInTheRepository() throws {
+        let files = try markdownFiles()
+        XCTAssertGreaterThan(files.count, 6)
+        XCTAssertTrue(files.contains("docs/depth-formats.md"))
+        var checkedLinks = 0
+        for file in files {
+            let text = try String(contentsOfFile: repository + "/" + file, encoding: .utf8)
+            XCTAssertFalse(text.contains("](../shared") || text.contains("`../shared/reference"), "\(file) links into ../shared")
+            let folder = (file as NSString).deletingLastPathComponent
+            for match in text.matches(of: /\]\(([^)\s]+)\)/) {
+                let target = String(match.1)
+                guard !target.contains("://"), !target.hasPrefix("#"), !target.hasPrefix("mailto:") else { continue }
+                let path = String(target.split(separator: "#", maxSplits: 1).first ?? "")
+                let resolved = URL(fileURLWithPath: repository + "/" + folder).appendingPathComponent(path).standardizedFileURL.path
+                XCTAssertTrue(resolved.hasPrefix(repository + "/"), "\(file): \(target) leaves the repository")
+                XCTAssertTrue(FileManager.default.fileExists(atPath: resolved), "\(file): \(target) does not exist")
+                checkedLinks += 1
+            }
+            if text.contains("../shared") {
+                // A mention (a default path of scripts) must say what that folder is.
+                XCTAssertTrue(text.contains("beside the repository"), "\(file) mentions ../shared without saying what it is")
+            }
+        }
+        XCTAssertGreaterThan(checkedLinks, 12)
+    }
+
+    /// The Markdown files a reader of a clone sees (paths relative to the repository).
+    private func markdownFiles() throws -> [String] {
+        var found: [String] = []
+        let skipped: Set<String> = [".build", ".git", ".swiftpm", "output", "node_modules"]
+        guard let walker = FileManager.default.enumerator(atPath: repository) else { return [] }
+        while let path = walker.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            if skipped.contains(name) || name.hasPrefix(".build") {
+                walker.skipDescendants()
+            } else if name.hasSuffix(".md") {
+                found.append(path)
+            }
+        }
+        return found.sorted()
     }
 
     /// The README's marked command block, run with bash from the repository root with the built
