@@ -3,9 +3,9 @@ import CLibHeif
 extension HEIFCodec {
     /// The x265 settings HEIC outputs are encoded with. libheif's defaults (preset `slow`, intra
     /// transform depth 2) took 22.5 s of wall time and 25.5 s of CPU for a 12 MP photo on a 2-core
-    /// machine; preset `ultrafast` with transform depth 1 and rate-distortion level 1 takes about
-    /// 1.6 s of CPU in x265 for it, at the same SSIM for the same bytes as the slower settings'
-    /// level 2 (docs/recipes.md has the figures, ``libheifQuality(matchingJPEGQuality:)`` the quality).
+    /// machine; preset `ultrafast` with transform depth 1 takes about 1.7 s of CPU in x265, and
+    /// rate-distortion level 1 (ultrafast's is 2) 10 % less again for the same SSIM and size.
+    /// docs/recipes.md has the figures, ``libheifQuality(matchingJPEGQuality:)`` the quality.
     public static let encoderParameters: [(name: String, value: String)] = [
         ("preset", "ultrafast"), ("tu-intra-depth", "1"), ("x265:rd", "1"),
     ]
