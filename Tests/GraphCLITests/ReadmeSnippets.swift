@@ -8,9 +8,9 @@ enum ReadmeSnippets {
     static func depthBlurSnippet() throws {
         // README snippet 1
         let context = Context()
-        let photo = try Image(contentsOf: "portrait.jpg")                     // the main image, upright
+        let photo = try Image(contentsOf: "portrait.jpg")                     // Examples/depth/portrait.jpg, say
         let disparity = try Image(contentsOf: "portrait.jpg", auxiliary: .disparity)   // its depth map, 1/m
-        print(try DepthData(contentsOf: "portrait.jpg"))                     // disparity 576x768, relative, stored disparity 0.864746...1.366211, ...
+        print(try DepthData(contentsOf: "portrait.jpg"))                     // disparity 144x192, relative, stored disparity 0.8765452...1.366211, ...
         let blurred = try photo.applyingFilter("CIDepthBlurEffect", parameters: [
             "inputDisparityImage": disparity,
             "inputAperture": 2.0,                                             // f/2: lower blurs more
