@@ -7,6 +7,7 @@ extension Graph {
     /// does not parse) is a bad command line like any other: status 2, where ArgumentParser would
     /// give 64. Help (0) and explicit exit codes stay as they are.
     static func exitStatus(for error: Error) -> Int32 {
+        if error is UnknownCommandError { return failureStatus }
         let code = exitCode(for: error)
         return code == .validationFailure ? failureStatus : code.rawValue
     }

@@ -2,13 +2,23 @@ import ArgumentParser
 import GraphEngine
 import Kernels
 
-/// `graph filters [NAME]`: the filter catalogue, or one filter's inputs.
+/// `graph filters [NAME | WORD] [--category WORD]`: the filter catalogue (one line per filter: name,
+/// summary), narrowed to a word or a category, or one filter's inputs.
 struct FiltersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "filters", abstract: "List filters, or describe one filter's inputs.")
+        commandName: "filters", abstract: "List filters (narrowed by a word or a category), or describe one filter's inputs.",
+        discussion: """
+            graph filters                     every filter, one line each: name, summary
+            graph filters depth               the filters whose name, category or summary contains "depth"
+            graph filters --category blur     the filters of a category (CICategoryBlur)
+            graph filters CIDepthBlurEffect   one filter's inputs: type, default, range, summary
+            """)
 
-    @Argument(help: "A filter name (e.g. CIHueAdjust).") var name: String?
-    @Option(help: "text or json.") var format: OutputFormat = .text
+    @Argument(help: "A filter name (e.g. CIHueAdjust) for its inputs, or a word to search names, categories and summaries for.")
+    var name: String?
+    @Option(help: "Only the filters of this category (blur, CICategoryBlur; case-insensitive, part of a name will do).")
+    var category: String?
+    @Option(help: "text or json.") var format: TextFormat = .text
     @Flag(name: .customLong("swift-builders"), help: "Print the generated Swift filter classes (scripts/generate-filter-builders.sh).")
     var swiftBuilders = false
 
@@ -18,12 +28,8 @@ struct FiltersCommand: ParsableCommand {
                 Terminal.shared.out(FilterBuilderGenerator.source(for: .standard), terminator: "")
                 return
             }
-            guard format != .dot else { throw RecipeError("--format", "expected text or json") }
             let registry = FilterRegistry.standard
-            if let name {
-                guard let descriptor = registry.filters.first(where: { $0.name == name }) else {
-                    throw RecipeError("", registry.unknownFilterMessage(name))
-                }
+            if let name, category == nil, let descriptor = registry.filters.first(where: { $0.name == name }) {
                 if format == .json {
                     Terminal.shared.out(Self.json(descriptor, withInputs: true).pretty())
                 } else {
@@ -31,16 +37,52 @@ struct FiltersCommand: ParsableCommand {
                 }
                 return
             }
+            let filters = try Self.matching(registry, word: name, category: category)
             if format == .json {
-                Terminal.shared.out(JSON.array(registry.filters.map { Self.json($0, withInputs: false) }).pretty())
+                Terminal.shared.out(JSON.array(filters.map { Self.json($0, withInputs: false) }).pretty())
             } else {
-                let width = registry.filters.map(\.name.count).max() ?? 0
-                for filter in registry.filters {
+                let width = filters.map(\.name.count).max() ?? 0
+                for filter in filters {
                     let padded = filter.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                    Terminal.shared.out("\(padded)  \(filter.categories.joined(separator: ", "))")
+                    Terminal.shared.out("\(padded)  \(filter.summary)")
                 }
             }
         }
+    }
+
+    /// The filters whose name, category or summary contains `word` and whose category contains
+    /// `category` (both case-insensitive). A word spelled like a filter name (`CISepiaTon`) that
+    /// names none is an error with the closest name; a search that finds nothing is an error too.
+    static func matching(_ registry: FilterRegistry, word: String?, category: String?) throws -> [FilterDescriptor] {
+        var filters = registry.filters
+        if let category {
+            let wanted = category.lowercased()
+            filters = filters.filter { $0.categories.contains { $0.lowercased().contains(wanted) } }
+            guard !filters.isEmpty else {
+                let all = Set(registry.filters.flatMap(\.categories)).sorted()
+                throw RecipeError("--category", "no category contains \"\(category)\"; the categories are \(all.joined(separator: ", "))")
+            }
+        }
+        guard let word else { return filters }
+        if looksLikeFilterName(word), !registry.filters.contains(where: { $0.name == word }) {
+            throw RecipeError("", registry.unknownFilterMessage(word))
+        }
+        let wanted = word.lowercased()
+        let found = filters.filter { filter in
+            filter.name.lowercased().contains(wanted) || filter.summary.lowercased().contains(wanted)
+                || filter.categories.contains { $0.lowercased().contains(wanted) }
+        }
+        guard !found.isEmpty else {
+            throw RecipeError("", "no filter\(category.map { " of category \"\($0)\"" } ?? "") has \"\(word)\" in its name, categories or summary")
+        }
+        return found
+    }
+
+    /// `CISepiaTon`, `GEFocus`: a `CI` or `GE` prefix and a capital letter, as the catalogue's names.
+    static func looksLikeFilterName(_ word: String) -> Bool {
+        let characters = Array(word)
+        guard characters.count > 2, word.hasPrefix("CI") || word.hasPrefix("GE") else { return false }
+        return characters[2].isUppercase
     }
 
     static func printText(_ filter: FilterDescriptor) {
@@ -48,7 +90,11 @@ struct FiltersCommand: ParsableCommand {
         Terminal.shared.out("categories: \(filter.categories.joined(separator: ", "))")
         for input in filter.inputs {
             var parts = ["  \(input.key)", typeName(input)]
-            if let value = input.defaultValue { parts.append("default \(valueText(value))") }
+            if case .image = input.defaultValue {
+                parts.append("optional")
+            } else if let value = input.defaultValue {
+                parts.append("default \(valueText(value))")
+            }
             if input.minimum != nil || input.maximum != nil {
                 parts.append("range \(input.minimum.map(formatNumber) ?? "-inf")...\(input.maximum.map(formatNumber) ?? "inf")")
             }
@@ -99,7 +145,11 @@ struct FiltersCommand: ParsableCommand {
             members.append(("inputs", .array(filter.inputs.map { input in
                 var entry: [(String, JSON)] = [("key", .string(input.key)), ("type", .string(input.type.rawValue))]
                 if let count = input.count { entry.append(("count", .number(Double(count)))) }
-                if let value = input.defaultValue { entry.append(("default", jsonValue(value))) }
+                if case .image = input.defaultValue {
+                    entry.append(("optional", .bool(true)))
+                } else if let value = input.defaultValue {
+                    entry.append(("default", jsonValue(value)))
+                }
                 if let minimum = input.minimum { entry.append(("minimum", .number(minimum))) }
                 if let maximum = input.maximum { entry.append(("maximum", .number(maximum))) }
                 if let low = input.sliderMinimum { entry.append(("sliderMinimum", .number(low))) }

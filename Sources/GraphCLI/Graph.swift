@@ -55,3 +55,9 @@ struct Graph: ParsableCommand {
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json, dot
 }
+
+/// `text` or `json`, for the commands that print no graph (`info`, `filters`): their help lists
+/// only the values they take.
+enum TextFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}

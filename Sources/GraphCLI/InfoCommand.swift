@@ -11,11 +11,10 @@ struct InfoCommand: ParsableCommand {
         abstract: "Show an image file's format, size, profile, orientation, metadata, auxiliary images (depth, mattes) and the subject the depth effects focus on.")
 
     @Argument(help: "A PNG, JPEG or HEIF file.") var file: String
-    @Option(help: "text or json.") var format: OutputFormat = .text
+    @Option(help: "text or json.") var format: TextFormat = .text
 
     func run() throws {
         try Graph.reportingErrors {
-            guard format != .dot else { throw RecipeError("--format", "expected text or json") }
             // Read and parsed once: the subject report decodes the depth map from the same photo.
             let photo = try DepthPhoto(contentsOf: file)
             let info = photo.info

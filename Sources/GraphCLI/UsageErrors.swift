@@ -31,6 +31,7 @@ extension Graph {
     /// The line printed for a failed parse or validation: `graph: error: MESSAGE (see 'graph
     /// COMMAND --help')`, MESSAGE ArgumentParser's short message starting in lower case.
     static func usageErrorLine(for error: Error, arguments: [String]) -> String {
+        if let unknown = error as? UnknownCommandError { return "graph: error: \(unknown.message)" }
         var message = message(for: error)
         if let first = message.first, first.isUppercase, let second = message.dropFirst().first, second.isLowercase {
             message = first.lowercased() + message.dropFirst()

@@ -83,7 +83,12 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(typo.status, 2)
         XCTAssertTrue(typo.err.contains(#"unknown command 'rn' (did you mean "run"?)"#), typo.err)
         let other = Graph.runInProcess(["aply", "a", "b", "CISepiaTone"])
-        XCTAssertTrue(other.err.contains(#"(did you mean "apply"?)"#), other.err)
+        XCTAssertEqual(other.status, 2)
+        XCTAssertEqual(other.err, #"graph: error: unknown command 'aply' (did you mean "apply"?)"# + "\n", "one line, as every other error")
+        XCTAssertEqual(other.out, "")
+        let far = Graph.runInProcess(["zzzzzzzz"])
+        XCTAssertEqual(far.status, 2)
+        XCTAssertEqual(far.err, "graph: error: unknown command 'zzzzzzzz' (the commands are run, dump, filters, info, batch, apply, contact-sheet)\n")
         XCTAssertEqual(Graph.runInProcess(["help"]).status, 0)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GraphCodecs
 import GraphEngine
+import Kernels
 import XCTest
 @testable import GraphCLI
 
@@ -77,8 +78,36 @@ final class RunCommandTests: XCTestCase {
     func testFilters() throws {
         let all = Graph.runInProcess(["filters"])
         XCTAssertEqual(all.status, 0)
-        XCTAssertTrue(all.out.contains("CISepiaTone"))
-        XCTAssertTrue(all.out.contains("CICategoryColorAdjustment"))
+        let lines = all.out.split(separator: "\n")
+        XCTAssertEqual(lines.count, FilterRegistry.standard.filters.count, "one line per filter")
+        let sepia = try XCTUnwrap(lines.first { $0.hasPrefix("CISepiaTone ") })
+        XCTAssertTrue(sepia.hasSuffix(try FilterRegistry.standard.descriptor(named: "CISepiaTone").summary), String(sepia))
+        // A word searches names, categories and summaries; --category narrows to a category.
+        let depth = Graph.runInProcess(["filters", "depth"])
+        XCTAssertEqual(depth.status, 0, depth.err)
+        let depthNames = depth.out.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }
+        for name in ["CIDepthBlurEffect", "CIDepthToDisparity", "CIDisparityToDepth", "GEDepthDollyZoom"] {
+            XCTAssertTrue(depthNames.contains(name), "graph filters depth lacks \(name): \(depth.out)")
+        }
+        XCTAssertFalse(depthNames.contains("CISepiaTone"))
+        let blurs = Graph.runInProcess(["filters", "--category", "blur"])
+        let blurNames = blurs.out.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }
+        XCTAssertEqual(Set(blurNames), Set(FilterRegistry.standard.filters.filter { $0.categories.contains("CICategoryBlur") }.map(\.name)))
+        XCTAssertTrue(blurNames.contains("CIGaussianBlur"))
+        let both = Graph.runInProcess(["filters", "depth", "--category", "CICategoryBlur"])
+        XCTAssertEqual(both.out.split(separator: "\n").map { String($0.split(separator: " ").first ?? "") }, ["CIDepthBlurEffect"])
+        let none = Graph.runInProcess(["filters", "--category", "nope"])
+        XCTAssertEqual(none.status, 2)
+        XCTAssertTrue(none.err.hasPrefix("graph: error: --category: no category contains \"nope\"; the categories are CICategoryBlur"), none.err)
+        let nothing = Graph.runInProcess(["filters", "xyzzy"])
+        XCTAssertEqual(nothing.status, 2)
+        XCTAssertTrue(nothing.err.contains(#"no filter has "xyzzy" in its name, categories or summary"#), nothing.err)
+        // An optional image input says so instead of a default of "image".
+        let blur = Graph.runInProcess(["filters", "CIDepthBlurEffect"])
+        XCTAssertTrue(blur.out.contains("  inputMatteImage  image  optional  map of the photo: matte"), blur.out)
+        XCTAssertFalse(blur.out.contains("default \"image\""), blur.out)
+        let blurJSON = Graph.runInProcess(["filters", "CIDepthBlurEffect", "--format", "json"])
+        XCTAssertTrue(blurJSON.out.contains("\"optional\": true"), blurJSON.out)
         let one = Graph.runInProcess(["filters", "CIColorControls"])
         XCTAssertTrue(one.out.contains("inputSaturation  number  default 1  range 0...inf  slider 0...2"), one.out)
         let json = Graph.runInProcess(["filters", "CIColorMatrix", "--format", "json"])
@@ -87,6 +116,14 @@ final class RunCommandTests: XCTestCase {
         let unknown = Graph.runInProcess(["filters", "CISepiaTon"])
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.err.contains(#"did you mean "CISepiaTone"?"#), unknown.err)
+        // info and filters take text or json, and their help says only that.
+        for command in ["info", "filters"] {
+            let help = Graph.runInProcess(["help", command])
+            XCTAssertTrue(help.out.contains("(values: text, json; default: text)"), help.out)
+            XCTAssertFalse(help.out.contains("dot"), help.out)
+        }
+        let dot = Graph.runInProcess(["filters", "--format", "dot"])
+        XCTAssertEqual(dot.status, 2)
     }
 
     /// Output keys reach the encoder: the files say what the recipe asked for.

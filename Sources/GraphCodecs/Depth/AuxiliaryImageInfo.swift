@@ -141,3 +141,14 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         return parts.joined(separator: ", ")
     }
 }
+
+extension AuxiliaryImageInfo: CustomStringConvertible {
+    /// ``summary``, the line `graph info` prints after "auxiliary image:" (`disparity (…), MPF image 2
+    /// at 131407, 12502 bytes, 576x768 L8 JPEG, …`).
+    public var description: String { summary }
+}
+
+extension ImageInfo: CustomStringConvertible {
+    /// ``summaryLines``, one per line, as `graph info` prints them.
+    public var description: String { summaryLines.joined(separator: "\n") }
+}

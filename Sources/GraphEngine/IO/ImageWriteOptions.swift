@@ -3,7 +3,8 @@ import GraphCodecs
 /// How ``Context/encodedData(_:format:options:progress:)`` and
 /// ``Context/write(_:to:format:options:protectedPaths:)`` encode a rendered image.
 public struct ImageWriteOptions: Sendable, Equatable {
-    /// JPEG quality, 1...100 (libjpeg's scale); HEIC quality (libheif's lossy scale).
+    /// JPEG quality, 1...100 (libjpeg's scale); HEIC outputs take the same scale, turned into the
+    /// libheif quality whose file has about the same SSIM (90 gives libheif's 70).
     public var quality: Int
     /// JPEG chroma subsampling.
     public var subsampling: JPEGSubsampling

@@ -116,14 +116,36 @@ public struct FilterRegistry: Sendable {
 
 extension Image {
     /// Applies a filter of the standard catalogue by its Core Image name; this image is `inputImage`.
+    /// Values are ``FilterValue``s: literals (`0.8`, `[1, 0, 0, 0]`, `"sRGB"`, `true`) or wrapped
+    /// (`.image(mask)`, `.rect(focus)`); the overload below takes them unwrapped.
     public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:]) throws -> Image {
         var all = parameters
         all["inputImage"] = .image(self)
         return try FilterRegistry.standard.apply(name, parameters: all)
     }
 
+    /// The same with values as they are (``FilterValueConvertible``: `Image`, `Rect`,
+    /// `AffineTransform`, numbers, `[Double]` vectors, `Bool`, `String`, `ColorSpace`, `Data`):
+    /// `["inputDisparityImage": disparity, "inputAperture": 2.0, "inputFocusRect": Rect(...)]`.
+    @_disfavoredOverload
+    public func applyingFilter(_ name: String, parameters: [String: any FilterValueConvertible]) throws -> Image {
+        try applyingFilter(name, parameters: parameters.filterValues)
+    }
+
+    /// Parameters typed `[String: Any]` (Core Image's) do not convert: say what does.
+    @available(*, unavailable, message: "filter parameters are FilterValues: pass Image, Rect, AffineTransform, numbers, [Double], Bool or String values as they are in a dictionary literal, or wrap each (.image(photo), .rect(r), .number(x), .vector([...]), .color([...]))")
+    public func applyingFilter(_ name: String, parameters: [String: Any]) throws -> Image {
+        throw GraphError.invalidParameter(filter: name, key: "parameters", reason: "typed [String: Any]; use FilterValue")
+    }
+
     /// A generator's output image (`CIFilter(name:)` with no input image).
     public static func filter(_ name: String, parameters: [String: FilterValue] = [:]) throws -> Image {
         try FilterRegistry.standard.apply(name, parameters: parameters)
+    }
+
+    /// The same with values as they are (``FilterValueConvertible``).
+    @_disfavoredOverload
+    public static func filter(_ name: String, parameters: [String: any FilterValueConvertible]) throws -> Image {
+        try FilterRegistry.standard.apply(name, parameters: parameters.filterValues)
     }
 }

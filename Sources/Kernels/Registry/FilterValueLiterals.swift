@@ -1,6 +1,7 @@
 /// Literals for filter values, so parameters read as in Core Image:
 /// `["inputIntensity": 0.8, "inputRVector": [1, 0, 0, 0], "inputColorSpace": "sRGB", "inputExtrapolate": true]`.
-/// Images still need `.image(photo)`; colours in a space other than sRGB `.color([...], colorSpace:)`.
+/// Images, rectangles and transforms need `.image(photo)`, `.rect(r)`, `.transform(t)` here, or go unwrapped
+/// through the `[String: any FilterValueConvertible]` overload; colours in a space other than sRGB `.color([...], colorSpace:)`.
 extension FilterValue: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByStringLiteral
 {

@@ -216,3 +216,23 @@ final class StoredAuxiliary: Sendable, Hashable {
     static func == (a: StoredAuxiliary, b: StoredAuxiliary) -> Bool { a === b }
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
+
+extension DepthData: CustomStringConvertible {
+    /// One line: kind, map size, accuracy, the stored range, where it came from and the
+    /// orientation still to apply (`disparity 576x768, relative, stored 0.787109...1.735352, Apple
+    /// JPEG (MPF), filtered, quality high, calibration present, orientation 1`).
+    public var description: String {
+        let extent = map.extent
+        var parts = ["\(kind.rawValue) " + (extent.isInfinite ? "infinite" : "\(Int(extent.width))x\(Int(extent.height))")]
+        if let accuracy { parts.append(accuracy.rawValue) }
+        if let storedKind, let range = storedEncoding?.range {
+            parts.append("stored \(storedKind.rawValue) \(range.lowerBound)...\(range.upperBound)")
+        }
+        if let sourceFormat { parts.append(sourceFormat.rawValue) }
+        if let isFiltered { parts.append(isFiltered ? "filtered" : "not filtered") }
+        if let quality { parts.append("quality \(quality)") }
+        if calibration != nil { parts.append("calibration present") }
+        parts.append("orientation \(orientation)")
+        return parts.joined(separator: ", ")
+    }
+}

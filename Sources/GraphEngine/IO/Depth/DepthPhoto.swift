@@ -307,3 +307,8 @@ struct StoredSamples {
         return Image(buffer: buffer)
     }
 }
+
+extension DepthPhoto: CustomStringConvertible {
+    /// The file's path, then the lines `graph info` prints for its header and auxiliary images.
+    public var description: String { ([path] + info.summaryLines).joined(separator: "\n") }
+}
