@@ -1,5 +1,6 @@
 import ArgumentParser
 import GraphEngine
+import GraphRecipes
 import Kernels
 
 /// `graph filters [NAME]`: the filter catalogue, or one filter's inputs.
