@@ -11,6 +11,7 @@ set -uo pipefail
 [[ $# -ge 2 ]] || { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 before=$1 after=$2 work=${3:-$(mktemp -d)}
 root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$work"
 rm -rf "$work/before" "$work/after" "$work/before.status" "$work/after.status"
 for side in before after; do
     binary=$before; [[ $side == after ]] && binary=$after
