@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "GraphEngine", targets: ["GraphEngine"]),
         .library(name: "Kernels", targets: ["Kernels"]),
         .library(name: "GraphCodecs", targets: ["GraphCodecs"]),
+        .library(name: "GraphRecipes", targets: ["GraphRecipes"]),
         .executable(name: "graph", targets: ["GraphCLI"]),
     ],
     dependencies: [
@@ -42,17 +43,21 @@ let package = Package(
         // The filter catalogue (Core Image names and input keys).
         .target(name: "Kernels", dependencies: ["GraphEngine"]),
 
+        // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
+        .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),
+
         .executableTarget(
             name: "GraphCLI",
             dependencies: [
-                "GraphEngine", "Kernels",
+                "GraphEngine", "Kernels", "GraphRecipes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs", "CZlib", "CLibDeflate"], exclude: ["Fixtures"]),
         .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "GraphCodecs", "Kernels", "CHalf", "CRowKernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
-        .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphEngine", "Kernels"]),
+        .testTarget(name: "GraphRecipesTests", dependencies: ["GraphRecipes", "GraphCLI", "GraphEngine"]),
+        .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "Kernels"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,21 +11,18 @@ let package = Package(
     name: "GraphEngineFuzz",
     dependencies: [
         .package(path: ".."),
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // One executable holds every target (`GRAPH_FUZZ_TARGET` picks one). `GraphCLI` is a link
-        // to the CLI's sources, compiled in so the recipe decoder and builder can be fuzzed; its
-        // `@main` is renamed so libFuzzer's `main` runs instead.
+        // One executable holds every target (`GRAPH_FUZZ_TARGET` picks one); the recipe target
+        // reaches the recipe format through the `GraphRecipes` library.
         .executableTarget(
             name: "graph-fuzz",
             dependencies: [
                 .product(name: "GraphEngine", package: engine),
                 .product(name: "Kernels", package: engine),
                 .product(name: "GraphCodecs", package: engine),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.unsafeFlags(["-Xfrontend", "-entry-point-function-name", "-Xfrontend", "graph_cli_main"])]),
+                .product(name: "GraphRecipes", package: engine),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import GraphEngine
+import GraphRecipes
 import Kernels
 
 /// The filter chain of `graph apply` (`CIGaussianBlur inputRadius=10 + CISepiaTone ...`) and the

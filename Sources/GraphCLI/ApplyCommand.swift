@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GraphEngine
+import GraphRecipes
 
 /// `graph apply IN OUT FILTER KEY=VALUE... [+ FILTER KEY=VALUE...]...`: a chain of catalogue filters
 /// applied to one file, without writing a recipe (in the manner of `vips gaussblur in.jpg out.jpg 10`).

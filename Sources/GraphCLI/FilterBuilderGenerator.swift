@@ -1,3 +1,4 @@
+import GraphRecipes
 import Kernels
 
 /// Writes `Sources/Kernels/Builders/FilterBuilders.generated.swift`: the typed filter classes of

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GraphEngine
+import GraphRecipes
 import Kernels
 
 /// `graph filters [NAME | WORD] [--category WORD]`: the filter catalogue (one line per filter: name,

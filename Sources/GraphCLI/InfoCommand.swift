@@ -1,6 +1,7 @@
 import ArgumentParser
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 
 /// `graph info FILE`: header and metadata of a PNG, JPEG or HEIF, with its auxiliary images (depth and
 /// disparity maps, mattes, gain maps), without decoding the main image; for a depth photo, the

@@ -1,3 +1,5 @@
+import GraphRecipes
+
 /// `-o/--output` of `graph run` and `graph dump`: which outputs to write, and where.
 ///
 /// `-o PATH` redirects the only output of a single-output recipe. `-o NAME=PATH` redirects the

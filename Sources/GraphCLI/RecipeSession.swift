@@ -1,5 +1,6 @@
 import Foundation
 import GraphEngine
+import GraphRecipes
 
 /// Options shared by `run` and `dump`: the recipe, overrides and context settings.
 struct RecipeSettings {
@@ -39,19 +40,9 @@ struct RecipeSession {
     static func prepare(_ decoded: Recipe, settings: RecipeSettings, context: Context? = nil) throws -> RecipeSession {
         var recipe = decoded
         try settings.apply(to: &recipe)
-        if !settings.allowOverwritingInputs {
-            for output in recipe.outputs where Context.isSameFile(output.file, asAnyOf: recipe.inputFiles) {
-                throw RecipeError("\(output.path).file",
-                                  "refusing to overwrite '\(output.file)', an input of this recipe (use --allow-overwriting-inputs)")
-            }
-        }
-        var builder = RecipeBuilder(recipe: recipe)
-        let (images, outputs) = try builder.outputImages()
-        recipe.outputs = outputs
-        // What several outputs compute (a mask written and also blended through) is computed once.
-        let shared = Image.insertingSharedIntermediates(images)
-        return RecipeSession(recipe: recipe, context: context ?? Context(options: recipe.options.contextOptions()),
-                             images: shared, warnings: builder.warnings, named: builder.built)
+        let loaded = try LoadedRecipe(recipe, allowOverwritingInputs: settings.allowOverwritingInputs)
+        return RecipeSession(recipe: loaded.recipe, context: context ?? loaded.makeContext(),
+                             images: loaded.outputs.map(\.image), warnings: loaded.warnings, named: loaded.images)
     }
 
     /// Parses a comma list of dump stages.

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 
 /// `graph run RECIPE.json`: renders every output and writes it atomically.
 struct RunCommand: ParsableCommand {
@@ -61,14 +62,7 @@ struct RunCommand: ParsableCommand {
                 let progress = RenderProgress()
                 let line = ProgressLine(label: (output.file as NSString).lastPathComponent, progress: progress)
                 defer { line.finish() }
-                do {
-                    try session.context.encode(image, format: output.format, options: output.options,
-                                               to: outputs.files[index].descriptor, progress: progress)
-                } catch let error as CodecError where error.path == nil {
-                    throw RecipeError(output.path, "\(error.at(path: output.file))")  // writing it failed
-                } catch {
-                    throw RecipeError(output.path, "\(error)")
-                }
+                try outputs.write(index, image: image, context: session.context, progress: progress)
                 timings.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
             try outputs.commit()
@@ -82,62 +76,5 @@ struct RunCommand: ParsableCommand {
                 try session.printDumps(stages: stages ?? [], format: dumpFormat, profile: profile)
             }
         }
-    }
-}
-
-/// The pixel size a finite extent renders to.
-struct PixelSize {
-    let width: Int
-    let height: Int
-    init(_ extent: Rect) {
-        let r = extent.integral
-        width = r.isInfinite || r.isEmpty ? 0 : Int(r.width)
-        height = r.isInfinite || r.isEmpty ? 0 : Int(r.height)
-    }
-}
-
-/// The files of a run's outputs, written all or nothing: each output's folder is created and a
-/// temporary file made beside its target before anything renders; ``commit()`` renames them into
-/// place once every one is written, and ``abandon()`` removes the temporaries (and the folders
-/// this run created, when empty) otherwise.
-final class OutputFiles {
-    private(set) var files: [PendingFile] = []
-    private var outputs: [RecipeOutput] = []
-    private var createdFolders: [String] = []
-    private var committed = false
-
-    /// Creates the output's folder if needed and its temporary file; errors name `outputs[i].file`.
-    func prepare(_ output: RecipeOutput) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: output.file, isDirectory: &isFolder), isFolder.boolValue {
-            throw RecipeError("\(output.path).file", "'\(output.file)' is a folder")
-        }
-        createdFolders += try OutputFolders.create(for: output.file, key: "\(output.path).file")
-        do {
-            files.append(try PendingFile(path: output.file))
-        } catch {
-            throw RecipeError("\(output.path).file", "\(error)")
-        }
-        outputs.append(output)
-    }
-
-    /// Renames every temporary file over its target, all or nothing (`PendingFileGroup`): when
-    /// one fails, the outputs already renamed get back what they replaced (or are removed when they
-    /// were new), and the error names the output that failed.
-    func commit() throws {
-        do {
-            try PendingFileGroup.commit(files)
-        } catch {
-            let failed = outputs.first { $0.file == error.path }
-            throw RecipeError(failed.map { "\($0.path).file" } ?? "outputs", "\(error)")
-        }
-        committed = true
-    }
-
-    /// After a failure: removes the temporary files and the (empty) folders made for them.
-    func abandon() {
-        guard !committed else { return }
-        for file in files { file.discard() }
-        OutputFolders.removeIfEmpty(createdFolders)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GraphRecipes
 
 extension Graph {
     /// `graph --version`.

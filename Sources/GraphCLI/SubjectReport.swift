@@ -1,5 +1,6 @@
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 import Kernels
 
 /// What the depth effects take for a depth photo's subject, for `graph info`: the focus rectangle

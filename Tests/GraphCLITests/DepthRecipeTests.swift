@@ -1,6 +1,7 @@
 import Foundation
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 import XCTest
 @testable import GraphCLI
 

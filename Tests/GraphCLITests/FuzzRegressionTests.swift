@@ -1,4 +1,5 @@
 import Foundation
+import GraphRecipes
 import XCTest
 @testable import GraphCLI
 

@@ -1,5 +1,6 @@
 import Foundation
 import GraphEngine
+import GraphRecipes
 import Kernels
 
 // The Swift snippets of README.md, verbatim between the markers (ReadmeTests checks they are the
@@ -47,25 +48,37 @@ enum ReadmeSnippets {
         _ = (soft, pixels)
     }
 
-    static func yuvSnippet(context: Context, nv12: [UInt8]) throws {
+    static func recipeSnippet(context: Context) throws {
         // README snippet 3
+        // A recipe loaded as `graph run` loads it: `--set` overrides, errors naming the JSON path, warnings.
+        let recipe = try LoadedRecipe(contentsOf: "look.json", overrides: ["sepia.inputIntensity=0.6"])
+        for warning in recipe.warnings { print("warning: \(warning)") }
+        let output = recipe.outputs[0]                                     // image name, file, format, write options, image
+        let jpeg = try recipe.encodedData(of: output, context: context)    // in memory, the bytes `graph run` writes
+        try recipe.writeOutputs(context: context)                          // every output, all or nothing
+        // end of README snippet 3
+        _ = jpeg
+    }
+
+    static func yuvSnippet(context: Context, nv12: [UInt8]) throws {
+        // README snippet 4
         let frame = try YUVFrame(bytes: nv12, width: 1920, height: 1080, layout: .biPlanar, matrix: .bt709, range: .video)
         let rgba = try context.render(Image(yuv: frame), format: .rgba8)   // YCbCr->RGB inside the first program
         let bgra = try context.render(Image(yuv: frame), format: .bgra8)   // or BGRA, as displays and video want
-        // end of README snippet 3
+        // end of README snippet 4
         _ = (rgba, bgra)
     }
 
     static func metadataSnippet(context: Context) throws {
-        // README snippet 4
+        // README snippet 5
         let (photo, metadata, _) = try Image.decoding(path: "IMG_0001.jpg")
         try context.write(try photo.applyingFilter("CISepiaTone"), to: "sepia.jpg",
                           options: ImageWriteOptions(quality: 92, subsampling: .s444, metadata: metadata))  // EXIF, XMP, extended XMP
-        // end of README snippet 4
+        // end of README snippet 5
     }
 
     static func depthSnippet(context: Context) throws {
-        // README snippet 5
+        // README snippet 6
         let disparity = try Image(contentsOf: "IMG_0001.HEIC", auxiliary: .disparity)  // data image, 1/m
         let depth = try DepthData(contentsOf: "portrait.jpg")      // map + kind, range, accuracy, calibration
         let photo = try DepthPhoto(contentsOf: "portrait.jpg")     // headers only; photo.auxiliaryImages lists them
@@ -73,7 +86,7 @@ enum ReadmeSnippets {
         let edited = original.cropped(to: Rect(x: 0, y: 0, width: 2000, height: 2000))
         let (auxiliary, _) = photo.auxiliaryImages(following: edited, from: original)  // the edit traced back to `original`
         try context.write(edited, to: "out.jpg", options: ImageWriteOptions(auxiliaryImages: auxiliary))  // maps cropped too
-        // end of README snippet 5
+        // end of README snippet 6
         _ = (disparity, depth)
     }
 }

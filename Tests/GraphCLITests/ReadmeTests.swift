@@ -50,7 +50,7 @@ final class ReadmeTests: XCTestCase {
         let snippets = try swiftSnippets()
         let compiled = try String(contentsOfFile: repository + "/Tests/GraphCLITests/ReadmeSnippets.swift", encoding: .utf8)
         let compiledLines = compiled.components(separatedBy: "\n")
-        XCTAssertEqual(snippets.count, 5, "one ReadmeSnippets function per README Swift snippet")
+        XCTAssertEqual(snippets.count, 6, "one ReadmeSnippets function per README Swift snippet")
         for (index, snippet) in snippets.enumerated() {
             let imports = snippet.filter { $0.hasPrefix("import ") }
             for line in imports { XCTAssertTrue(compiledLines.contains(line), "ReadmeSnippets.swift lacks \(line)") }
@@ -65,7 +65,7 @@ final class ReadmeTests: XCTestCase {
         }
     }
 
-    /// Runs the snippets in a folder holding the files they name (photo.jpg, mask.png, IMG_0001.jpg,
+    /// Runs the snippets in a folder holding the files they name (photo.jpg, mask.png, look.json, IMG_0001.jpg,
     /// a depth photo as portrait.jpg and the iPhone HEIC as IMG_0001.HEIC) and checks what they wrote.
     func testSwiftSnippetsRun() throws {
         let heic = try BatchFixture.sharedTestData("depth/iphone13pro_pug_depth.heic")
@@ -92,6 +92,12 @@ final class ReadmeTests: XCTestCase {
         defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
         try ReadmeSnippets.depthBlurSnippet()
         try ReadmeSnippets.librarySnippet()
+        try """
+            {"version": 1,
+             "images": {"photo": {"file": "photo.jpg"}, "sepia": {"filter": "CISepiaTone", "inputs": {"inputImage": {"image": "photo"}}}},
+             "outputs": [{"image": "sepia", "file": "look.jpg"}]}
+            """.write(toFile: "look.json", atomically: true, encoding: .utf8)
+        try ReadmeSnippets.recipeSnippet(context: context)
         try ReadmeSnippets.yuvSnippet(context: context, nv12: frame)
         try ReadmeSnippets.metadataSnippet(context: context)
         try ReadmeSnippets.depthSnippet(context: context)
@@ -99,6 +105,7 @@ final class ReadmeTests: XCTestCase {
         let blurred = try ImageFile.info(path: "blurred.jpg")
         XCTAssertEqual([blurred.width, blurred.height], [64, 48], "CIDepthBlurEffect keeps the photo's size")
         XCTAssertEqual(try ImageFile.info(path: "graded.jpg").width, 160)
+        XCTAssertEqual(try ImageFile.info(path: "look.jpg").width, 160)
         XCTAssertEqual(try ImageFile.info(path: "sepia.jpg").width, 160)
         // Depth data and auxiliary images print graph info's lines.
         XCTAssertEqual("\(try DepthData(contentsOf: "portrait.jpg"))",

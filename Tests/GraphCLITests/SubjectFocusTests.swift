@@ -1,6 +1,7 @@
 import Foundation
 @testable import GraphCLI
 import GraphEngine
+import GraphRecipes
 import Kernels
 import XCTest
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 
 /// `graph batch RECIPE`: runs one recipe over many input files in one process.
 struct BatchCommand: ParsableCommand {

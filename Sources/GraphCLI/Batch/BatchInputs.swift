@@ -1,4 +1,5 @@
 import Foundation
+import GraphRecipes
 
 /// One file of a batch, with what output templates see of it.
 struct BatchInput: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import GraphRecipes
 
 /// What happened to one input: a line of the batch log.
 struct BatchEntry: Sendable {

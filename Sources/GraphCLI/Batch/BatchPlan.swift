@@ -1,5 +1,6 @@
 import Foundation
 import GraphEngine
+import GraphRecipes
 
 /// A batch input with the files it writes.
 struct BatchItem: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GraphEngine
+import GraphRecipes
 
 /// A recipe made a template over its input photo. The bound image (`--input-image NAME`, or the
 /// recipe's only file) reads each batch input in turn, and so does every other `file` image of

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 
 /// Runs a batch: `jobs` threads each take the next input in list order, so at most `jobs` files
 /// are in flight (memory stays bounded whatever the length of the list), all rendering with one
@@ -138,15 +139,7 @@ final class BatchRunner: @unchecked Sendable {
             let files = OutputFiles()
             defer { files.abandon() }
             for output in session.recipe.outputs { try files.prepare(output) }
-            for (index, (output, image)) in zip(session.recipe.outputs, session.images).enumerated() {
-                do {
-                    try context.encode(image, format: output.format, options: output.options, to: files.files[index].descriptor)
-                } catch let error as CodecError where error.path == nil {
-                    throw RecipeError(output.path, "\(error.at(path: output.file))")  // writing it failed
-                } catch {
-                    throw RecipeError(output.path, "\(error)")
-                }
-            }
+            for (index, image) in session.images.enumerated() { try files.write(index, image: image, context: context) }
             try files.commit()
             return entry(.ok, warnings: session.warnings)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import GraphRecipes
 
 /// An output path made from each input: `{dir}` (the input's folder, `.` when it has none),
 /// `{stem}` (its file name without extension), `{ext}` (its extension, no dot), `{index}` (its

@@ -1,4 +1,5 @@
 import Foundation
+import GraphRecipes
 
 /// Expands a shell-style glob pattern to the files it matches, sorted: `*`, `?` and `[...]`
 /// match within one name (fnmatch(3); a leading dot must be written), and `**` as a whole

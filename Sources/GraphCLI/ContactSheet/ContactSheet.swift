@@ -1,6 +1,7 @@
 import Foundation
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 import Kernels
 
 /// A contact sheet of a depth photo: the photo and each depth effect on it, at a reduced size, in

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import GraphCodecs
 import GraphEngine
+import GraphRecipes
 
 /// `graph contact-sheet PHOTO`: the photo and every depth effect it has the data for, labelled,
 /// in one picture.

@@ -1,4 +1,5 @@
 import GraphEngine
+import GraphRecipes
 
 /// Where a contact sheet's cells and labels go: `count` cells in rows of `columns`, left to
 /// right from the top, each a picture of the photo's aspect with its label under it, `gap` pixels

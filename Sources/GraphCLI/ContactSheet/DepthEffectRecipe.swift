@@ -1,5 +1,6 @@
 import Foundation
 import GraphEngine
+import GraphRecipes
 
 /// A depth effect recipe (one JSON file of `Examples/depth`) made a template over its photo
 /// (``BatchRecipe``), with the data it needs from a depth photo.

@@ -6,7 +6,7 @@ import GraphEngine
 
 extension FuzzTarget {
     /// A whole depth photo (iPhone JPEG or HEIC, GDepth or Dynamic Depth JPEG) as a user hands it
-    /// over: what `graph info` prints (text and JSON), then every auxiliary map loaded as `DepthPhoto`,
+    /// over: what `graph info` prints as text, then every auxiliary map loaded as `DepthPhoto`,
     /// `DepthData(contentsOf:)` and `Image(contentsOf:auxiliary:)` load it (disparity and depth,
     /// upright and as stored, the portrait matte, the semantic mattes and gain map, GDepth's
     /// original image) and the corner of each
@@ -16,7 +16,6 @@ extension FuzzTarget {
         defer { unlink(scratchPath) }
         guard let photo = try? DepthPhoto(contentsOf: scratchPath) else { return }
         _ = photo.info.summaryLines
-        _ = InfoCommand.json(photo.info).pretty()
         var maps: [Image] = []
         for kind in [DepthData.Kind.disparity, .depth] {
             for orientation in [AuxiliaryOrientation.upright, .stored] {

@@ -4,14 +4,14 @@ import Kernels
 
 /// Builds the `Image` of every named recipe image, resolving references (detecting cycles),
 /// loading files and checking filter inputs against the catalogue.
-struct RecipeBuilder {
-    let recipe: Recipe
-    let registry: FilterRegistry
-    private(set) var built: [String: Image] = [:]
+package struct RecipeBuilder {
+    package let recipe: Recipe
+    package let registry: FilterRegistry
+    package private(set) var built: [String: Image] = [:]
     /// Decoder and colour-tagging warnings, for the command to print.
-    private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
     /// The metadata of every `file` image, by name (outputs carry it with `metadataFrom`).
-    private(set) var fileMetadata: [String: ImageMetadata] = [:]
+    package private(set) var fileMetadata: [String: ImageMetadata] = [:]
     /// The main image of every `file` image, by name, with its path: photos whose depth data an
     /// output may carry.
     private var photos: [(name: String, path: String, image: Image)] = []
@@ -21,7 +21,7 @@ struct RecipeBuilder {
     private var auxiliaries: [(path: String, image: Image)] = []
     private var visiting: [String] = []
 
-    init(recipe: Recipe, registry: FilterRegistry = .standard) {
+    package init(recipe: Recipe, registry: FilterRegistry = .standard) {
         self.recipe = recipe
         self.registry = registry
     }
@@ -29,7 +29,7 @@ struct RecipeBuilder {
     /// Builds every image (so every error is found before anything renders), each after the images
     /// it refers to: building one then finds its references built, so a chain of thousands of
     /// references needs no deep recursion.
-    mutating func buildAll() throws -> [String: Image] {
+    package mutating func buildAll() throws -> [String: Image] {
         for name in try buildOrder() { _ = try image(named: name, from: "images.\(name)") }
         return built
     }
@@ -66,7 +66,7 @@ struct RecipeBuilder {
 
     /// The images `name` refers to, each with the JSON path of the reference, in the order building
     /// it reads them.
-    func references(of name: String) -> [(name: String, site: String)] {
+    package func references(of name: String) -> [(name: String, site: String)] {
         guard let spec = recipe.images[name] else { return [] }
         switch spec.source {
         case .file, .yuv:
@@ -100,7 +100,7 @@ struct RecipeBuilder {
     /// The images of the outputs, checked to be renderable (finite, non-empty extent), and the
     /// outputs with the metadata they carry filled in; the maps given with photos are checked
     /// (``checkPhotoMaps()``).
-    mutating func outputImages() throws -> (images: [Image], outputs: [RecipeOutput]) {
+    package mutating func outputImages() throws -> (images: [Image], outputs: [RecipeOutput]) {
         _ = try buildAll()
         warnings += try checkPhotoMaps()
         var outputs: [RecipeOutput] = []
@@ -145,7 +145,7 @@ struct RecipeBuilder {
         return (images, outputs)
     }
 
-    mutating func image(named name: String, from path: String) throws -> Image {
+    package mutating func image(named name: String, from path: String) throws -> Image {
         if let done = built[name] { return done }
         guard let spec = recipe.images[name] else {
             throw RecipeError(path, "unknown image \"\(name)\"\(suggestion(name, recipe.images.keys))")
@@ -237,7 +237,7 @@ struct RecipeBuilder {
     /// is made from when they share one that a file can be tagged with (Display P3 in, Display P3
     /// out: the saturated colours an iPhone captured are not clipped to sRGB), else nil (the
     /// context's, sRGB).
-    static func sourceColorSpace(of image: Image) -> OutputColorSpace? {
+    package static func sourceColorSpace(of image: Image) -> OutputColorSpace? {
         let spaces = image.sourceColorSpaces
         guard spaces.count == 1, let space = spaces.first, [ColorSpace.sRGB, .displayP3, .linearSRGB].contains(space) else {
             return nil
@@ -401,7 +401,7 @@ struct RecipeBuilder {
 /// Filter values that only the catalogue's types need.
 extension RecipeValues {
     /// A colour: `[r, g, b, a]` or `[r, g, b]` in sRGB, or `{"color": [...], "colorSpace": "linearSRGB"}`.
-    static func color(_ json: JSON, _ path: String) throws -> FilterValue {
+    package static func color(_ json: JSON, _ path: String) throws -> FilterValue {
         var components = json, space = ColorSpace.sRGB
         if case .object(let members) = json {
             for (key, _) in members where key != "color" && key != "colorSpace" {
@@ -425,7 +425,7 @@ extension RecipeValues {
     }
 
     /// Data: an array of numbers (Float32 values) or `{"file": "look.cube"}` (a 3D LUT, as RGBA floats).
-    static func data(_ json: JSON, _ path: String) throws -> FilterValue {
+    package static func data(_ json: JSON, _ path: String) throws -> FilterValue {
         switch json {
         case .array(let items):
             return .floats(try numbers(items, path).map { Float($0) })

@@ -10,15 +10,15 @@ import GraphCodecs
 /// a grey map is never one however it is stored: a grey or 16-bit grey PNG, or RGB with equal
 /// channels (Google's GDepth PNG, a grey map saved by an RGB tool); a map the recipe computes (a
 /// filter's or kernel's output) is no file and is never checked.
-enum ColourPhotoFile {
+package enum ColourPhotoFile {
     /// The channel difference (in 0...1) above which a pixel counts as coloured.
-    static let colouredDifference = 0.1
+    package static let colouredDifference = 0.1
     /// The fraction of coloured pixels above which a file is a colour photo.
-    static let colouredFraction = 0.01
+    package static let colouredFraction = 0.01
 
     /// Whether `path` holds a colour photo (false when it cannot be read: reading it as an image
     /// reports that).
-    static func isColourPhoto(_ path: String) -> Bool {
+    package static func isColourPhoto(_ path: String) -> Bool {
         guard let info = try? ImageFile.info(path: path), !info.colorModel.hasPrefix("grey") else { return false }
         guard let decoded = try? ImageFile.decode(path: path, options: DecodeOptions(jpegScaleDenominator: 8)),
               decoded.channels >= 3 else { return false }
@@ -27,7 +27,7 @@ enum ColourPhotoFile {
 
     /// The fraction of pixels of an RGB or RGBA image (8 or 16 bits) whose channels differ by more
     /// than ``colouredDifference``, over at most about 65,536 pixels spread evenly.
-    static func colouredFraction(of image: DecodedImage) -> Double {
+    package static func colouredFraction(of image: DecodedImage) -> Double {
         let pixels = image.width * image.height
         guard pixels > 0 else { return 0 }
         let step = max(1, pixels / 65_536)

@@ -2,17 +2,17 @@ import Foundation
 import GraphCodecs
 
 /// The text of a recipe: a file, or standard input for `-`.
-struct RecipeSource {
+package struct RecipeSource {
     /// The recipe's text.
-    let text: String
+    package let text: String
     /// How errors name it: the file's name, or `<stdin>`.
-    let name: String
+    package let name: String
     /// The folder its relative paths are resolved against: the file's folder, or the current
     /// folder for standard input.
-    let baseDirectory: String
+    package let baseDirectory: String
 
     /// Reads `path` (`-`: standard input), with an error that says why a file cannot be read.
-    static func read(_ path: String) throws -> RecipeSource {
+    package static func read(_ path: String) throws -> RecipeSource {
         if path == "-" {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             guard let text = String(data: data, encoding: .utf8) else {
@@ -37,7 +37,7 @@ struct RecipeSource {
     }
 
     /// Why `path` cannot be read as a file (no such file, a folder, no permission), or nil.
-    static func unreadable(_ path: String) -> String? {
+    package static func unreadable(_ path: String) -> String? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             let folder = (path as NSString).deletingLastPathComponent

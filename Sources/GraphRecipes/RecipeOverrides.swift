@@ -8,12 +8,12 @@
 /// A new `file` for a `file` image moves the other images that read the same file in the recipe
 /// as written along with it (``RecipeFileImages``: a depth map or matte of the photo follows the
 /// photo, as in `graph batch`), except those that a `--set` gives a `file` of their own.
-enum RecipeOverrides {
+package enum RecipeOverrides {
     /// A kernel image's own keys; any other KEY of `--set` names a kernel argument.
-    static let kernelImageKeys: Set<String> = ["kernel", "arguments", "extent", "roi", "crop"]
+    package static let kernelImageKeys: Set<String> = ["kernel", "arguments", "extent", "roi", "crop"]
 
     /// `recipe` with `settings` applied in order; `files` are its `file` images as written.
-    static func apply(_ settings: [String], to recipe: JSON, files: RecipeFileImages) throws -> JSON {
+    package static func apply(_ settings: [String], to recipe: JSON, files: RecipeFileImages) throws -> JSON {
         var parsed: [(setting: String, name: String, key: String, value: JSON)] = []
         for setting in settings {
             guard let equals = setting.firstIndex(of: "="), let dot = setting[..<equals].firstIndex(of: ".") else {

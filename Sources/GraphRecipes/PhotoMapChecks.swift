@@ -12,7 +12,7 @@ extension RecipeBuilder {
     /// files of its inputs and, through inputs built from other images, theirs (a mask made from the
     /// map and brought to the photo's size reads both). A map is an auxiliary image of a file or a
     /// file read where a map of the photo is taken; a photo is any other file image.
-    func checkPhotoMaps() throws -> [String] {
+    package func checkPhotoMaps() throws -> [String] {
         var warnings: [String] = []
         var warned = Set<[String]>()
         var reads: [String: FileReads] = [:]
@@ -90,7 +90,7 @@ extension RecipeBuilder {
 
 extension DepthPhoto {
     /// Whether the file has the auxiliary image `map` (a depth or disparity map gives either).
-    func has(_ map: AuxiliaryImage) -> Bool {
+    package func has(_ map: AuxiliaryImage) -> Bool {
         info(for: map) != nil
     }
 }

@@ -1,5 +1,5 @@
 /// A parsed JSON value that keeps object key order, so recipes report errors in file order.
-indirect enum JSON: Equatable, Sendable {
+package indirect enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,7 +7,7 @@ indirect enum JSON: Equatable, Sendable {
     case array([JSON])
     case object([(String, JSON)])
 
-    static func == (lhs: JSON, rhs: JSON) -> Bool {
+    package static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
@@ -21,13 +21,13 @@ indirect enum JSON: Equatable, Sendable {
     }
 
     /// The value for `key` of an object.
-    subscript(key: String) -> JSON? {
+    package subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.last { $0.0 == key }?.1
     }
 
     /// An object with `key` set (replaced in place, or appended).
-    func setting(_ key: String, to value: JSON) -> JSON {
+    package func setting(_ key: String, to value: JSON) -> JSON {
         guard case .object(var members) = self else { return self }
         if let index = members.firstIndex(where: { $0.0 == key }) {
             members[index].1 = value
@@ -38,7 +38,7 @@ indirect enum JSON: Equatable, Sendable {
     }
 
     /// Compact JSON text, for error messages (`"steep"`, `[1,2]`) and JSON-lines logs.
-    var compact: String {
+    package var compact: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
@@ -70,7 +70,7 @@ indirect enum JSON: Equatable, Sendable {
     }
 
     /// What the value is, in words (`a string`, `an array of 3`).
-    var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -82,25 +82,25 @@ indirect enum JSON: Equatable, Sendable {
     }
 }
 
-func formatNumber(_ n: Double) -> String {
+package func formatNumber(_ n: Double) -> String {
     if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
     return String(n)
 }
 
 /// A JSON syntax error with its 1-based line and column.
-struct JSONSyntaxError: Error, CustomStringConvertible {
-    let line: Int
-    let column: Int
-    let message: String
-    var description: String { "line \(line), column \(column): \(message)" }
+package struct JSONSyntaxError: Error, CustomStringConvertible {
+    package let line: Int
+    package let column: Int
+    package let message: String
+    package var description: String { "line \(line), column \(column): \(message)" }
 }
 
 /// A small strict JSON parser (RFC 8259) that reports line and column.
-struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
 
-    static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSON {
         var parser = JSONParser(bytes: Array(text.utf8))
         parser.skipSpace()
         let value = try parser.parseValue(depth: 0)
@@ -274,7 +274,7 @@ struct JSONParser {
 
 extension JSON {
     /// Indented text (two spaces), keys in stored order.
-    func pretty(indent: String = "") -> String {
+    package func pretty(indent: String = "") -> String {
         let inner = indent + "  "
         switch self {
         case .array(let items) where !items.isEmpty:

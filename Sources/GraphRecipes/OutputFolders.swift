@@ -3,10 +3,10 @@ import Foundation
 /// The missing folders of an output path, made before the output is written (as `mkdir -p`) and
 /// removed again, when still empty, after a failure: `graph run`, `apply`, `batch` and
 /// `contact-sheet` all create an output's folders this way.
-enum OutputFolders {
+package enum OutputFolders {
     /// Creates the folders missing above `file`; returns them outermost first (empty when the
     /// folder existed). Throws a `RecipeError` under `key` naming the folder it cannot create.
-    static func create(for file: String, key: String) throws -> [String] {
+    package static func create(for file: String, key: String) throws -> [String] {
         let folder = (file as NSString).deletingLastPathComponent
         guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return [] }
         var missing: [String] = []
@@ -24,7 +24,7 @@ enum OutputFolders {
     }
 
     /// Removes `folders` (from ``create(for:key:)``), innermost first, where they are empty.
-    static func removeIfEmpty(_ folders: [String]) {
+    package static func removeIfEmpty(_ folders: [String]) {
         for folder in folders.reversed() { rmdir(folder) }
     }
 }

@@ -6,17 +6,17 @@ import GraphEngine
 /// `arguments` is an array in parameter order, or an object by parameter name (so `--set
 /// IMAGE.power=2` can change one). A warp kernel without a `sampler` parameter takes the image it
 /// warps first, or by the name `inputImage`.
-struct KernelBinding {
+package struct KernelBinding {
     /// Each argument's JSON and its path, in the order `Image.applying(_:arguments:extent:regionOfInterest:)` takes.
-    let arguments: [(JSON, String)]
+    package let arguments: [(JSON, String)]
     /// The names of the image arguments, in order (the inputs a region of interest is given for).
-    let imageNames: [String]
+    package let imageNames: [String]
     private let kernel: Kernel
 
     /// The key naming the image a warp kernel without a `sampler` parameter warps.
-    static let warpedImageKey = "inputImage"
+    package static let warpedImageKey = "inputImage"
 
-    init(kernel: Kernel, arguments json: JSON, path: String) throws {
+    package init(kernel: Kernel, arguments json: JSON, path: String) throws {
         self.kernel = kernel
         let takesWarpedImage = kernel.kind == .warp && !kernel.parameters.contains { $0.type == .sampler }
         var names = kernel.parameters.map(\.name)
@@ -44,7 +44,7 @@ struct KernelBinding {
     /// `roi`: a radius in pixels for every image input, `"whole"` (every input whole), or an object
     /// by image parameter name with a radius or `"whole"` each (the others read at the destination,
     /// or whole for a warp).
-    func regionOfInterest(_ json: JSON, path: String) throws -> KernelRegionOfInterest {
+    package func regionOfInterest(_ json: JSON, path: String) throws -> KernelRegionOfInterest {
         func region(_ value: JSON, _ path: String) throws -> KernelRegionOfInterest {
             switch value {
             case .number(let radius) where radius >= 0 && radius.isFinite: return .radius(radius)

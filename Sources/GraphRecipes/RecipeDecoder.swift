@@ -4,18 +4,22 @@ import GraphEngine
 
 /// Turns recipe JSON into a ``Recipe``, checking structure, keys and simple value types. Filter
 /// inputs are checked later, against the catalogue, by ``RecipeBuilder``.
-struct RecipeDecoder {
+package struct RecipeDecoder {
     /// The folder relative paths are resolved against.
-    let baseDirectory: String
+    package let baseDirectory: String
 
-    static let topKeys: Set<String> = ["version", "description", "options", "kernels", "images", "outputs"]
-    static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels",
+    package init(baseDirectory: String) {
+        self.baseDirectory = baseDirectory
+    }
+
+    package static let topKeys: Set<String> = ["version", "description", "options", "kernels", "images", "outputs"]
+    package static let optionKeys: Set<String> = ["workingFormat", "threads", "tileSize", "fusion", "maximumRenderPixels",
                                           "colorManagement"]
-    static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format", "subsampling", "progressive", "metadataFrom",
+    package static let outputKeys: Set<String> = ["image", "file", "quality", "bitDepth", "format", "subsampling", "progressive", "metadataFrom",
                                           "colorSpace", "auxiliary", "attach"]
 
     /// Reads, parses (with `--set` overrides) and decodes a recipe file.
-    static func load(path: String, overrides: [String] = []) throws -> Recipe {
+    package static func load(path: String, overrides: [String] = []) throws -> Recipe {
         let (json, decoder) = try read(path: path, overrides: overrides)
         return try decoder.decode(json)
     }
@@ -23,8 +27,12 @@ struct RecipeDecoder {
     /// Reads and parses a recipe file with `--set` overrides applied (a new `file` moving the images
     /// that read the same file with it), and the decoder for its folder: `graph batch` rebinds file
     /// images in the JSON and decodes it once per input.
-    static func read(path: String, overrides: [String] = []) throws -> (json: JSON, decoder: RecipeDecoder) {
-        let source = try RecipeSource.read(path)
+    package static func read(path: String, overrides: [String] = []) throws -> (json: JSON, decoder: RecipeDecoder) {
+        try parse(RecipeSource.read(path), overrides: overrides)
+    }
+
+    /// Parses a recipe's text with `--set` overrides applied, and the decoder for its folder.
+    package static func parse(_ source: RecipeSource, overrides: [String] = []) throws -> (json: JSON, decoder: RecipeDecoder) {
         let json: JSON
         do {
             json = try JSONParser.parse(source.text)
@@ -37,7 +45,7 @@ struct RecipeDecoder {
     }
 
     /// A UTF-8 text file (read as images are: a FIFO or device is an error, never a hang).
-    static func readText(_ file: String, what: String, at path: String) throws -> String {
+    package static func readText(_ file: String, what: String, at path: String) throws -> String {
         let bytes: [UInt8]
         do {
             bytes = try ImageFile.read(path: file)
@@ -50,17 +58,17 @@ struct RecipeDecoder {
         return text
     }
 
-    func resolve(_ file: String) -> String {
+    package func resolve(_ file: String) -> String {
         file.hasPrefix("/") ? file : URL(fileURLWithPath: baseDirectory).appendingPathComponent(file).standardizedFileURL.path
     }
 
     /// A data input read from a file (`{"file": "look.cube"}`) gets its path resolved like image files.
-    func resolvingDataFile(_ json: JSON) -> JSON {
+    package func resolvingDataFile(_ json: JSON) -> JSON {
         guard case .object(let members) = json, members.count == 1, case .string(let file)? = json["file"] else { return json }
         return .object([("file", .string(resolve(file)))])
     }
 
-    func decode(_ json: JSON) throws -> Recipe {
+    package func decode(_ json: JSON) throws -> Recipe {
         let top = try object(json, "recipe")
         try checkKeys(top, allowed: Self.topKeys, path: "")
         guard let version = json["version"] else { throw RecipeError("version", "missing; add \"version\": 1") }
@@ -109,7 +117,7 @@ struct RecipeDecoder {
 
     // MARK: Parts
 
-    func decodeOptions(_ json: JSON?) throws -> RecipeOptions {
+    package func decodeOptions(_ json: JSON?) throws -> RecipeOptions {
         var options = RecipeOptions()
         guard let json else { return options }
         let members = try object(json, "options")
@@ -130,7 +138,7 @@ struct RecipeDecoder {
         return options
     }
 
-    func decodeKernel(_ json: JSON, path: String) throws -> RecipeKernel {
+    package func decodeKernel(_ json: JSON, path: String) throws -> RecipeKernel {
         let members = try object(json, path)
         try checkKeys(members, allowed: ["source", "file"], path: path)
         let source: String
@@ -156,7 +164,7 @@ struct RecipeDecoder {
         }
     }
 
-    func decodeImage(_ json: JSON, path: String) throws -> RecipeImage {
+    package func decodeImage(_ json: JSON, path: String) throws -> RecipeImage {
         let members = try object(json, path)
         let kinds = ["file", "yuv", "filter", "generator", "kernel", "clamp"].filter { json[$0] != nil }
         guard kinds.count == 1, let kind = kinds.first else {
@@ -238,7 +246,7 @@ struct RecipeDecoder {
         return RecipeImage(source: source, crop: crop, path: path)
     }
 
-    func decodeOutput(_ json: JSON, path: String) throws -> RecipeOutput {
+    package func decodeOutput(_ json: JSON, path: String) throws -> RecipeOutput {
         let members = try object(json, path)
         try checkKeys(members, allowed: Self.outputKeys, path: path)
         let image: String
@@ -318,59 +326,59 @@ struct RecipeDecoder {
     /// Recipe names of auxiliary images: `matte` is the portrait effects matte; the others are
     /// the library's names (`skinMatte`, `hairMatte`, `teethMatte`, `glassesMatte`, `skyMatte`,
     /// `gainMap`).
-    static let auxiliaryNames: [String: AuxiliaryImage] = Dictionary(uniqueKeysWithValues: AuxiliaryImage.allCases.map {
+    package static let auxiliaryNames: [String: AuxiliaryImage] = Dictionary(uniqueKeysWithValues: AuxiliaryImage.allCases.map {
         ($0 == .portraitEffectsMatte ? "matte" : $0.rawValue, $0)
     })
 
     /// Every recipe name of an auxiliary image, quoted, in the library's order ("disparity", "depth", "matte", ...).
-    static var auxiliaryNameList: String {
+    package static var auxiliaryNameList: String {
         let names = AuxiliaryImage.allCases.map { "\"\(auxiliaryName($0))\"" }
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     /// The auxiliary images an output can attach (write with the photo).
-    static let attachable: Set<AuxiliaryImage> = [.disparity, .depth, .portraitEffectsMatte]
+    package static let attachable: Set<AuxiliaryImage> = [.disparity, .depth, .portraitEffectsMatte]
 
     /// The recipe name of an auxiliary image (`matte` for the portrait effects matte).
-    static func auxiliaryName(_ kind: AuxiliaryImage) -> String {
+    package static func auxiliaryName(_ kind: AuxiliaryImage) -> String {
         auxiliaryNames.first { $0.value == kind }?.key ?? kind.rawValue
     }
 
     // MARK: Helpers
 
-    func object(_ json: JSON, _ path: String) throws -> [(String, JSON)] {
+    package func object(_ json: JSON, _ path: String) throws -> [(String, JSON)] {
         guard case .object(let members) = json else {
             throw RecipeError(path, "expected an object, got \(json.kindDescription)")
         }
         return members
     }
 
-    func checkKeys(_ members: [(String, JSON)], allowed: Set<String>, path: String) throws {
+    package func checkKeys(_ members: [(String, JSON)], allowed: Set<String>, path: String) throws {
         for (key, _) in members where !allowed.contains(key) {
             let known = allowed.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
             throw RecipeError(path.isEmpty ? key : "\(path).\(key)", "unknown key\(suggestion(key, allowed)); expected one of \(known)")
         }
     }
 
-    func string(_ json: JSON?, _ path: String) throws -> String {
+    package func string(_ json: JSON?, _ path: String) throws -> String {
         guard let json else { throw RecipeError(path, "missing") }
         guard case .string(let text) = json else { throw RecipeError(path, "expected a string, got \(json.compact)") }
         return text
     }
 
-    func bool(_ json: JSON, _ path: String) throws -> Bool {
+    package func bool(_ json: JSON, _ path: String) throws -> Bool {
         guard case .bool(let flag) = json else { throw RecipeError(path, "expected true or false, got \(json.compact)") }
         return flag
     }
 
-    func integer(_ json: JSON, _ path: String, in range: ClosedRange<Int>) throws -> Int {
+    package func integer(_ json: JSON, _ path: String, in range: ClosedRange<Int>) throws -> Int {
         guard case .number(let n) = json, n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
             throw RecipeError(path, "expected an integer in \(range.lowerBound)...\(range.upperBound), got \(json.compact)")
         }
         return Int(n)
     }
 
-    func rect(_ json: JSON, _ path: String) throws -> Rect {
+    package func rect(_ json: JSON, _ path: String) throws -> Rect {
         guard case .array(let items) = json, items.count == 4 else {
             throw RecipeError(path, "expected a rectangle [x, y, width, height], got \(json.compact)")
         }
@@ -379,14 +387,14 @@ struct RecipeDecoder {
         return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
-    func imageReference(_ json: JSON?, _ path: String) throws -> String {
+    package func imageReference(_ json: JSON?, _ path: String) throws -> String {
         guard let json else { throw RecipeError(path, "missing") }
         return try RecipeValues.imageReference(json, path)
     }
 }
 
 /// `, did you mean "x"?` when a close name exists.
-func suggestion<S: Sequence>(_ name: String, _ candidates: S) -> String where S.Element == String {
+package func suggestion<S: Sequence>(_ name: String, _ candidates: S) -> String where S.Element == String {
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)
         for (i, ca) in a.enumerated() {
@@ -412,8 +420,8 @@ func suggestion<S: Sequence>(_ name: String, _ candidates: S) -> String where S.
 }
 
 /// Checks on recipe values shared by the decoder and the builder.
-enum RecipeValues {
-    static func numbers(_ items: [JSON], _ path: String) throws -> [Double] {
+package enum RecipeValues {
+    package static func numbers(_ items: [JSON], _ path: String) throws -> [Double] {
         try items.enumerated().map { index, item in
             guard case .number(let n) = item else {
                 throw RecipeError("\(path)[\(index)]", "expected a number, got \(item.compact)")
@@ -423,7 +431,7 @@ enum RecipeValues {
     }
 
     /// The name in `{"image": "name"}`.
-    static func imageReference(_ json: JSON, _ path: String) throws -> String {
+    package static func imageReference(_ json: JSON, _ path: String) throws -> String {
         guard case .object(let members) = json, members.count == 1, case .string(let name)? = json["image"] else {
             throw RecipeError(path, "expected an image reference {\"image\": \"name\"}, got \(json.compact)")
         }
