@@ -303,7 +303,7 @@ package struct RecipeBuilder {
                 result.format = base.depthData == nil ? nil : base.writtenFormat
             case .portraitEffectsMatte:
                 result.portraitEffectsMatte = PortraitEffectsMatte(map: map, version: base.portraitEffectsMatte?.version)
-            case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap, .confidence:
+            case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap, .confidence, .original:
                 // Refused by the decoder (RecipeDecoder.attachable): not written with a photo yet.
                 throw RecipeError("\(output.path).attach", "a \(RecipeDecoder.auxiliaryName(kind)) cannot be attached to an output")
             }

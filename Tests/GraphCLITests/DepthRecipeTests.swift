@@ -126,7 +126,7 @@ final class DepthRecipeTests: XCTestCase {
             (#"{"m": {"file": "depth.jpg", "auxiliary": "matte"}}"#,
              "images.m.auxiliary: \(folder.path)/depth.jpg: JPEG file has no portrait effects matte; its auxiliary images: disparity (MPF image 2 (disparity))"),
             (#"{"m": {"file": "in.png", "auxiliary": "depth"}}"#, "images.m.auxiliary: \(folder.path)/in.png: PNG file has no depth or disparity map; it has no auxiliary images"),
-            (#"{"m": {"file": "depth.jpg", "auxiliary": "normals"}}"#, #"images.m.auxiliary: expected "disparity", "depth", "matte", "skinMatte", "hairMatte", "teethMatte", "glassesMatte", "skyMatte", "gainMap" or "confidence", got "normals""#),
+            (#"{"m": {"file": "depth.jpg", "auxiliary": "normals"}}"#, #"images.m.auxiliary: expected "disparity", "depth", "matte", "skinMatte", "hairMatte", "teethMatte", "glassesMatte", "skyMatte", "gainMap", "confidence" or "original", got "normals""#),
             (#"{"m": {"file": "depth.jpg", "auxiliary": "depth", "colorSpace": "sRGB"}}"#, "images.m.colorSpace: an auxiliary image is data"),
         ]
         for (images, expected) in cases {

@@ -66,4 +66,20 @@ final class OriginalImageTests: XCTestCase {
         XCTAssertNil(other.replacingSource(a, with: b))
         XCTAssertNil(edited.replacingSource(a, with: b.cropped(to: Rect(x: 0, y: 0, width: 2, height: 2))))
     }
+
+    /// `.original` loads the original by name (a recipe's `"auxiliary": "original"`): GDepth's
+    /// GImage as a colour image; a photo without one is an error naming what it has.
+    func testTheOriginalLoadsByName() throws {
+        let path = try DepthTestData.path("gdepth_motorola_xt912_exifr.jpg")
+        let byName = try Image(contentsOf: path, auxiliary: .original)
+        let direct = try XCTUnwrap(try DepthPhoto(contentsOf: path).originalImage())
+        let context = Context()
+        let corner = Rect(x: 700, y: 900, width: 16, height: 16)
+        XCTAssertEqual(try context.render(byName.cropped(to: corner)).bytes, try context.render(direct.cropped(to: corner)).bytes)
+        XCTAssertNotEqual(try context.render(byName.cropped(to: corner)).bytes,
+                          try context.render(try Image(contentsOf: path).cropped(to: corner)).bytes, "GImage is not the blurred primary")
+        XCTAssertThrowsError(try Image(contentsOf: try DepthTestData.path("iphoneX_depth_shu223.jpg"), auxiliary: .original)) { error in
+            XCTAssertTrue("\(error)".contains("has no original (unblurred) image"), "\(error)")
+        }
+    }
 }

@@ -24,6 +24,9 @@ public enum AuxiliaryImage: String, Sendable, CaseIterable {
     case gainMap
     /// The depth map's confidence (Dynamic Depth), 0 (none) to 1 (full).
     case confidence
+    /// The photo before its blur was rendered (GDepth's `GImage:Data`, Dynamic Depth's `Original`
+    /// item): a colour image, not data (``DepthPhoto/originalImage()``).
+    case original
 }
 
 /// How an auxiliary map is oriented when loaded.
@@ -155,6 +158,9 @@ public struct DepthPhoto: Sendable {
         case .portraitEffectsMatte: return try portraitEffectsMatte(orientation: orientation).map
         case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte, .gainMap, .confidence:
             return try normalizedMap(auxiliary, orientation: orientation)
+        case .original:
+            guard let original = try originalImage() else { throw missing(auxiliary.readableName) }
+            return original
         }
     }
 

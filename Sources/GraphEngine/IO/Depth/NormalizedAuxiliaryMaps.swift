@@ -10,7 +10,7 @@ extension AuxiliaryImage {
         case .teethMatte: return "teeth"
         case .glassesMatte: return "glasses"
         case .skyMatte: return "sky"
-        case .disparity, .depth, .portraitEffectsMatte, .gainMap, .confidence: return nil
+        case .disparity, .depth, .portraitEffectsMatte, .gainMap, .confidence, .original: return nil
         }
     }
 
@@ -22,6 +22,7 @@ extension AuxiliaryImage {
         case .portraitEffectsMatte: return images.firstIndex { $0.kind == .portraitEffectsMatte }
         case .gainMap: return images.firstIndex { $0.kind == .hdrGainMap }
         case .confidence: return images.firstIndex { $0.kind == .confidence }
+        case .original: return images.firstIndex { $0.kind == .original }
         case .skinMatte, .hairMatte, .teethMatte, .glassesMatte, .skyMatte:
             return images.firstIndex { $0.kind == .semanticMatte && $0.semanticMatteSubject == semanticMatteSubject }
         }
@@ -34,6 +35,7 @@ extension AuxiliaryImage {
         case .disparity, .depth: return "depth or disparity map"
         case .portraitEffectsMatte: return "portrait effects matte"
         case .confidence: return "depth confidence map"
+        case .original: return "original (unblurred) image"
         default: return "HDR gain map"
         }
     }
