@@ -5,7 +5,7 @@ extension ImageMetadata {
     /// of its XMP (and GDepth's `GFocus` focal point) turned upright and moved like the pixels when the edit crops, scales, flips or
     /// shifts the photo (an axis-aligned affine map), so a written edit still names its subject
     /// and `RegionAppliedToDimensions` matches the file; the XMP is then marked as upright
-    /// (``exifOrientation`` 1). A region the crop leaves entirely is emptied (zero size at the
+    /// (`exifOrientation` 1). A region the crop leaves entirely is emptied (zero size at the
     /// nearest edge); one cut by it is clipped. Regions an edit rotates or warps cannot follow:
     /// they are left as they were, with a warning. Unchanged when the edit does not read `photo`
     /// or the XMP names no region.
