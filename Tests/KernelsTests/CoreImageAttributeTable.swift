@@ -1,8 +1,10 @@
 import GraphEngine
 
-/// Core Image's attributes of the distortion and tile filters, copied from the reference sheet
-/// (coreimage-filter-attributes.json): categories, and per input key its default (a number or a
-/// vector), hard minimum and slider range, so a test can hold the catalogue to them.
+/// Core Image's attributes of the distortion, tile, halftone, transition and stylize filters,
+/// generated from the reference sheet (coreimage-filter-attributes.json) by
+/// `scripts/coreimage-attribute-entries.py`: categories, and per input key its default (a number,
+/// vector, colour or rectangle as numbers), hard minimum and slider range, so a test can hold the
+/// catalogue to them.
 enum CoreImageAttributeTable {
     /// One input's attributes.
     struct Input {
@@ -14,6 +16,18 @@ enum CoreImageAttributeTable {
 
     /// Filter name → (categories, input key → attributes).
     static let filters: [String: (categories: [String], inputs: [String: Input])] = [
+        "CIAffineTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTransform": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIBarsSwipeTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [3.141592653589793], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
+            "inputWidth": Input(value: [30.0], minimum: 2.0, sliderMinimum: 2.0, sliderMaximum: 300.0),
+            "inputBarOffset": Input(value: [10.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
         "CIBumpDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -27,10 +41,25 @@ enum CoreImageAttributeTable {
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
             "inputScale": Input(value: [0.5], minimum: -1.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
+        "CICMYKHalftone": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputWidth": Input(value: [6.0], minimum: -2.0, sliderMinimum: 2.0, sliderMaximum: 100.0),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputGCR": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputUCR": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
         "CICircleSplashDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputRadius": Input(value: [150.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+        ]),
+        "CICircularScreen": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputWidth": Input(value: [6.0], minimum: 1.0, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
         "CICircularWrap": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -43,6 +72,18 @@ enum CoreImageAttributeTable {
             "inputDisplacementImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputScale": Input(value: [50.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 200.0),
         ]),
+        "CIDissolveTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CIDotScreen": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [6.0], minimum: 1.0, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
         "CIDroste": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputInsetPoint0": Input(value: [200.0, 200.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -51,59 +92,6 @@ enum CoreImageAttributeTable {
             "inputPeriodicity": Input(value: [1.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 5.0),
             "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
             "inputZoom": Input(value: [1.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 5.0),
-        ]),
-        "CIGlassDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputTexture": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputScale": Input(value: [200.0], minimum: 0.0, sliderMinimum: 0.01, sliderMaximum: 500.0),
-        ]),
-        "CIGlassLozenge": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputPoint0": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputPoint1": Input(value: [350.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputRadius": Input(value: [100.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
-            "inputRefraction": Input(value: [1.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
-        ]),
-        "CIHoleDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputRadius": Input(value: [150.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 1000.0),
-        ]),
-        "CILightTunnel": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 1.5707963267948966),
-            "inputRadius": Input(value: [100.0], minimum: nil, sliderMinimum: 1.0, sliderMaximum: 500.0),
-        ]),
-        "CIPinchDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
-            "inputScale": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
-        ]),
-        "CITorusLensDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputRadius": Input(value: [160.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 500.0),
-            "inputWidth": Input(value: [80.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 200.0),
-            "inputRefraction": Input(value: [1.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
-        ]),
-        "CITwirlDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 500.0),
-            "inputAngle": Input(value: [3.141592653589793], minimum: nil, sliderMinimum: -12.566370614359172, sliderMaximum: 12.566370614359172),
-        ]),
-        "CIVortexDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 800.0),
-            "inputAngle": Input(value: [56.548667764616276], minimum: nil, sliderMinimum: -94.24777960769379, sliderMaximum: 94.24777960769379),
-        ]),
-        "CIAffineTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
-            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
-            "inputTransform": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CIEightfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -131,17 +119,64 @@ enum CoreImageAttributeTable {
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
             "inputAcuteAngle": Input(value: [1.5707963267948966], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
         ]),
+        "CIGlassDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTexture": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [200.0], minimum: 0.0, sliderMinimum: 0.01, sliderMaximum: 500.0),
+        ]),
+        "CIGlassLozenge": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint0": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint1": Input(value: [350.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [100.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            "inputRefraction": Input(value: [1.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+        ]),
         "CIGlideReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
         ]),
+        "CIHatchedScreen": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [6.0], minimum: 1.0, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CIHoleDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [150.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 1000.0),
+        ]),
         "CIKaleidoscope": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCount": Input(value: [6.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 64.0),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ]),
+        "CILightTunnel": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 1.5707963267948966),
+            "inputRadius": Input(value: [100.0], minimum: nil, sliderMinimum: 1.0, sliderMaximum: 500.0),
+        ]),
+        "CILineScreen": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [6.0], minimum: 1.0, sliderMinimum: 2.0, sliderMaximum: 50.0),
+            "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CIModTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputAngle": Input(value: [2.0], minimum: nil, sliderMinimum: -6.283185307179586, sliderMaximum: 6.283185307179586),
+            "inputRadius": Input(value: [150.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+            "inputCompression": Input(value: [300.0], minimum: 1.0, sliderMinimum: 100.0, sliderMaximum: 800.0),
         ]),
         "CIOpTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -164,6 +199,12 @@ enum CoreImageAttributeTable {
             "inputBottomRight": Input(value: [548.0, 140.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputBottomLeft": Input(value: [155.0, 153.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIPinchDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            "inputScale": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ]),
         "CISixfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -175,6 +216,23 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CISwipeTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 300.0, 300.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+            "inputWidth": Input(value: [300.0], minimum: 0.1, sliderMinimum: 0.1, sliderMaximum: 800.0),
+            "inputOpacity": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CITorusLensDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [160.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            "inputWidth": Input(value: [80.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 200.0),
+            "inputRefraction": Input(value: [1.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
         ]),
         "CITriangleKaleidoscope": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -194,6 +252,18 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CITwirlDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 500.0),
+            "inputAngle": Input(value: [3.141592653589793], minimum: nil, sliderMinimum: -12.566370614359172, sliderMaximum: 12.566370614359172),
+        ]),
+        "CIVortexDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            "inputAngle": Input(value: [56.548667764616276], minimum: nil, sliderMinimum: -94.24777960769379, sliderMaximum: 94.24777960769379),
         ]),
     ]
 }

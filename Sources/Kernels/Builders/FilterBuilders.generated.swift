@@ -35,6 +35,9 @@ extension Filters {
     /// The minimum of each channel in an area (`CIAreaMinimum`).
     public static func areaMinimum() -> AreaMinimum { AreaMinimum() }
 
+    /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
+    public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
+
     /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised (`CIBicubicScaleTransform`).
     public static func bicubicScaleTransform() -> BicubicScaleTransform { BicubicScaleTransform() }
 
@@ -62,11 +65,17 @@ extension Filters {
     /// A bump along the line through c at angle a: out(p) = bilinear(in, p − n·s·scale·(1 − s²/R²)²), n = (−sin a, cos a), s = (p − c)·n, |s| < R (identity outside); extent: the input's (`CIBumpDistortionLinear`).
     public static func bumpDistortionLinear() -> BumpDistortionLinear { BumpDistortionLinear() }
 
+    /// Four dot screens, C at angle + 15°, M + 75°, Y + 0°, K + 45°: k = min(1 − rgb), K = gcr·k, C = max(1 − r − ucr·K, 0) (M, Y alike), ink I' = 1 − clamp(((1 − I) − σ_I)/e + 1/2, 0, 1), out = ((1 − C')(1 − K'), (1 − M')(1 − K'), (1 − Y')(1 − K'), 1)·a (`CICMYKHalftone`).
+    public static func cmykHalftone() -> CMYKHalftone { CMYKHalftone() }
+
     /// A checkerboard of two colours (`CICheckerboardGenerator`).
     public static func checkerboardGenerator() -> CheckerboardGenerator { CheckerboardGenerator() }
 
     /// The circle's rim streaked outwards: out(p) = bilinear(in, c + v·R/max(|v|, R)), v = p − c; infinite extent (`CICircleSplashDistortion`).
     public static func circleSplashDistortion() -> CircleSplashDistortion { CircleSplashDistortion() }
+
+    /// A circular screen: σ = 1/2 + cos(2π|p − c|/w)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CICircularScreen`).
+    public static func circularScreen() -> CircularScreen { CircularScreen() }
 
     /// Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach (`CICircularWrap`).
     public static func circularWrap() -> CircularWrap { CircularWrap() }
@@ -203,11 +212,17 @@ extension Filters {
     /// Moves each sample by the displacement image: out(p) = bilinear(in, p + scale·(clamp(m(p).rg, 0, 1) − 1/2)); extent: the input's (`CIDisplacementDistortion`).
     public static func displacementDistortion() -> DisplacementDistortion { DisplacementDistortion() }
 
+    /// A cross-fade: out = in·(1 − t) + target·t (premultiplied); extent the union of both (`CIDissolveTransition`).
+    public static func dissolveTransition() -> DissolveTransition { DissolveTransition() }
+
     /// Adds noise, in sRGB-encoded colour (`CIDither`).
     public static func dither() -> Dither { Dither() }
 
     /// Blends the image over the background: f = cs ≠ 0 ? cb/cs : (cb > 0 ? 1 : 0): the background divided by the input (Photoshop's Divide). (W3C blend mode on premultiplied colour.) (`CIDivideBlendMode`).
     public static func divideBlendMode() -> DivideBlendMode { DivideBlendMode() }
+
+    /// A dot screen: u = rot(−angle)(p − c)/w, σ = 1/2 + (cos 2πu.x + cos 2πu.y)/4, L = luma, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CIDotScreen`).
+    public static func dotScreen() -> DotScreen { DotScreen() }
 
     /// The picture recurring in its inset rectangle, in a spiral: w = ln(|p − m|/r₀) − ln zoom + i(arg(p − m) + rotation), z_s = r₀·exp((P − i·S·ln s/2π)·w), r₀ = s·√(h.x·h.y), scaled by s^−n into the ring between the inset (centre m) and the inset scaled by s (the largest inside the input), out(p) = bilinear(in, m + z_s·s^−n); infinite extent (`CIDroste`).
     public static func droste() -> Droste { Droste() }
@@ -266,6 +281,9 @@ extension Filters {
     /// Blends the image over the background: f = cs ≤ ½ ? 2·cb·cs : 1 − 2·(1 − cb)·(1 − cs). (W3C blend mode on premultiplied colour.) (`CIHardLightBlendMode`).
     public static func hardLightBlendMode() -> HardLightBlendMode { HardLightBlendMode() }
 
+    /// A hatched screen: u = rot(−angle)(p − c)/w, σ = max(1/2 + cos(2πu.y)/2, cos(2πu.x)/2) (cross-hatching below mid-grey), v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CIHatchedScreen`).
+    public static func hatchedScreen() -> HatchedScreen { HatchedScreen() }
+
     /// Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s (`CIHexagonalPixellate`).
     public static func hexagonalPixellate() -> HexagonalPixellate { HexagonalPixellate() }
 
@@ -295,6 +313,9 @@ extension Filters {
 
     /// Blends the image over the background: f = max(cb, cs). (W3C blend mode on premultiplied colour.) (`CILightenBlendMode`).
     public static func lightenBlendMode() -> LightenBlendMode { LightenBlendMode() }
+
+    /// A line screen: u = rot(−angle)(p − c)/w, σ = 1/2 + cos(2πu.y)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CILineScreen`).
+    public static func lineScreen() -> LineScreen { LineScreen() }
 
     /// Blends the image over the background: f = cb + cs − 1. (W3C blend mode on premultiplied colour.) (`CILinearBurnBlendMode`).
     public static func linearBurnBlendMode() -> LinearBurnBlendMode { LinearBurnBlendMode() }
@@ -328,6 +349,9 @@ extension Filters {
 
     /// The smaller of each channel. Premultiplied: min(s, b) (`CIMinimumCompositing`).
     public static func minimumCompositing() -> MinimumCompositing { MinimumCompositing() }
+
+    /// Spiral bands: r = |p − c|, φ = atan2(p − c), g = fract((r/radius)(1 + r/compression) + angle·φ/2π), out = g < t ? target : in (`CIModTransition`).
+    public static func modTransition() -> ModTransition { ModTransition() }
 
     /// Finds edges: rgb = max − min over the disc of radius inputRadius, alpha of the max (`CIMorphologyGradient`).
     public static func morphologyGradient() -> MorphologyGradient { MorphologyGradient() }
@@ -466,6 +490,9 @@ extension Filters {
 
     /// Blends the image over the background: f = cb − cs: the input subtracted from the background (Photoshop's Subtract; not clamped). (W3C blend mode on premultiplied colour.) (`CISubtractBlendMode`).
     public static func subtractBlendMode() -> SubtractBlendMode { SubtractBlendMode() }
+
+    /// A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d (`CISwipeTransition`).
+    public static func swipeTransition() -> SwipeTransition { SwipeTransition() }
 
     /// Adapts the white balance from one temperature and tint to another (`CITemperatureAndTint`).
     public static func temperatureAndTint() -> TemperatureAndTint { TemperatureAndTint() }
@@ -713,6 +740,48 @@ extension Filters {
         }
     }
 
+    /// `CIBarsSwipeTransition`: Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union.
+    public final class BarsSwipeTransition: BuiltinFilter {
+        /// A `CIBarsSwipeTransition` with every input at its default.
+        public init() { super.init(name: "CIBarsSwipeTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The direction in radians the bars move in; default 3.141592653589793 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a bar in pixels; default 30, range 2...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// How far in pixels every other bar lags; default 10, range 1...inf (`inputBarOffset`).
+        public var barOffset: Double {
+            get { number("inputBarOffset") }
+            set { set(.number(newValue), "inputBarOffset") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+    }
+
     /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised.
     public final class BicubicScaleTransform: BuiltinFilter {
         /// A `CIBicubicScaleTransform` with every input at its default.
@@ -953,6 +1022,54 @@ extension Filters {
         }
     }
 
+    /// `CICMYKHalftone`: Four dot screens, C at angle + 15°, M + 75°, Y + 0°, K + 45°: k = min(1 − rgb), K = gcr·k, C = max(1 − r − ucr·K, 0) (M, Y alike), ink I' = 1 − clamp(((1 − I) − σ_I)/e + 1/2, 0, 1), out = ((1 − C')(1 − K'), (1 − M')(1 − K'), (1 − Y')(1 − K'), 1)·a.
+    public final class CMYKHalftone: BuiltinFilter {
+        /// A `CICMYKHalftone` with every input at its default.
+        public init() { super.init(name: "CICMYKHalftone") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The distance in pixels between the dots (above 0); default 6, range -2...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+
+        /// Grey component replacement: how much of the common grey black ink prints; default 1, range 0...1 (`inputGCR`).
+        public var gcr: Double {
+            get { number("inputGCR") }
+            set { set(.number(newValue), "inputGCR") }
+        }
+
+        /// Under-colour removal: how much of the black is taken out of the colour inks; default 0.5, range 0...1 (`inputUCR`).
+        public var ucr: Double {
+            get { number("inputUCR") }
+            set { set(.number(newValue), "inputUCR") }
+        }
+    }
+
     /// `CICheckerboardGenerator`: A checkerboard of two colours.
     public final class CheckerboardGenerator: BuiltinFilter {
         /// A `CICheckerboardGenerator` with every input at its default.
@@ -1010,6 +1127,36 @@ extension Filters {
         public var radius: Double {
             get { number("inputRadius") }
             set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CICircularScreen`: A circular screen: σ = 1/2 + cos(2π|p − c|/w)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class CircularScreen: BuiltinFilter {
+        /// A `CICircularScreen` with every input at its default.
+        public init() { super.init(name: "CICircularScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
         }
     }
 
@@ -2057,6 +2204,30 @@ extension Filters {
         }
     }
 
+    /// `CIDissolveTransition`: A cross-fade: out = in·(1 − t) + target·t (premultiplied); extent the union of both.
+    public final class DissolveTransition: BuiltinFilter {
+        /// A `CIDissolveTransition` with every input at its default.
+        public init() { super.init(name: "CIDissolveTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+    }
+
     /// `CIDither`: Adds noise, in sRGB-encoded colour.
     public final class Dither: BuiltinFilter {
         /// A `CIDither` with every input at its default.
@@ -2090,6 +2261,42 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIDotScreen`: A dot screen: u = rot(−angle)(p − c)/w, σ = 1/2 + (cos 2πu.x + cos 2πu.y)/4, L = luma, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class DotScreen: BuiltinFilter {
+        /// A `CIDotScreen` with every input at its default.
+        public init() { super.init(name: "CIDotScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
         }
     }
 
@@ -2615,6 +2822,42 @@ extension Filters {
         }
     }
 
+    /// `CIHatchedScreen`: A hatched screen: u = rot(−angle)(p − c)/w, σ = max(1/2 + cos(2πu.y)/2, cos(2πu.x)/2) (cross-hatching below mid-grey), v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class HatchedScreen: BuiltinFilter {
+        /// A `CIHatchedScreen` with every input at its default.
+        public init() { super.init(name: "CIHatchedScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+    }
+
     /// `CIHexagonalPixellate`: Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s.
     public final class HexagonalPixellate: BuiltinFilter {
         /// A `CIHexagonalPixellate` with every input at its default.
@@ -2861,6 +3104,42 @@ extension Filters {
         }
     }
 
+    /// `CILineScreen`: A line screen: u = rot(−angle)(p − c)/w, σ = 1/2 + cos(2πu.y)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class LineScreen: BuiltinFilter {
+        /// A `CILineScreen` with every input at its default.
+        public init() { super.init(name: "CILineScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+    }
+
     /// `CILinearBurnBlendMode`: Blends the image over the background: f = cb + cs − 1. (W3C blend mode on premultiplied colour.).
     public final class LinearBurnBlendMode: BuiltinFilter {
         /// A `CILinearBurnBlendMode` with every input at its default.
@@ -3056,6 +3335,54 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIModTransition`: Spiral bands: r = |p − c|, φ = atan2(p − c), g = fract((r/radius)(1 + r/compression) + angle·φ/2π), out = g < t ? target : in.
+    public final class ModTransition: BuiltinFilter {
+        /// A `CIModTransition` with every input at its default.
+        public init() { super.init(name: "CIModTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The centre of the bands; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// How many times the bands wind around the centre; default 2 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a band in pixels at the centre; default 150, range 1...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The distance in pixels over which the bands halve in width; default 300, range 1...inf (`inputCompression`).
+        public var compression: Double {
+            get { number("inputCompression") }
+            set { set(.number(newValue), "inputCompression") }
         }
     }
 
@@ -4058,6 +4385,60 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CISwipeTransition`: A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d.
+    public final class SwipeTransition: BuiltinFilter {
+        /// A `CISwipeTransition` with every input at its default.
+        public init() { super.init(name: "CISwipeTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The colour of the band (opaque); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the band moves in; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of the band in pixels; default 300, range 0.1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The opacity of the band's colour; default 0, range 0...inf (`inputOpacity`).
+        public var opacity: Double {
+            get { number("inputOpacity") }
+            set { set(.number(newValue), "inputOpacity") }
         }
     }
 
