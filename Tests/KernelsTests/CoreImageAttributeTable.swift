@@ -67,6 +67,14 @@ enum CoreImageAttributeTable {
             "inputRadius": Input(value: [150.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 600.0),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
         ]),
+        "CIClamp": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIColorAbsoluteDifference": (["CICategoryColorAdjustment", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputImage2": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIDisplacementDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputDisplacementImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -169,6 +177,14 @@ enum CoreImageAttributeTable {
             "inputWidth": Input(value: [6.0], minimum: 1.0, sliderMinimum: 2.0, sliderMaximum: 50.0),
             "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
+        "CIMaskToAlpha": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIMix": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBackgroundImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAmount": Input(value: [1.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
         "CIModTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -217,6 +233,29 @@ enum CoreImageAttributeTable {
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
         ]),
+        "CISpotColor": (["CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange", "CICategoryStylize"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenterColor1": Input(value: [0.0784, 0.0627, 0.0706, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputReplacementColor1": Input(value: [0.4392, 0.1922, 0.1961, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCloseness1": Input(value: [0.22], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.5),
+            "inputContrast1": Input(value: [0.98], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputCenterColor2": Input(value: [0.5255, 0.3059, 0.3451, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputReplacementColor2": Input(value: [0.9137, 0.5608, 0.5059, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCloseness2": Input(value: [0.15], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.5),
+            "inputContrast2": Input(value: [0.98], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputCenterColor3": Input(value: [0.9216, 0.4549, 0.3333, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputReplacementColor3": Input(value: [0.9098, 0.7529, 0.6078, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCloseness3": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.5),
+            "inputContrast3": Input(value: [0.99], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CISpotLight": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputLightPosition": Input(value: [400.0, 600.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputLightPointsAt": Input(value: [200.0, 200.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBrightness": Input(value: [3.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            "inputConcentration": Input(value: [0.1], minimum: 0.001, sliderMinimum: 0.001, sliderMaximum: 1.5),
+            "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CISwipeTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -226,6 +265,9 @@ enum CoreImageAttributeTable {
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [300.0], minimum: 0.1, sliderMinimum: 0.1, sliderMaximum: 800.0),
             "inputOpacity": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CIThermal": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CITorusLensDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -264,6 +306,9 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 800.0),
             "inputAngle": Input(value: [56.548667764616276], minimum: nil, sliderMinimum: -94.24777960769379, sliderMaximum: 94.24777960769379),
+        ]),
+        "CIXRay": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
     ]
 }

@@ -80,6 +80,12 @@ extension Filters {
     /// Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach (`CICircularWrap`).
     public static func circularWrap() -> CircularWrap { CircularWrap() }
 
+    /// The picture inside the rectangle with its edge pixels repeated outwards (crop, then clamp to extent); the empty default rectangle means the image's extent; infinite extent (`CIClamp`).
+    public static func clamp() -> Clamp { Clamp() }
+
+    /// rgb = |rgb1 − rgb2| (unpremultiplied), a = a1·a2, premultiplied; extent the intersection (`CIColorAbsoluteDifference`).
+    public static func colorAbsoluteDifference() -> ColorAbsoluteDifference { ColorAbsoluteDifference() }
+
     /// Blends the image over the background: f = SetLum(cs, Lum(cb)): the input's hue and saturation. (W3C blend mode on premultiplied colour.) (`CIColorBlendMode`).
     public static func colorBlendMode() -> ColorBlendMode { ColorBlendMode() }
 
@@ -335,6 +341,9 @@ extension Filters {
     /// Blends the image over the background: f = SetLum(cb, Lum(cs)): the input's luminosity. (W3C blend mode on premultiplied colour.) (`CILuminosityBlendMode`).
     public static func luminosityBlendMode() -> LuminosityBlendMode { LuminosityBlendMode() }
 
+    /// A mask made alpha: a = luma of the premultiplied colour (Rec. 709), out = (a, a, a, a), white masked by the tone (`CIMaskToAlpha`).
+    public static func maskToAlpha() -> MaskToAlpha { MaskToAlpha() }
+
     /// Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ (`CIMaskedVariableBlur`).
     public static func maskedVariableBlur() -> MaskedVariableBlur { MaskedVariableBlur() }
 
@@ -349,6 +358,9 @@ extension Filters {
 
     /// The smaller of each channel. Premultiplied: min(s, b) (`CIMinimumCompositing`).
     public static func minimumCompositing() -> MinimumCompositing { MinimumCompositing() }
+
+    /// out = background + amount·(image − background), premultiplied; extent the union of both (`CIMix`).
+    public static func mix() -> Mix { Mix() }
 
     /// Spiral bands: r = |p − c|, φ = atan2(p − c), g = fract((r/radius)(1 + r/compression) + angle·φ/2π), out = g < t ? target : in (`CIModTransition`).
     public static func modTransition() -> ModTransition { ModTransition() }
@@ -482,6 +494,12 @@ extension Filters {
     /// Places the image over the background (`CISourceOverCompositing`).
     public static func sourceOverCompositing() -> SourceOverCompositing { SourceOverCompositing() }
 
+    /// Three colour ranges replaced by spot colours: w_i = clamp((closeness_i − |rgb − centre_i|) / max(closeness_i(1 − contrast_i), 1e-4), 0, 1), c ← mix(c, replacement_i, w_i) for i = 1, 2, 3; alpha kept (`CISpotColor`).
+    public static func spotColor() -> SpotColor { SpotColor() }
+
+    /// A spotlight on the flat picture: l = normalize(position − (x, y, 0)), a = normalize(pointsAt − position), I = brightness·max(−l·a, 0)^(100·concentration)·max(l.z, 0), rgb = rgb_in·colour·I; alpha kept (`CISpotLight`).
+    public static func spotLight() -> SpotLight { SpotLight() }
+
     /// Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent (`CIStraightenFilter`).
     public static func straightenFilter() -> StraightenFilter { StraightenFilter() }
 
@@ -496,6 +514,9 @@ extension Filters {
 
     /// Adapts the white balance from one temperature and tint to another (`CITemperatureAndTint`).
     public static func temperatureAndTint() -> TemperatureAndTint { TemperatureAndTint() }
+
+    /// A thermal camera's palette: L = luma through the linear ramp blue (0), cyan (1/4), green (1/2), yellow (3/4), red (1); alpha kept (`CIThermal`).
+    public static func thermal() -> Thermal { Thermal() }
 
     /// Maps each colour channel through a spline through five points (in gamma 2) (`CIToneCurve`).
     public static func toneCurve() -> ToneCurve { ToneCurve() }
@@ -535,6 +556,9 @@ extension Filters {
 
     /// Scales colours so that white becomes the given colour (`CIWhitePointAdjust`).
     public static func whitePointAdjust() -> WhitePointAdjust { WhitePointAdjust() }
+
+    /// An X-ray film: rgb = (1 − L)·(0.88, 0.96, 1), L = luma; alpha kept (`CIXRay`).
+    public static func xRay() -> XRay { XRay() }
 
     /// Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings (`CIZoomBlur`).
     public static func zoomBlur() -> ZoomBlur { ZoomBlur() }
@@ -1187,6 +1211,42 @@ extension Filters {
         public var angle: Double {
             get { number("inputAngle") }
             set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
+    /// `CIClamp`: The picture inside the rectangle with its edge pixels repeated outwards (crop, then clamp to extent); the empty default rectangle means the image's extent; infinite extent.
+    public final class Clamp: BuiltinFilter {
+        /// A `CIClamp` with every input at its default.
+        public init() { super.init(name: "CIClamp") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The rectangle kept; empty: the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIColorAbsoluteDifference`: rgb = |rgb1 − rgb2| (unpremultiplied), a = a1·a2, premultiplied; extent the intersection.
+    public final class ColorAbsoluteDifference: BuiltinFilter {
+        /// A `CIColorAbsoluteDifference` with every input at its default.
+        public init() { super.init(name: "CIColorAbsoluteDifference") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image subtracted (`inputImage2`).
+        public var image2: GraphEngine.Image? {
+            get { image("inputImage2") }
+            set { setImage(newValue, "inputImage2") }
         }
     }
 
@@ -3254,6 +3314,18 @@ extension Filters {
         }
     }
 
+    /// `CIMaskToAlpha`: A mask made alpha: a = luma of the premultiplied colour (Rec. 709), out = (a, a, a, a), white masked by the tone.
+    public final class MaskToAlpha: BuiltinFilter {
+        /// A `CIMaskToAlpha` with every input at its default.
+        public init() { super.init(name: "CIMaskToAlpha") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+    }
+
     /// `CIMaskedVariableBlur`: Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ.
     public final class MaskedVariableBlur: BuiltinFilter {
         /// A `CIMaskedVariableBlur` with every input at its default.
@@ -3335,6 +3407,30 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIMix`: out = background + amount·(image − background), premultiplied; extent the union of both.
+    public final class Mix: BuiltinFilter {
+        /// A `CIMix` with every input at its default.
+        public init() { super.init(name: "CIMix") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image mixed with the input (`inputBackgroundImage`).
+        public var backgroundImage: GraphEngine.Image? {
+            get { image("inputBackgroundImage") }
+            set { setImage(newValue, "inputBackgroundImage") }
+        }
+
+        /// How much of the input: 1 all, 0 none; default 1 (`inputAmount`).
+        public var amount: Double {
+            get { number("inputAmount") }
+            set { set(.number(newValue), "inputAmount") }
         }
     }
 
@@ -4316,6 +4412,132 @@ extension Filters {
         }
     }
 
+    /// `CISpotColor`: Three colour ranges replaced by spot colours: w_i = clamp((closeness_i − |rgb − centre_i|) / max(closeness_i(1 − contrast_i), 1e-4), 0, 1), c ← mix(c, replacement_i, w_i) for i = 1, 2, 3; alpha kept.
+    public final class SpotColor: BuiltinFilter {
+        /// A `CISpotColor` with every input at its default.
+        public init() { super.init(name: "CISpotColor") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of colour range 1 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.0784,0.0627,0.0706,1] (`inputCenterColor1`).
+        public var centerColor1: [Double] {
+            get { vector("inputCenterColor1") }
+            set { set(.color(newValue), "inputCenterColor1") }
+        }
+
+        /// The spot colour replacing colour range 1 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.4392,0.1922,0.1961,1] (`inputReplacementColor1`).
+        public var replacementColor1: [Double] {
+            get { vector("inputReplacementColor1") }
+            set { set(.color(newValue), "inputReplacementColor1") }
+        }
+
+        /// How far (RGB distance) colour range 1 reaches from its centre; default 0.22, range 0...inf (`inputCloseness1`).
+        public var closeness1: Double {
+            get { number("inputCloseness1") }
+            set { set(.number(newValue), "inputCloseness1") }
+        }
+
+        /// How sharp the edge of colour range 1 is: 1 hard, 0 a ramp from the centre; default 0.98, range 0...inf (`inputContrast1`).
+        public var contrast1: Double {
+            get { number("inputContrast1") }
+            set { set(.number(newValue), "inputContrast1") }
+        }
+
+        /// The centre of colour range 2 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.5255,0.3059,0.3451,1] (`inputCenterColor2`).
+        public var centerColor2: [Double] {
+            get { vector("inputCenterColor2") }
+            set { set(.color(newValue), "inputCenterColor2") }
+        }
+
+        /// The spot colour replacing colour range 2 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.9137,0.5608,0.5059,1] (`inputReplacementColor2`).
+        public var replacementColor2: [Double] {
+            get { vector("inputReplacementColor2") }
+            set { set(.color(newValue), "inputReplacementColor2") }
+        }
+
+        /// How far (RGB distance) colour range 2 reaches from its centre; default 0.15, range 0...inf (`inputCloseness2`).
+        public var closeness2: Double {
+            get { number("inputCloseness2") }
+            set { set(.number(newValue), "inputCloseness2") }
+        }
+
+        /// How sharp the edge of colour range 2 is: 1 hard, 0 a ramp from the centre; default 0.98, range 0...inf (`inputContrast2`).
+        public var contrast2: Double {
+            get { number("inputContrast2") }
+            set { set(.number(newValue), "inputContrast2") }
+        }
+
+        /// The centre of colour range 3 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.9216,0.4549,0.3333,1] (`inputCenterColor3`).
+        public var centerColor3: [Double] {
+            get { vector("inputCenterColor3") }
+            set { set(.color(newValue), "inputCenterColor3") }
+        }
+
+        /// The spot colour replacing colour range 3 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.9098,0.7529,0.6078,1] (`inputReplacementColor3`).
+        public var replacementColor3: [Double] {
+            get { vector("inputReplacementColor3") }
+            set { set(.color(newValue), "inputReplacementColor3") }
+        }
+
+        /// How far (RGB distance) colour range 3 reaches from its centre; default 0.5, range 0...inf (`inputCloseness3`).
+        public var closeness3: Double {
+            get { number("inputCloseness3") }
+            set { set(.number(newValue), "inputCloseness3") }
+        }
+
+        /// How sharp the edge of colour range 3 is: 1 hard, 0 a ramp from the centre; default 0.99, range 0...inf (`inputContrast3`).
+        public var contrast3: Double {
+            get { number("inputContrast3") }
+            set { set(.number(newValue), "inputContrast3") }
+        }
+    }
+
+    /// `CISpotLight`: A spotlight on the flat picture: l = normalize(position − (x, y, 0)), a = normalize(pointsAt − position), I = brightness·max(−l·a, 0)^(100·concentration)·max(l.z, 0), rgb = rgb_in·colour·I; alpha kept.
+    public final class SpotLight: BuiltinFilter {
+        /// A `CISpotLight` with every input at its default.
+        public init() { super.init(name: "CISpotLight") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The light's position (x, y, height above the picture) in pixels; default [400,600,150] (`inputLightPosition`).
+        public var lightPosition: [Double] {
+            get { vector("inputLightPosition") }
+            set { set(.vector(newValue), "inputLightPosition") }
+        }
+
+        /// The point the light aims at; default [200,200,0] (`inputLightPointsAt`).
+        public var lightPointsAt: [Double] {
+            get { vector("inputLightPointsAt") }
+            set { set(.vector(newValue), "inputLightPointsAt") }
+        }
+
+        /// The light's brightness; default 3, range 0...inf (`inputBrightness`).
+        public var brightness: Double {
+            get { number("inputBrightness") }
+            set { set(.number(newValue), "inputBrightness") }
+        }
+
+        /// How tightly the spot is focused (the cosine's exponent is 100 times it); default 0.1, range 0.001...inf (`inputConcentration`).
+        public var concentration: Double {
+            get { number("inputConcentration") }
+            set { set(.number(newValue), "inputConcentration") }
+        }
+
+        /// The light's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+    }
+
     /// `CIStraightenFilter`: Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent.
     public final class StraightenFilter: BuiltinFilter {
         /// A `CIStraightenFilter` with every input at its default.
@@ -4463,6 +4685,18 @@ extension Filters {
         public var targetNeutral: [Double] {
             get { vector("inputTargetNeutral") }
             set { set(.vector(newValue), "inputTargetNeutral") }
+        }
+    }
+
+    /// `CIThermal`: A thermal camera's palette: L = luma through the linear ramp blue (0), cyan (1/4), green (1/2), yellow (3/4), red (1); alpha kept.
+    public final class Thermal: BuiltinFilter {
+        /// A `CIThermal` with every input at its default.
+        public init() { super.init(name: "CIThermal") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
@@ -4835,6 +5069,18 @@ extension Filters {
         public var color: [Double] {
             get { vector("inputColor") }
             set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIXRay`: An X-ray film: rgb = (1 − L)·(0.88, 0.96, 1), L = luma; alpha kept.
+    public final class XRay: BuiltinFilter {
+        /// A `CIXRay` with every input at its default.
+        public init() { super.init(name: "CIXRay") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
