@@ -75,6 +75,9 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputImage2": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIComicEffect": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIDisplacementDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputDisplacementImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -153,6 +156,10 @@ enum CoreImageAttributeTable {
             "inputWidth": Input(value: [6.0], minimum: 1.0, sliderMinimum: 2.0, sliderMaximum: 50.0),
             "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
+        "CIHeightFieldFromMask": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 300.0),
+        ]),
         "CIHoleDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -169,6 +176,14 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 1.5707963267948966),
             "inputRadius": Input(value: [100.0], minimum: nil, sliderMinimum: 1.0, sliderMaximum: 500.0),
+        ]),
+        "CILineOverlay": (["CICategoryStillImage", "CICategoryVideo", "CICategoryStylize"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputNRNoiseLevel": Input(value: [0.07], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.1),
+            "inputNRSharpness": Input(value: [0.71], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
+            "inputEdgeIntensity": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 200.0),
+            "inputThreshold": Input(value: [0.1], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputContrast": Input(value: [50.0], minimum: 0.25, sliderMinimum: 0.25, sliderMaximum: 200.0),
         ]),
         "CILineScreen": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -220,6 +235,11 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
             "inputScale": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
+        ]),
+        "CIShadedMaterial": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputShadingImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.5, sliderMaximum: 200.0),
         ]),
         "CISixfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

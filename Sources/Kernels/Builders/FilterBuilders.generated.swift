@@ -140,6 +140,9 @@ extension Filters {
     /// The average colour of each column of an area, as a one-pixel-high image (`CIColumnAverage`).
     public static func columnAverage() -> ColumnAverage { ColumnAverage() }
 
+    /// Flat colours and ink outlines: q = floor(4c + 1/2)/4 (unpremultiplied), ink k = clamp(6(E − 0.15), 0, 1) with E the Sobel magnitude of luma, out = (q(1 − k)a, a); extent the input's (`CIComicEffect`).
+    public static func comicEffect() -> ComicEffect { ComicEffect() }
+
     /// An infinite image of one colour (unpremultiplied RGBA, sRGB unless given in another space) (`CIConstantColorGenerator`).
     public static func constantColorGenerator() -> ConstantColorGenerator { ConstantColorGenerator() }
 
@@ -290,6 +293,9 @@ extension Filters {
     /// A hatched screen: u = rot(−angle)(p − c)/w, σ = max(1/2 + cos(2πu.y)/2, cos(2πu.x)/2) (cross-hatching below mid-grey), v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CIHatchedScreen`).
     public static func hatchedScreen() -> HatchedScreen { HatchedScreen() }
 
+    /// A rounded height field from a mask: m = clamp(luma, 0, 1), b = Gaussian blur of m (σ = radius), h = √(1 − (1 − b)²), out = (h, h, h, 1); extent the input's (`CIHeightFieldFromMask`).
+    public static func heightFieldFromMask() -> HeightFieldFromMask { HeightFieldFromMask() }
+
     /// Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s (`CIHexagonalPixellate`).
     public static func hexagonalPixellate() -> HexagonalPixellate { HexagonalPixellate() }
 
@@ -319,6 +325,9 @@ extension Filters {
 
     /// Blends the image over the background: f = max(cb, cs). (W3C blend mode on premultiplied colour.) (`CILightenBlendMode`).
     public static func lightenBlendMode() -> LightenBlendMode { LightenBlendMode() }
+
+    /// Black outlines on transparency: n = b + (NRSharpness/2)(in − b), b = Gaussian blur (σ = 10·NRNoiseLevel), E = Sobel magnitude of luma(n), out = (0, 0, 0, clamp((EdgeIntensity·E − Threshold)·Contrast, 0, 1)) (`CILineOverlay`).
+    public static func lineOverlay() -> LineOverlay { LineOverlay() }
 
     /// A line screen: u = rot(−angle)(p − c)/w, σ = 1/2 + cos(2πu.y)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CILineScreen`).
     public static func lineScreen() -> LineScreen { LineScreen() }
@@ -466,6 +475,9 @@ extension Filters {
 
     /// Maps colours to sepia tones (`CISepiaTone`).
     public static func sepiaTone() -> SepiaTone { SepiaTone() }
+
+    /// A height field (luma) shaded by a sphere map: n = normalize(−scale·∂Y/∂x, −scale·∂Y/∂y, 1) by central differences, out = bilinear(shading, centre + n.xy·size/2)·a, centre and size the shading image's extent's (`CIShadedMaterial`).
+    public static func shadedMaterial() -> ShadedMaterial { ShadedMaterial() }
 
     /// Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius (`CISharpenLuminance`).
     public static func sharpenLuminance() -> SharpenLuminance { SharpenLuminance() }
@@ -1700,6 +1712,18 @@ extension Filters {
         }
     }
 
+    /// `CIComicEffect`: Flat colours and ink outlines: q = floor(4c + 1/2)/4 (unpremultiplied), ink k = clamp(6(E − 0.15), 0, 1) with E the Sobel magnitude of luma, out = (q(1 − k)a, a); extent the input's.
+    public final class ComicEffect: BuiltinFilter {
+        /// A `CIComicEffect` with every input at its default.
+        public init() { super.init(name: "CIComicEffect") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+    }
+
     /// `CIConstantColorGenerator`: An infinite image of one colour (unpremultiplied RGBA, sRGB unless given in another space).
     public final class ConstantColorGenerator: BuiltinFilter {
         /// A `CIConstantColorGenerator` with every input at its default.
@@ -2918,6 +2942,24 @@ extension Filters {
         }
     }
 
+    /// `CIHeightFieldFromMask`: A rounded height field from a mask: m = clamp(luma, 0, 1), b = Gaussian blur of m (σ = radius), h = √(1 − (1 − b)²), out = (h, h, h, 1); extent the input's.
+    public final class HeightFieldFromMask: BuiltinFilter {
+        /// A `CIHeightFieldFromMask` with every input at its default.
+        public init() { super.init(name: "CIHeightFieldFromMask") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// How far in pixels the slope reaches (the blur's σ); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CIHexagonalPixellate`: Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s.
     public final class HexagonalPixellate: BuiltinFilter {
         /// A `CIHexagonalPixellate` with every input at its default.
@@ -3161,6 +3203,48 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CILineOverlay`: Black outlines on transparency: n = b + (NRSharpness/2)(in − b), b = Gaussian blur (σ = 10·NRNoiseLevel), E = Sobel magnitude of luma(n), out = (0, 0, 0, clamp((EdgeIntensity·E − Threshold)·Contrast, 0, 1)).
+    public final class LineOverlay: BuiltinFilter {
+        /// A `CILineOverlay` with every input at its default.
+        public init() { super.init(name: "CILineOverlay") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The noise reduction's blur (σ = 10 times it, in pixels); default 0.07, range 0...inf (`inputNRNoiseLevel`).
+        public var nrNoiseLevel: Double {
+            get { number("inputNRNoiseLevel") }
+            set { set(.number(newValue), "inputNRNoiseLevel") }
+        }
+
+        /// How much detail the noise reduction puts back (half of it); default 0.71, range 0...inf (`inputNRSharpness`).
+        public var nrSharpness: Double {
+            get { number("inputNRSharpness") }
+            set { set(.number(newValue), "inputNRSharpness") }
+        }
+
+        /// The gain on the edges; default 1, range 0...inf (`inputEdgeIntensity`).
+        public var edgeIntensity: Double {
+            get { number("inputEdgeIntensity") }
+            set { set(.number(newValue), "inputEdgeIntensity") }
+        }
+
+        /// The edge strength below which nothing is drawn; default 0.1, range 0...inf (`inputThreshold`).
+        public var threshold: Double {
+            get { number("inputThreshold") }
+            set { set(.number(newValue), "inputThreshold") }
+        }
+
+        /// How fast the lines turn opaque above the threshold; default 50, range 0.25...inf (`inputContrast`).
+        public var contrast: Double {
+            get { number("inputContrast") }
+            set { set(.number(newValue), "inputContrast") }
         }
     }
 
@@ -4205,6 +4289,30 @@ extension Filters {
         public var intensity: Double {
             get { number("inputIntensity") }
             set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
+    /// `CIShadedMaterial`: A height field (luma) shaded by a sphere map: n = normalize(−scale·∂Y/∂x, −scale·∂Y/∂y, 1) by central differences, out = bilinear(shading, centre + n.xy·size/2)·a, centre and size the shading image's extent's.
+    public final class ShadedMaterial: BuiltinFilter {
+        /// A `CIShadedMaterial` with every input at its default.
+        public init() { super.init(name: "CIShadedMaterial") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The sphere map: a picture of a shaded ball filling its extent (`inputShadingImage`).
+        public var shadingImage: GraphEngine.Image? {
+            get { image("inputShadingImage") }
+            set { setImage(newValue, "inputShadingImage") }
+        }
+
+        /// The height of white over black; default 10, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
         }
     }
 
