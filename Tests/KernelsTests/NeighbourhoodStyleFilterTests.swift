@@ -21,29 +21,6 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
         return hypot(gx, gy)
     }
 
-    /// The separable Gaussian of `f` (σ > 0.01) at pixel (i, j): weights
-    /// `½(erf((k + ½)/(√2σ)) − erf((k − ½)/(√2σ)))`, |k| ≤ ⌈3σ⌉, normalised.
-    func gaussian(_ sigma: Double, _ f: @escaping (Int, Int) -> [Double]) -> (Int, Int) -> [Double] {
-        let r = Int((3 * sigma).rounded(.up))
-        let scale = 1 / (2.0.squareRoot() * sigma)
-        var w: [Double] = (-r...r).map { k in
-            let upper: Double = erf((Double(k) + 0.5) * scale), lower: Double = erf((Double(k) - 0.5) * scale)
-            return 0.5 * (upper - lower)
-        }
-        let total = w.reduce(0, +)
-        w = w.map { $0 / total }
-        return { i, j in
-            var sum = [0.0, 0, 0, 0]
-            for (a, wy) in zip(-r...r, w) {
-                for (b, wx) in zip(-r...r, w) {
-                    let p = f(i + b, j + a)
-                    for c in 0..<4 { sum[c] += wx * wy * p[c] }
-                }
-            }
-            return sum
-        }
-    }
-
     func render(_ name: String, _ parameters: [String: FilterValue], _ s: GeometrySource, file: StaticString = #filePath, line: UInt = #line,
                 expected: @escaping (Int, Int) -> [Double]?) throws {
         let image = try Image.filter(name, parameters: parameters)
@@ -83,7 +60,7 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
         for (noise, sharpness) in [(0.0, 0.7), (0.08, 1.3)] {
             let intensity = 1.5, threshold = 0.4, contrast = 20.0
             let clamped: (Int, Int) -> [Double] = { s.pixel($0, $1, clamped: true) }
-            let blurred = noise > 0 ? gaussian(10 * noise, clamped) : clamped
+            let blurred = noise > 0 ? separableGaussian(10 * noise, clamped) : clamped
             let denoised: (Int, Int) -> Double = { i, j in
                 let b = blurred(i, j), p = clamped(i, j)
                 return self.luma((0..<4).map { b[$0] + sharpness / 2 * (p[$0] - b[$0]) })
@@ -120,7 +97,7 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
                 let m = min(max(self.luma(s.pixel(i, j)), 0), 1)
                 return [m, m, m, 1]
             }
-            let blurred = radius > 0 ? gaussian(radius, mask) : mask
+            let blurred = radius > 0 ? separableGaussian(radius, mask) : mask
             try render("CIHeightFieldFromMask", ["inputImage": .image(s.image), "inputRadius": .number(radius)], s) { i, j in
                 let b = 1 - min(max(blurred(i, j)[0], 0), 1)
                 // Where b is near 1 the square root is steep: Float32 blur sums err by 1e-7, √ of it 3e-4.
@@ -143,5 +120,28 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
 
     func testAttributesMatchCoreImage() throws {
         try assertAttributes(["CIComicEffect", "CILineOverlay", "CIShadedMaterial", "CIHeightFieldFromMask"])
+    }
+}
+
+/// The separable Gaussian of `f` (σ > 0.01) at pixel (i, j): weights
+/// `½(erf((k + ½)/(√2σ)) − erf((k − ½)/(√2σ)))`, |k| ≤ ⌈3σ⌉, normalised.
+func separableGaussian(_ sigma: Double, _ f: @escaping (Int, Int) -> [Double]) -> (Int, Int) -> [Double] {
+    let r = Int((3 * sigma).rounded(.up))
+    let scale = 1 / (2.0.squareRoot() * sigma)
+    var w: [Double] = (-r...r).map { k in
+        let upper: Double = erf((Double(k) + 0.5) * scale), lower: Double = erf((Double(k) - 0.5) * scale)
+        return 0.5 * (upper - lower)
+    }
+    let total = w.reduce(0, +)
+    w = w.map { $0 / total }
+    return { i, j in
+        var sum = [0.0, 0, 0, 0]
+        for (a, wy) in zip(-r...r, w) {
+            for (b, wx) in zip(-r...r, w) {
+                let p = f(i + b, j + a)
+                for c in 0..<4 { sum[c] += wx * wy * p[c] }
+            }
+        }
+        return sum
     }
 }

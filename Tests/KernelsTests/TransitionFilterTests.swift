@@ -20,7 +20,7 @@ final class TransitionFilterTests: XCTestCase {
 
     /// Renders `name` over the union and a margin against `expected(x, y, in, target)`; checks the
     /// extent is the union of the pictures'.
-    func check(_ name: String, _ parameters: [String: FilterValue], file: StaticString = #filePath, line: UInt = #line,
+    func check(_ name: String, _ parameters: [String: FilterValue], tolerance: Double? = nil, file: StaticString = #filePath, line: UInt = #line,
                expected: @escaping (Double, Double, [Double], [Double]) -> [Double]?) throws {
         let (a, b, target) = try pictures()
         var parameters = parameters
@@ -39,7 +39,7 @@ final class TransitionFilterTests: XCTestCase {
             return want
         }
         XCTAssertGreaterThan(compared, 41 * 37 * 8 / 10, "\(name): most pixels compared", file: file, line: line)
-        XCTAssertLessThan(error, tolerance, name, file: file, line: line)
+        XCTAssertLessThan(error, tolerance ?? self.tolerance, name, file: file, line: line)
     }
 
     func mix(_ a: [Double], _ b: [Double], _ t: Double) -> [Double] { (0..<4).map { a[$0] * (1 - t) + b[$0] * t } }

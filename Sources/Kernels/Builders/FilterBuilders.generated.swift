@@ -182,6 +182,9 @@ extension Filters {
     /// Convolves: bias + Σ_i Σ_j w[i·9 + j]·in(x + j − 4, y + 4 − i), weights from the top row (R, G, B only; alpha kept) (`CIConvolutionRGB9X9`).
     public static func convolutionRGB9X9() -> ConvolutionRGB9X9 { ConvolutionRGB9X9() }
 
+    /// A copier's light bar sweeping the extent: s = (p − m)·d, f = −R − w/2 + t(2R + w), img = mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), g = max(1 − (2(s − f)/w)², 0), out = mix(img, colour, clamp(opacity·g, 0, 1)) (`CICopyMachineTransition`).
+    public static func copyMachineTransition() -> CopyMachineTransition { CopyMachineTransition() }
+
     /// Crops the image to a rectangle [x y width height] (`CICrop`).
     public static func crop() -> Crop { Crop() }
 
@@ -214,6 +217,9 @@ extension Filters {
 
     /// Blurs with a disc: the mean of in(x+dx, y+dy) over dx² + dy² ≤ r² (row spans) (`CIDiscBlur`).
     public static func discBlur() -> DiscBlur { DiscBlur() }
+
+    /// The target shows where the mask is below the time: m = clamp(luma(mask), 0, 1), c = 1 − clamp(((1 + δ)t − m)/δ, 0, 1), δ = 1/32; S = density·(Gaussian blur σ = radius of c)(p − offset); out = in·c + target·(1 − S)(1 − c) (`CIDisintegrateWithMaskTransition`).
+    public static func disintegrateWithMaskTransition() -> DisintegrateWithMaskTransition { DisintegrateWithMaskTransition() }
 
     /// Converts disparity (1/m) to depth (m): 1/disparity (`CIDisparityToDepth`).
     public static func disparityToDepth() -> DisparityToDepth { DisparityToDepth() }
@@ -253,6 +259,9 @@ extension Filters {
 
     /// Maps luma to a ramp between two colours (`CIFalseColor`).
     public static func falseColor() -> FalseColor { FalseColor() }
+
+    /// A flash of rays: f = 1 − |2t − 1|, g = clamp(f/fadeThreshold, 0, 1), r = |p − c|/D (D: centre to farthest extent corner), ρ = (1/2 + cos(16φ)/2)^contrast, q = g(1 + maxStriationRadius·strength·ρ), I = g·clamp(1 − (r − q)/0.1, 0, 1), out = mix(t < 1/2 ? in : target, colour, I) (`CIFlashTransition`).
+    public static func flashTransition() -> FlashTransition { FlashTransition() }
 
     /// A parallelogram tile mirrored across both pairs of sides: u = s·a + t·b as CIFourfoldTranslatedTile, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + fold(t)·b)), fold(x) = 1/2 − |mod(x + 1/2, 2) − 1|; infinite extent (`CIFourfoldReflectedTile`).
     public static func fourfoldReflectedTile() -> FourfoldReflectedTile { FourfoldReflectedTile() }
@@ -2024,6 +2033,60 @@ extension Filters {
         }
     }
 
+    /// `CICopyMachineTransition`: A copier's light bar sweeping the extent: s = (p − m)·d, f = −R − w/2 + t(2R + w), img = mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), g = max(1 − (2(s − f)/w)², 0), out = mix(img, colour, clamp(opacity·g, 0, 1)).
+    public final class CopyMachineTransition: BuiltinFilter {
+        /// A `CICopyMachineTransition` with every input at its default.
+        public init() { super.init(name: "CICopyMachineTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The colour of the copier's light; unpremultiplied sRGB RGBA, default [0.6,1,0.8,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the light moves in; default 0, range 0...inf (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of the light bar; default 200, range 0.1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The light's opacity at its middle (above 1 widens the saturated core); default 1.3, range 0...inf (`inputOpacity`).
+        public var opacity: Double {
+            get { number("inputOpacity") }
+            set { set(.number(newValue), "inputOpacity") }
+        }
+    }
+
     /// `CICrop`: Crops the image to a rectangle [x y width height].
     public final class Crop: BuiltinFilter {
         /// A `CICrop` with every input at its default.
@@ -2249,6 +2312,54 @@ extension Filters {
         public var radius: Double {
             get { number("inputRadius") }
             set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CIDisintegrateWithMaskTransition`: The target shows where the mask is below the time: m = clamp(luma(mask), 0, 1), c = 1 − clamp(((1 + δ)t − m)/δ, 0, 1), δ = 1/32; S = density·(Gaussian blur σ = radius of c)(p − offset); out = in·c + target·(1 − S)(1 − c).
+    public final class DisintegrateWithMaskTransition: BuiltinFilter {
+        /// A `CIDisintegrateWithMaskTransition` with every input at its default.
+        public init() { super.init(name: "CIDisintegrateWithMaskTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The mask: the target shows first where it is dark (`inputMaskImage`).
+        public var maskImage: GraphEngine.Image? {
+            get { image("inputMaskImage") }
+            set { setImage(newValue, "inputMaskImage") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The blur (σ in pixels) of the shadow the remaining picture casts; default 8, range 0...inf (`inputShadowRadius`).
+        public var shadowRadius: Double {
+            get { number("inputShadowRadius") }
+            set { set(.number(newValue), "inputShadowRadius") }
+        }
+
+        /// How dark the shadow is; default 0.65, range 0...1 (`inputShadowDensity`).
+        public var shadowDensity: Double {
+            get { number("inputShadowDensity") }
+            set { set(.number(newValue), "inputShadowDensity") }
+        }
+
+        /// How far in pixels the shadow falls; default [0,-10] (`inputShadowOffset`).
+        public var shadowOffset: [Double] {
+            get { vector("inputShadowOffset") }
+            set { set(.vector(newValue), "inputShadowOffset") }
         }
     }
 
@@ -2567,6 +2678,72 @@ extension Filters {
         public var color1: [Double] {
             get { vector("inputColor1") }
             set { set(.color(newValue), "inputColor1") }
+        }
+    }
+
+    /// `CIFlashTransition`: A flash of rays: f = 1 − |2t − 1|, g = clamp(f/fadeThreshold, 0, 1), r = |p − c|/D (D: centre to farthest extent corner), ρ = (1/2 + cos(16φ)/2)^contrast, q = g(1 + maxStriationRadius·strength·ρ), I = g·clamp(1 − (r − q)/0.1, 0, 1), out = mix(t < 1/2 ? in : target, colour, I).
+    public final class FlashTransition: BuiltinFilter {
+        /// A `CIFlashTransition` with every input at its default.
+        public init() { super.init(name: "CIFlashTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// Where the flash starts; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The colour of the flash; unpremultiplied sRGB RGBA, default [1,0.8,0.6,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// How far the rays reach beyond the flash, in units of its size; default 2.58, range 0...inf (`inputMaxStriationRadius`).
+        public var maxStriationRadius: Double {
+            get { number("inputMaxStriationRadius") }
+            set { set(.number(newValue), "inputMaxStriationRadius") }
+        }
+
+        /// The strength of the rays; default 0.5, range 0...inf (`inputStriationStrength`).
+        public var striationStrength: Double {
+            get { number("inputStriationStrength") }
+            set { set(.number(newValue), "inputStriationStrength") }
+        }
+
+        /// The contrast of the rays (the exponent on their profile); default 1.375, range 0...inf (`inputStriationContrast`).
+        public var striationContrast: Double {
+            get { number("inputStriationContrast") }
+            set { set(.number(newValue), "inputStriationContrast") }
+        }
+
+        /// The flash's strength at which it covers the whole extent; default 0.85, range 0...1 (`inputFadeThreshold`).
+        public var fadeThreshold: Double {
+            get { number("inputFadeThreshold") }
+            set { set(.number(newValue), "inputFadeThreshold") }
         }
     }
 
