@@ -13,7 +13,8 @@ REFERENCE = "/work/shared/reference/coreimage-filter-attributes.json"
 
 
 def number(x):
-    return "nil" if x is None else repr(float(x))
+    # Booleans' false/true bounds are not numeric limits.
+    return "nil" if x is None or isinstance(x, bool) else repr(float(x))
 
 
 def default(value):

@@ -78,6 +78,14 @@ enum CoreImageAttributeTable {
         "CIComicEffect": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIConvertLabToRGB": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputNormalize": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIConvertRGBtoLab": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputNormalize": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CICopyMachineTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -201,6 +209,10 @@ enum CoreImageAttributeTable {
             "inputCount": Input(value: [6.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 64.0),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ]),
+        "CILabDeltaE": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputImage2": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CILightTunnel": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

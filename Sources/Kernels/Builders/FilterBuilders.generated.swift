@@ -146,6 +146,12 @@ extension Filters {
     /// An infinite image of one colour (unpremultiplied RGBA, sRGB unless given in another space) (`CIConstantColorGenerator`).
     public static func constantColorGenerator() -> ConstantColorGenerator { ConstantColorGenerator() }
 
+    /// CIE L*a*b* (L, a, b, alpha; normalised on request) to working-space RGB (as linear sRGB, D65), premultiplied (`CIConvertLabToRGB`).
+    public static func convertLabToRGB() -> ConvertLabToRGB { ConvertLabToRGB() }
+
+    /// Working-space RGB (as linear sRGB, D65) to CIE L*a*b*: (L, a, b, alpha) unpremultiplied; normalised: (L/100, (a + 128)/256, (b + 128)/256) (`CIConvertRGBtoLab`).
+    public static func convertRGBtoLab() -> ConvertRGBtoLab { ConvertRGBtoLab() }
+
     /// Convolves: bias + Σ_i Σ_j w[i·3 + j]·in(x + j − 1, y + 1 − i), weights from the top row (all four channels) (`CIConvolution3X3`).
     public static func convolution3X3() -> Convolution3X3 { Convolution3X3() }
 
@@ -325,6 +331,9 @@ extension Filters {
 
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
+
+    /// CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection (`CILabDeltaE`).
+    public static func labDeltaE() -> LabDeltaE { LabDeltaE() }
 
     /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
@@ -1742,6 +1751,42 @@ extension Filters {
         public var color: [Double] {
             get { vector("inputColor") }
             set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIConvertLabToRGB`: CIE L*a*b* (L, a, b, alpha; normalised on request) to working-space RGB (as linear sRGB, D65), premultiplied.
+    public final class ConvertLabToRGB: BuiltinFilter {
+        /// A `CIConvertLabToRGB` with every input at its default.
+        public init() { super.init(name: "CIConvertLabToRGB") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Lab in 0…1: L/100 and (a + 128)/256, (b + 128)/256; false: L 0…100, a and b −128…128; default false (`inputNormalize`).
+        public var normalize: Bool {
+            get { bool("inputNormalize") }
+            set { set(.bool(newValue), "inputNormalize") }
+        }
+    }
+
+    /// `CIConvertRGBtoLab`: Working-space RGB (as linear sRGB, D65) to CIE L*a*b*: (L, a, b, alpha) unpremultiplied; normalised: (L/100, (a + 128)/256, (b + 128)/256).
+    public final class ConvertRGBtoLab: BuiltinFilter {
+        /// A `CIConvertRGBtoLab` with every input at its default.
+        public init() { super.init(name: "CIConvertRGBtoLab") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Lab in 0…1: L/100 and (a + 128)/256, (b + 128)/256; false: L 0…100, a and b −128…128; default false (`inputNormalize`).
+        public var normalize: Bool {
+            get { bool("inputNormalize") }
+            set { set(.bool(newValue), "inputNormalize") }
         }
     }
 
@@ -3308,6 +3353,24 @@ extension Filters {
         public var angle: Double {
             get { number("inputAngle") }
             set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
+    /// `CILabDeltaE`: CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection.
+    public final class LabDeltaE: BuiltinFilter {
+        /// A `CILabDeltaE` with every input at its default.
+        public init() { super.init(name: "CILabDeltaE") }
+
+        /// The first image (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The second image (`inputImage2`).
+        public var image2: GraphEngine.Image? {
+            get { image("inputImage2") }
+            set { setImage(newValue, "inputImage2") }
         }
     }
 
