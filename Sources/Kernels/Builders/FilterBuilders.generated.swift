@@ -425,6 +425,12 @@ extension Filters {
     /// Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.) (`CIOverlayBlendMode`).
     public static func overlayBlendMode() -> OverlayBlendMode { OverlayBlendMode() }
 
+    /// The input rolled up over a cylinder (radius ρ) crossing the page along (cos angle, sin angle), axis at f = R − t(2R + πρ): back at u = πρ − x or ρ(π − asin(x/ρ)), front at ρ·asin(x/ρ), read at q = p + (u − x)d while q is on the page, target where the page has gone; the curl multiplied by the shading image's middle row at θ/π (`CIPageCurlTransition`).
+    public static func pageCurlTransition() -> PageCurlTransition { PageCurlTransition() }
+
+    /// CIPageCurlTransition's cylinder, unshaded, casting a shadow on the target: rgb·(1 − amount·clamp(1 − (x − ρ)/(2ρ·size), 0, 1)) inside the shadow extent (empty: everywhere); the empty default page is the input's extent (`CIPageCurlWithShadowTransition`).
+    public static func pageCurlWithShadowTransition() -> PageCurlWithShadowTransition { PageCurlWithShadowTransition() }
+
     /// A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent (`CIParallelogramTile`).
     public static func parallelogramTile() -> ParallelogramTile { ParallelogramTile() }
 
@@ -4043,6 +4049,126 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIPageCurlTransition`: The input rolled up over a cylinder (radius ρ) crossing the page along (cos angle, sin angle), axis at f = R − t(2R + πρ): back at u = πρ − x or ρ(π − asin(x/ρ)), front at ρ·asin(x/ρ), read at q = p + (u − x)d while q is on the page, target where the page has gone; the curl multiplied by the shading image's middle row at θ/π.
+    public final class PageCurlTransition: BuiltinFilter {
+        /// A `CIPageCurlTransition` with every input at its default.
+        public init() { super.init(name: "CIPageCurlTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The back of the page (read at the same page point as the front) (`inputBacksideImage`).
+        public var backsideImage: GraphEngine.Image? {
+            get { image("inputBacksideImage") }
+            set { setImage(newValue, "inputBacksideImage") }
+        }
+
+        /// The curl's shading: its middle row, left (flat) to right (rolled over) (`inputShadingImage`).
+        public var shadingImage: GraphEngine.Image? {
+            get { image("inputShadingImage") }
+            set { setImage(newValue, "inputShadingImage") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the curl moves towards (0: the page lifts from its right edge); default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The radius of the curl in pixels; default 100, range 0.01...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CIPageCurlWithShadowTransition`: CIPageCurlTransition's cylinder, unshaded, casting a shadow on the target: rgb·(1 − amount·clamp(1 − (x − ρ)/(2ρ·size), 0, 1)) inside the shadow extent (empty: everywhere); the empty default page is the input's extent.
+    public final class PageCurlWithShadowTransition: BuiltinFilter {
+        /// A `CIPageCurlWithShadowTransition` with every input at its default.
+        public init() { super.init(name: "CIPageCurlWithShadowTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The back of the page (read at the same page point as the front) (`inputBacksideImage`).
+        public var backsideImage: GraphEngine.Image? {
+            get { image("inputBacksideImage") }
+            set { setImage(newValue, "inputBacksideImage") }
+        }
+
+        /// The page; empty: the input's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the curl moves towards (0: the page lifts from its right edge); default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The radius of the curl in pixels; default 100, range 0.01...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How far the shadow reaches past the curl, in curl diameters; default 0.5, range 0...1 (`inputShadowSize`).
+        public var shadowSize: Double {
+            get { number("inputShadowSize") }
+            set { set(.number(newValue), "inputShadowSize") }
+        }
+
+        /// How dark the shadow is; default 0.7, range 0...1 (`inputShadowAmount`).
+        public var shadowAmount: Double {
+            get { number("inputShadowAmount") }
+            set { set(.number(newValue), "inputShadowAmount") }
+        }
+
+        /// Where the shadow may fall; empty: everywhere; default [0,0,0,0] (`inputShadowExtent`).
+        public var shadowExtent: GraphEngine.Rect {
+            get { rect("inputShadowExtent") }
+            set { set(.rect(newValue), "inputShadowExtent") }
         }
     }
 
