@@ -301,6 +301,16 @@ enum CoreImageAttributeTable {
             "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
             "inputScale": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
         ]),
+        "CIRippleTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputShadingImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 300.0, 300.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputWidth": Input(value: [100.0], minimum: 1.0, sliderMinimum: 10.0, sliderMaximum: 300.0),
+            "inputScale": Input(value: [50.0], minimum: -50.0, sliderMinimum: -50.0, sliderMaximum: 50.0),
+        ]),
         "CIShadedMaterial": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputShadingImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

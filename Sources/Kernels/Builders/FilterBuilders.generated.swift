@@ -485,6 +485,9 @@ extension Filters {
     /// An infinite image of random values (deterministic in position) (`CIRandomGenerator`).
     public static func randomGenerator() -> RandomGenerator { RandomGenerator() }
 
+    /// A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2 (`CIRippleTransition`).
+    public static func rippleTransition() -> RippleTransition { RippleTransition() }
+
     /// The average colour of each row of an area, as a one-pixel-high image (`CIRowAverage`).
     public static func rowAverage() -> RowAverage { RowAverage() }
 
@@ -4572,6 +4575,60 @@ extension Filters {
     public final class RandomGenerator: BuiltinFilter {
         /// A `CIRandomGenerator` with every input at its default.
         public init() { super.init(name: "CIRandomGenerator") }
+    }
+
+    /// `CIRippleTransition`: A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2.
+    public final class RippleTransition: BuiltinFilter {
+        /// A `CIRippleTransition` with every input at its default.
+        public init() { super.init(name: "CIRippleTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The wave's highlight: its middle row, left (trough) to right (crest) (`inputShadingImage`).
+        public var shadingImage: GraphEngine.Image? {
+            get { image("inputShadingImage") }
+            set { setImage(newValue, "inputShadingImage") }
+        }
+
+        /// The centre of the ripple; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The width of the wave in pixels; default 100, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// How far in pixels the wave displaces the pictures; default 50, range -50...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
     }
 
     /// `CIRowAverage`: The average colour of each row of an area, as a one-pixel-high image.
