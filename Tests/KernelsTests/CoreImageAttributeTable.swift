@@ -16,6 +16,14 @@ enum CoreImageAttributeTable {
 
     /// Filter name → (categories, input key → attributes).
     static let filters: [String: (categories: [String], inputs: [String: Input])] = [
+        "CIAccordionFoldTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBottomHeight": Input(value: [0.0], minimum: 0.0, sliderMinimum: nil, sliderMaximum: nil),
+            "inputNumberOfFolds": Input(value: [3.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 10.0),
+            "inputFoldShadowAmount": Input(value: [0.1], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
         "CIAffineTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTransform": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

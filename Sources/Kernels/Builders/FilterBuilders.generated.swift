@@ -5,6 +5,9 @@ import Foundation
 import GraphEngine
 
 extension Filters {
+    /// The input folds shut and the target unfolds: α = (π/2)(1 − |2t − 1|), 2n panels of the picture above bottomHeight, each foreshortened by cos α, panel k read at y_b + kℓ + (s − kℓ cos α)/cos α, odd panels darkened by shadow·sin α (`CIAccordionFoldTransition`).
+    public static func accordionFoldTransition() -> AccordionFoldTransition { AccordionFoldTransition() }
+
     /// Adds the two images (all channels). Premultiplied: s + b (`CIAdditionCompositing`).
     public static func additionCompositing() -> AdditionCompositing { AdditionCompositing() }
 
@@ -610,6 +613,48 @@ extension Filters {
 
     /// A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly) (`GEGuidedUpsample`).
     public static func geGuidedUpsample() -> GEGuidedUpsample { GEGuidedUpsample() }
+
+    /// `CIAccordionFoldTransition`: The input folds shut and the target unfolds: α = (π/2)(1 − |2t − 1|), 2n panels of the picture above bottomHeight, each foreshortened by cos α, panel k read at y_b + kℓ + (s − kℓ cos α)/cos α, odd panels darkened by shadow·sin α.
+    public final class AccordionFoldTransition: BuiltinFilter {
+        /// A `CIAccordionFoldTransition` with every input at its default.
+        public init() { super.init(name: "CIAccordionFoldTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The height in pixels of the bottom strip that stays flat; default 0, range 0...inf (`inputBottomHeight`).
+        public var bottomHeight: Double {
+            get { number("inputBottomHeight") }
+            set { set(.number(newValue), "inputBottomHeight") }
+        }
+
+        /// The number of folds (each two panels; rounded); default 3, range 1...inf (`inputNumberOfFolds`).
+        public var numberOfFolds: Double {
+            get { number("inputNumberOfFolds") }
+            set { set(.number(newValue), "inputNumberOfFolds") }
+        }
+
+        /// How dark the panels facing away are; default 0.1, range 0...inf (`inputFoldShadowAmount`).
+        public var foldShadowAmount: Double {
+            get { number("inputFoldShadowAmount") }
+            set { set(.number(newValue), "inputFoldShadowAmount") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+    }
 
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
     public final class AdditionCompositing: BuiltinFilter {
