@@ -309,6 +309,11 @@ enum CoreImageAttributeTable {
             "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
             "inputScale": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 2.0),
         ]),
+        "CIPointillize": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [20.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIRippleTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -482,6 +482,9 @@ extension Filters {
     /// Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2) (`CIPixellate`).
     public static func pixellate() -> Pixellate { Pixellate() }
 
+    /// Dots of radius r on white: points P_k = c + d(k + 1/2 + 0.6(j(k) − 1/2)), d = 1.6r, j a plastic-number jitter; round dots of colour bilinear(in, P), the larger j(k).x on top, white where none covers; extent grown by d (`CIPointillize`).
+    public static func pointillize() -> Pointillize { Pointillize() }
+
     /// A gradient between two circles (`CIRadialGradient`).
     public static func radialGradient() -> RadialGradient { RadialGradient() }
 
@@ -4577,6 +4580,30 @@ extension Filters {
         public var scale: Double {
             get { number("inputScale") }
             set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIPointillize`: Dots of radius r on white: points P_k = c + d(k + 1/2 + 0.6(j(k) − 1/2)), d = 1.6r, j a plastic-number jitter; round dots of colour bilinear(in, P), the larger j(k).x on top, white where none covers; extent grown by d.
+    public final class Pointillize: BuiltinFilter {
+        /// A `CIPointillize` with every input at its default.
+        public init() { super.init(name: "CIPointillize") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The radius of a dot in pixels; default 20, range 1...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// Where the grid of dots is anchored; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
         }
     }
 
