@@ -212,6 +212,13 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputRadius": Input(value: [150.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 1000.0),
         ]),
+        "CIHueSaturationValueGradient": (["CICategoryGradient", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputValue": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputRadius": Input(value: [300.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 800.0),
+            "inputSoftness": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputDither": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            "inputColorSpace": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIKaleidoscope": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCount": Input(value: [6.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 64.0),

@@ -332,6 +332,9 @@ extension Filters {
     /// Blends the image over the background: f = SetLum(SetSat(cs, Sat(cb)), Lum(cb)): the input's hue. (W3C blend mode on premultiplied colour.) (`CIHueBlendMode`).
     public static func hueBlendMode() -> HueBlendMode { HueBlendMode() }
 
+    /// An HSV colour wheel of radius R at the origin: h = atan2(y, x)/2π, s = r/R, rgb = v·mix(1, clamp(|mod(6h + (0, 4, 2), 6) − 3| − 1, 0, 1), s) in the colour space, alpha clamp((R − r)/(0.1·softness·R), 0, 1), plus dither/255 of noise; extent [−R, −R, 2R, 2R] (`CIHueSaturationValueGradient`).
+    public static func hueSaturationValueGradient() -> HueSaturationValueGradient { HueSaturationValueGradient() }
+
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
@@ -3380,6 +3383,42 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIHueSaturationValueGradient`: An HSV colour wheel of radius R at the origin: h = atan2(y, x)/2π, s = r/R, rgb = v·mix(1, clamp(|mod(6h + (0, 4, 2), 6) − 3| − 1, 0, 1), s) in the colour space, alpha clamp((R − r)/(0.1·softness·R), 0, 1), plus dither/255 of noise; extent [−R, −R, 2R, 2R].
+    public final class HueSaturationValueGradient: BuiltinFilter {
+        /// A `CIHueSaturationValueGradient` with every input at its default.
+        public init() { super.init(name: "CIHueSaturationValueGradient") }
+
+        /// The value (brightness) of every colour; default 1, range 0...inf (`inputValue`).
+        public var value: Double {
+            get { number("inputValue") }
+            set { set(.number(newValue), "inputValue") }
+        }
+
+        /// The radius of the wheel in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How soft the wheel's rim is; default 1, range 0...inf (`inputSoftness`).
+        public var softness: Double {
+            get { number("inputSoftness") }
+            set { set(.number(newValue), "inputSoftness") }
+        }
+
+        /// The noise added against banding, in 1/255 steps of the encoded colour; default 1, range 0...inf (`inputDither`).
+        public var dither: Double {
+            get { number("inputDither") }
+            set { set(.number(newValue), "inputDither") }
+        }
+
+        /// The space the wheel's colours are in ("sRGB", "displayP3", "linearSRGB"); default sRGB (`inputColorSpace`).
+        public var colorSpace: GraphEngine.ColorSpace? {
+            get { colorSpace("inputColorSpace") }
+            set { set(newValue.map(FilterValue.colorSpace), "inputColorSpace") }
         }
     }
 
