@@ -83,6 +83,12 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputImage2": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIColorCurves": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCurvesData": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCurvesDomain": Input(value: [0.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputColorSpace": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIComicEffect": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),

@@ -113,6 +113,9 @@ extension Filters {
     /// Mixes two 3D lookup-table looks of an image by a mask (such as one made from depth) (`CIColorCubesMixedWithMask`).
     public static func colorCubesMixedWithMask() -> ColorCubesMixedWithMask { ColorCubesMixedWithMask() }
 
+    /// Per-channel curves from a table of RGB triples: u = clamp((c − lo)/(hi − lo), 0, 1)·(n − 1), each channel reads its column at u, linear between entries; in inputColorSpace (`CIColorCurves`).
+    public static func colorCurves() -> ColorCurves { ColorCurves() }
+
     /// Blends the image over the background: f = cb = 0 ? 0 : cs ≥ 1 ? 1 : min(1, cb/(1 − cs)). (W3C blend mode on premultiplied colour.) (`CIColorDodgeBlendMode`).
     public static func colorDodgeBlendMode() -> ColorDodgeBlendMode { ColorDodgeBlendMode() }
 
@@ -1571,6 +1574,36 @@ extension Filters {
         public var extrapolate: Bool {
             get { bool("inputExtrapolate") }
             set { set(.bool(newValue), "inputExtrapolate") }
+        }
+    }
+
+    /// `CIColorCurves`: Per-channel curves from a table of RGB triples: u = clamp((c − lo)/(hi − lo), 0, 1)·(n − 1), each channel reads its column at u, linear between entries; in inputColorSpace.
+    public final class ColorCurves: BuiltinFilter {
+        /// A `CIColorCurves` with every input at its default.
+        public init() { super.init(name: "CIColorCurves") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// RGB Float32 triples (native byte order), the curve's entries (`inputCurvesData`).
+        public var curvesData: Foundation.Data {
+            get { data("inputCurvesData") }
+            set { set(.data(newValue), "inputCurvesData") }
+        }
+
+        /// The input values the first and last entries stand for; default [0,1] (`inputCurvesDomain`).
+        public var curvesDomain: [Double] {
+            get { vector("inputCurvesDomain") }
+            set { set(.vector(newValue), "inputCurvesDomain") }
+        }
+
+        /// The space the table is defined in ("sRGB", "displayP3", "linearSRGB"); default the working space (`inputColorSpace`).
+        public var colorSpace: GraphEngine.ColorSpace? {
+            get { colorSpace("inputColorSpace") }
+            set { set(newValue.map(FilterValue.colorSpace), "inputColorSpace") }
         }
     }
 
