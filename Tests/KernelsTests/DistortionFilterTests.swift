@@ -331,6 +331,8 @@ func assertAttributes(_ names: [String], file: StaticString = #filePath, line: U
             switch input.defaultValue {
             case .number(let n)?: XCTAssertEqual(want.value, [n], context, file: file, line: line)
             case .vector(let v)?: XCTAssertEqual(want.value, v, context, file: file, line: line)
+            case .color(let v, _)?: XCTAssertEqual(want.value, v, context, file: file, line: line)
+            case .rect(let r)?: XCTAssertEqual(want.value, [r.x, r.y, r.width, r.height], context, file: file, line: line)
             default: XCTAssertNil(want.value, context, file: file, line: line)
             }
             XCTAssertEqual(input.minimum, want.minimum, context, file: file, line: line)

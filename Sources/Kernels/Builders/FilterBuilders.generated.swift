@@ -5,6 +5,9 @@ import Foundation
 import GraphEngine
 
 extension Filters {
+    /// The input folds shut and the target unfolds: α = (π/2)(1 − |2t − 1|), 2n panels of the picture above bottomHeight, each foreshortened by cos α, panel k read at y_b + kℓ + (s − kℓ cos α)/cos α, odd panels darkened by shadow·sin α (`CIAccordionFoldTransition`).
+    public static func accordionFoldTransition() -> AccordionFoldTransition { AccordionFoldTransition() }
+
     /// Adds the two images (all channels). Premultiplied: s + b (`CIAdditionCompositing`).
     public static func additionCompositing() -> AdditionCompositing { AdditionCompositing() }
 
@@ -35,7 +38,10 @@ extension Filters {
     /// The minimum of each channel in an area (`CIAreaMinimum`).
     public static func areaMinimum() -> AreaMinimum { AreaMinimum() }
 
-    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CIBicubicScaleTransform`).
+    /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
+    public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
+
+    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised (`CIBicubicScaleTransform`).
     public static func bicubicScaleTransform() -> BicubicScaleTransform { BicubicScaleTransform() }
 
     /// Blends the image over the background where the mask (alpha channel) is high (`CIBlendWithAlphaMask`).
@@ -62,14 +68,26 @@ extension Filters {
     /// A bump along the line through c at angle a: out(p) = bilinear(in, p − n·s·scale·(1 − s²/R²)²), n = (−sin a, cos a), s = (p − c)·n, |s| < R (identity outside); extent: the input's (`CIBumpDistortionLinear`).
     public static func bumpDistortionLinear() -> BumpDistortionLinear { BumpDistortionLinear() }
 
+    /// Four dot screens, C at angle + 15°, M + 75°, Y + 0°, K + 45°: k = min(1 − rgb), K = gcr·k, C = max(1 − r − ucr·K, 0) (M, Y alike), ink I' = 1 − clamp(((1 − I) − σ_I)/e + 1/2, 0, 1), out = ((1 − C')(1 − K'), (1 − M')(1 − K'), (1 − Y')(1 − K'), 1)·a (`CICMYKHalftone`).
+    public static func cmykHalftone() -> CMYKHalftone { CMYKHalftone() }
+
     /// A checkerboard of two colours (`CICheckerboardGenerator`).
     public static func checkerboardGenerator() -> CheckerboardGenerator { CheckerboardGenerator() }
 
     /// The circle's rim streaked outwards: out(p) = bilinear(in, c + v·R/max(|v|, R)), v = p − c; infinite extent (`CICircleSplashDistortion`).
     public static func circleSplashDistortion() -> CircleSplashDistortion { CircleSplashDistortion() }
 
+    /// A circular screen: σ = 1/2 + cos(2π|p − c|/w)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CICircularScreen`).
+    public static func circularScreen() -> CircularScreen { CircularScreen() }
+
     /// Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach (`CICircularWrap`).
     public static func circularWrap() -> CircularWrap { CircularWrap() }
+
+    /// The picture inside the rectangle with its edge pixels repeated outwards (crop, then clamp to extent); the empty default rectangle means the image's extent; infinite extent (`CIClamp`).
+    public static func clamp() -> Clamp { Clamp() }
+
+    /// rgb = |rgb1 − rgb2| (unpremultiplied), a = a1·a2, premultiplied; extent the intersection (`CIColorAbsoluteDifference`).
+    public static func colorAbsoluteDifference() -> ColorAbsoluteDifference { ColorAbsoluteDifference() }
 
     /// Blends the image over the background: f = SetLum(cs, Lum(cb)): the input's hue and saturation. (W3C blend mode on premultiplied colour.) (`CIColorBlendMode`).
     public static func colorBlendMode() -> ColorBlendMode { ColorBlendMode() }
@@ -94,6 +112,9 @@ extension Filters {
 
     /// Mixes two 3D lookup-table looks of an image by a mask (such as one made from depth) (`CIColorCubesMixedWithMask`).
     public static func colorCubesMixedWithMask() -> ColorCubesMixedWithMask { ColorCubesMixedWithMask() }
+
+    /// Per-channel curves from a table of RGB triples: u = clamp((c − lo)/(hi − lo), 0, 1)·(n − 1), each channel reads its column at u, linear between entries; in inputColorSpace (`CIColorCurves`).
+    public static func colorCurves() -> ColorCurves { ColorCurves() }
 
     /// Blends the image over the background: f = cb = 0 ? 0 : cs ≥ 1 ? 1 : min(1, cb/(1 − cs)). (W3C blend mode on premultiplied colour.) (`CIColorDodgeBlendMode`).
     public static func colorDodgeBlendMode() -> ColorDodgeBlendMode { ColorDodgeBlendMode() }
@@ -125,8 +146,17 @@ extension Filters {
     /// The average colour of each column of an area, as a one-pixel-high image (`CIColumnAverage`).
     public static func columnAverage() -> ColumnAverage { ColumnAverage() }
 
+    /// Flat colours and ink outlines: q = floor(4c + 1/2)/4 (unpremultiplied), ink k = clamp(6(E − 0.15), 0, 1) with E the Sobel magnitude of luma, out = (q(1 − k)a, a); extent the input's (`CIComicEffect`).
+    public static func comicEffect() -> ComicEffect { ComicEffect() }
+
     /// An infinite image of one colour (unpremultiplied RGBA, sRGB unless given in another space) (`CIConstantColorGenerator`).
     public static func constantColorGenerator() -> ConstantColorGenerator { ConstantColorGenerator() }
+
+    /// CIE L*a*b* (L, a, b, alpha; normalised on request) to working-space RGB (as linear sRGB, D65), premultiplied (`CIConvertLabToRGB`).
+    public static func convertLabToRGB() -> ConvertLabToRGB { ConvertLabToRGB() }
+
+    /// Working-space RGB (as linear sRGB, D65) to CIE L*a*b*: (L, a, b, alpha) unpremultiplied; normalised: (L/100, (a + 128)/256, (b + 128)/256) (`CIConvertRGBtoLab`).
+    public static func convertRGBtoLab() -> ConvertRGBtoLab { ConvertRGBtoLab() }
 
     /// Convolves: bias + Σ_i Σ_j w[i·3 + j]·in(x + j − 1, y + 1 − i), weights from the top row (all four channels) (`CIConvolution3X3`).
     public static func convolution3X3() -> Convolution3X3 { Convolution3X3() }
@@ -164,6 +194,9 @@ extension Filters {
     /// Convolves: bias + Σ_i Σ_j w[i·9 + j]·in(x + j − 4, y + 4 − i), weights from the top row (R, G, B only; alpha kept) (`CIConvolutionRGB9X9`).
     public static func convolutionRGB9X9() -> ConvolutionRGB9X9 { ConvolutionRGB9X9() }
 
+    /// A copier's light bar sweeping the extent: s = (p − m)·d, f = −R − w/2 + t(2R + w), img = mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), g = max(1 − (2(s − f)/w)², 0), out = mix(img, colour, clamp(opacity·g, 0, 1)) (`CICopyMachineTransition`).
+    public static func copyMachineTransition() -> CopyMachineTransition { CopyMachineTransition() }
+
     /// Crops the image to a rectangle [x y width height] (`CICrop`).
     public static func crop() -> Crop { Crop() }
 
@@ -197,17 +230,26 @@ extension Filters {
     /// Blurs with a disc: the mean of in(x+dx, y+dy) over dx² + dy² ≤ r² (row spans) (`CIDiscBlur`).
     public static func discBlur() -> DiscBlur { DiscBlur() }
 
+    /// The target shows where the mask is below the time: m = clamp(luma(mask), 0, 1), c = 1 − clamp(((1 + δ)t − m)/δ, 0, 1), δ = 1/32; S = density·(Gaussian blur σ = radius of c)(p − offset); out = in·c + target·(1 − S)(1 − c) (`CIDisintegrateWithMaskTransition`).
+    public static func disintegrateWithMaskTransition() -> DisintegrateWithMaskTransition { DisintegrateWithMaskTransition() }
+
     /// Converts disparity (1/m) to depth (m): 1/disparity (`CIDisparityToDepth`).
     public static func disparityToDepth() -> DisparityToDepth { DisparityToDepth() }
 
     /// Moves each sample by the displacement image: out(p) = bilinear(in, p + scale·(clamp(m(p).rg, 0, 1) − 1/2)); extent: the input's (`CIDisplacementDistortion`).
     public static func displacementDistortion() -> DisplacementDistortion { DisplacementDistortion() }
 
+    /// A cross-fade: out = in·(1 − t) + target·t (premultiplied); extent the union of both (`CIDissolveTransition`).
+    public static func dissolveTransition() -> DissolveTransition { DissolveTransition() }
+
     /// Adds noise, in sRGB-encoded colour (`CIDither`).
     public static func dither() -> Dither { Dither() }
 
     /// Blends the image over the background: f = cs ≠ 0 ? cb/cs : (cb > 0 ? 1 : 0): the background divided by the input (Photoshop's Divide). (W3C blend mode on premultiplied colour.) (`CIDivideBlendMode`).
     public static func divideBlendMode() -> DivideBlendMode { DivideBlendMode() }
+
+    /// A dot screen: u = rot(−angle)(p − c)/w, σ = 1/2 + (cos 2πu.x + cos 2πu.y)/4, L = luma, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CIDotScreen`).
+    public static func dotScreen() -> DotScreen { DotScreen() }
 
     /// The picture recurring in its inset rectangle, in a spiral: w = ln(|p − m|/r₀) − ln zoom + i(arg(p − m) + rotation), z_s = r₀·exp((P − i·S·ln s/2π)·w), r₀ = s·√(h.x·h.y), scaled by s^−n into the ring between the inset (centre m) and the inset scaled by s (the largest inside the input), out(p) = bilinear(in, m + z_s·s^−n); infinite extent (`CIDroste`).
     public static func droste() -> Droste { Droste() }
@@ -229,6 +271,9 @@ extension Filters {
 
     /// Maps luma to a ramp between two colours (`CIFalseColor`).
     public static func falseColor() -> FalseColor { FalseColor() }
+
+    /// A flash of rays: f = 1 − |2t − 1|, g = clamp(f/fadeThreshold, 0, 1), r = |p − c|/D (D: centre to farthest extent corner), ρ = (1/2 + cos(16φ)/2)^contrast, q = g(1 + maxStriationRadius·strength·ρ), I = g·clamp(1 − (r − q)/0.1, 0, 1), out = mix(t < 1/2 ? in : target, colour, I) (`CIFlashTransition`).
+    public static func flashTransition() -> FlashTransition { FlashTransition() }
 
     /// A parallelogram tile mirrored across both pairs of sides: u = s·a + t·b as CIFourfoldTranslatedTile, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + fold(t)·b)), fold(x) = 1/2 − |mod(x + 1/2, 2) − 1|; infinite extent (`CIFourfoldReflectedTile`).
     public static func fourfoldReflectedTile() -> FourfoldReflectedTile { FourfoldReflectedTile() }
@@ -266,6 +311,12 @@ extension Filters {
     /// Blends the image over the background: f = cs ≤ ½ ? 2·cb·cs : 1 − 2·(1 − cb)·(1 − cs). (W3C blend mode on premultiplied colour.) (`CIHardLightBlendMode`).
     public static func hardLightBlendMode() -> HardLightBlendMode { HardLightBlendMode() }
 
+    /// A hatched screen: u = rot(−angle)(p − c)/w, σ = max(1/2 + cos(2πu.y)/2, cos(2πu.x)/2) (cross-hatching below mid-grey), v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CIHatchedScreen`).
+    public static func hatchedScreen() -> HatchedScreen { HatchedScreen() }
+
+    /// A rounded height field from a mask: m = clamp(luma, 0, 1), b = Gaussian blur of m (σ = radius), h = √(1 − (1 − b)²), out = (h, h, h, 1); extent the input's (`CIHeightFieldFromMask`).
+    public static func heightFieldFromMask() -> HeightFieldFromMask { HeightFieldFromMask() }
+
     /// Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s (`CIHexagonalPixellate`).
     public static func hexagonalPixellate() -> HexagonalPixellate { HexagonalPixellate() }
 
@@ -284,10 +335,16 @@ extension Filters {
     /// Blends the image over the background: f = SetLum(SetSat(cs, Sat(cb)), Lum(cb)): the input's hue. (W3C blend mode on premultiplied colour.) (`CIHueBlendMode`).
     public static func hueBlendMode() -> HueBlendMode { HueBlendMode() }
 
+    /// An HSV colour wheel of radius R at the origin: h = atan2(y, x)/2π, s = r/R, rgb = v·mix(1, clamp(|mod(6h + (0, 4, 2), 6) − 3| − 1, 0, 1), s) in the colour space, alpha clamp((R − r)/(0.1·softness·R), 0, 1), plus dither/255 of noise; extent [−R, −R, 2R, 2R] (`CIHueSaturationValueGradient`).
+    public static func hueSaturationValueGradient() -> HueSaturationValueGradient { HueSaturationValueGradient() }
+
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
-    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CILanczosScaleTransform`).
+    /// CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection (`CILabDeltaE`).
+    public static func labDeltaE() -> LabDeltaE { LabDeltaE() }
+
+    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
 
     /// A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent (`CILightTunnel`).
@@ -295,6 +352,12 @@ extension Filters {
 
     /// Blends the image over the background: f = max(cb, cs). (W3C blend mode on premultiplied colour.) (`CILightenBlendMode`).
     public static func lightenBlendMode() -> LightenBlendMode { LightenBlendMode() }
+
+    /// Black outlines on transparency: n = b + (NRSharpness/2)(in − b), b = Gaussian blur (σ = 10·NRNoiseLevel), E = Sobel magnitude of luma(n), out = (0, 0, 0, clamp((EdgeIntensity·E − Threshold)·Contrast, 0, 1)) (`CILineOverlay`).
+    public static func lineOverlay() -> LineOverlay { LineOverlay() }
+
+    /// A line screen: u = rot(−angle)(p − c)/w, σ = 1/2 + cos(2πu.y)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a (`CILineScreen`).
+    public static func lineScreen() -> LineScreen { LineScreen() }
 
     /// Blends the image over the background: f = cb + cs − 1. (W3C blend mode on premultiplied colour.) (`CILinearBurnBlendMode`).
     public static func linearBurnBlendMode() -> LinearBurnBlendMode { LinearBurnBlendMode() }
@@ -314,6 +377,9 @@ extension Filters {
     /// Blends the image over the background: f = SetLum(cb, Lum(cs)): the input's luminosity. (W3C blend mode on premultiplied colour.) (`CILuminosityBlendMode`).
     public static func luminosityBlendMode() -> LuminosityBlendMode { LuminosityBlendMode() }
 
+    /// A mask made alpha: a = luma of the premultiplied colour (Rec. 709), out = (a, a, a, a), white masked by the tone (`CIMaskToAlpha`).
+    public static func maskToAlpha() -> MaskToAlpha { MaskToAlpha() }
+
     /// Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ (`CIMaskedVariableBlur`).
     public static func maskedVariableBlur() -> MaskedVariableBlur { MaskedVariableBlur() }
 
@@ -328,6 +394,12 @@ extension Filters {
 
     /// The smaller of each channel. Premultiplied: min(s, b) (`CIMinimumCompositing`).
     public static func minimumCompositing() -> MinimumCompositing { MinimumCompositing() }
+
+    /// out = background + amount·(image − background), premultiplied; extent the union of both (`CIMix`).
+    public static func mix() -> Mix { Mix() }
+
+    /// Spiral bands: r = |p − c|, φ = atan2(p − c), g = fract((r/radius)(1 + r/compression) + angle·φ/2π), out = g < t ? target : in (`CIModTransition`).
+    public static func modTransition() -> ModTransition { ModTransition() }
 
     /// Finds edges: rgb = max − min over the disc of radius inputRadius, alpha of the max (`CIMorphologyGradient`).
     public static func morphologyGradient() -> MorphologyGradient { MorphologyGradient() }
@@ -361,6 +433,12 @@ extension Filters {
 
     /// Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.) (`CIOverlayBlendMode`).
     public static func overlayBlendMode() -> OverlayBlendMode { OverlayBlendMode() }
+
+    /// The input rolled up over a cylinder (radius ρ) crossing the page along (cos angle, sin angle), axis at f = R − t(2R + πρ): back at u = πρ − x or ρ(π − asin(x/ρ)), front at ρ·asin(x/ρ), read at q = p + (u − x)d while q is on the page, target where the page has gone; the curl multiplied by the shading image's middle row at θ/π (`CIPageCurlTransition`).
+    public static func pageCurlTransition() -> PageCurlTransition { PageCurlTransition() }
+
+    /// CIPageCurlTransition's cylinder, unshaded, casting a shadow on the target: rgb·(1 − amount·clamp(1 − (x − ρ)/(2ρ·size), 0, 1)) inside the shadow extent (empty: everywhere); the empty default page is the input's extent (`CIPageCurlWithShadowTransition`).
+    public static func pageCurlWithShadowTransition() -> PageCurlWithShadowTransition { PageCurlWithShadowTransition() }
 
     /// A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent (`CIParallelogramTile`).
     public static func parallelogramTile() -> ParallelogramTile { ParallelogramTile() }
@@ -410,11 +488,17 @@ extension Filters {
     /// Square cells of side s centred on c + s·k: out(p) = bilinear(in, c + s·floor((p − c)/s + 1/2)); extent grown by floor(s/2) (`CIPixellate`).
     public static func pixellate() -> Pixellate { Pixellate() }
 
+    /// Dots of radius r on white: points P_k = c + d(k + 1/2 + 0.6(j(k) − 1/2)), d = 1.6r, j a plastic-number jitter; round dots of colour bilinear(in, P), the larger j(k).x on top, white where none covers; extent grown by d (`CIPointillize`).
+    public static func pointillize() -> Pointillize { Pointillize() }
+
     /// A gradient between two circles (`CIRadialGradient`).
     public static func radialGradient() -> RadialGradient { RadialGradient() }
 
     /// An infinite image of random values (deterministic in position) (`CIRandomGenerator`).
     public static func randomGenerator() -> RandomGenerator { RandomGenerator() }
+
+    /// A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2 (`CIRippleTransition`).
+    public static func rippleTransition() -> RippleTransition { RippleTransition() }
 
     /// The average colour of each row of an area, as a one-pixel-high image (`CIRowAverage`).
     public static func rowAverage() -> RowAverage { RowAverage() }
@@ -430,6 +514,9 @@ extension Filters {
 
     /// Maps colours to sepia tones (`CISepiaTone`).
     public static func sepiaTone() -> SepiaTone { SepiaTone() }
+
+    /// A height field (luma) shaded by a sphere map: n = normalize(−scale·∂Y/∂x, −scale·∂Y/∂y, 1) by central differences, out = bilinear(shading, centre + n.xy·size/2)·a, centre and size the shading image's extent's (`CIShadedMaterial`).
+    public static func shadedMaterial() -> ShadedMaterial { ShadedMaterial() }
 
     /// Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius (`CISharpenLuminance`).
     public static func sharpenLuminance() -> SharpenLuminance { SharpenLuminance() }
@@ -458,6 +545,12 @@ extension Filters {
     /// Places the image over the background (`CISourceOverCompositing`).
     public static func sourceOverCompositing() -> SourceOverCompositing { SourceOverCompositing() }
 
+    /// Three colour ranges replaced by spot colours: w_i = clamp((closeness_i − |rgb − centre_i|) / max(closeness_i(1 − contrast_i), 1e-4), 0, 1), c ← mix(c, replacement_i, w_i) for i = 1, 2, 3; alpha kept (`CISpotColor`).
+    public static func spotColor() -> SpotColor { SpotColor() }
+
+    /// A spotlight on the flat picture: l = normalize(position − (x, y, 0)), a = normalize(pointsAt − position), I = brightness·max(−l·a, 0)^(100·concentration)·max(l.z, 0), rgb = rgb_in·colour·I; alpha kept (`CISpotLight`).
+    public static func spotLight() -> SpotLight { SpotLight() }
+
     /// Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent (`CIStraightenFilter`).
     public static func straightenFilter() -> StraightenFilter { StraightenFilter() }
 
@@ -467,8 +560,14 @@ extension Filters {
     /// Blends the image over the background: f = cb − cs: the input subtracted from the background (Photoshop's Subtract; not clamped). (W3C blend mode on premultiplied colour.) (`CISubtractBlendMode`).
     public static func subtractBlendMode() -> SubtractBlendMode { SubtractBlendMode() }
 
+    /// A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d (`CISwipeTransition`).
+    public static func swipeTransition() -> SwipeTransition { SwipeTransition() }
+
     /// Adapts the white balance from one temperature and tint to another (`CITemperatureAndTint`).
     public static func temperatureAndTint() -> TemperatureAndTint { TemperatureAndTint() }
+
+    /// A thermal camera's palette: L = luma through the linear ramp blue (0), cyan (1/4), green (1/2), yellow (3/4), red (1); alpha kept (`CIThermal`).
+    public static func thermal() -> Thermal { Thermal() }
 
     /// Maps each colour channel through a spline through five points (in gamma 2) (`CIToneCurve`).
     public static func toneCurve() -> ToneCurve { ToneCurve() }
@@ -509,6 +608,9 @@ extension Filters {
     /// Scales colours so that white becomes the given colour (`CIWhitePointAdjust`).
     public static func whitePointAdjust() -> WhitePointAdjust { WhitePointAdjust() }
 
+    /// An X-ray film: rgb = (1 − L)·(0.88, 0.96, 1), L = luma; alpha kept (`CIXRay`).
+    public static func xRay() -> XRay { XRay() }
+
     /// Blurs toward inputCenter: the mean of in(c + (p − c)·z^(j/(N−1))) over N geometric zooms to z = 1/(1 + amount/100), as log2 N halvings (`CIZoomBlur`).
     public static func zoomBlur() -> ZoomBlur { ZoomBlur() }
 
@@ -520,6 +622,48 @@ extension Filters {
 
     /// A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly) (`GEGuidedUpsample`).
     public static func geGuidedUpsample() -> GEGuidedUpsample { GEGuidedUpsample() }
+
+    /// `CIAccordionFoldTransition`: The input folds shut and the target unfolds: α = (π/2)(1 − |2t − 1|), 2n panels of the picture above bottomHeight, each foreshortened by cos α, panel k read at y_b + kℓ + (s − kℓ cos α)/cos α, odd panels darkened by shadow·sin α.
+    public final class AccordionFoldTransition: BuiltinFilter {
+        /// A `CIAccordionFoldTransition` with every input at its default.
+        public init() { super.init(name: "CIAccordionFoldTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The height in pixels of the bottom strip that stays flat; default 0, range 0...inf (`inputBottomHeight`).
+        public var bottomHeight: Double {
+            get { number("inputBottomHeight") }
+            set { set(.number(newValue), "inputBottomHeight") }
+        }
+
+        /// The number of folds (each two panels; rounded); default 3, range 1...inf (`inputNumberOfFolds`).
+        public var numberOfFolds: Double {
+            get { number("inputNumberOfFolds") }
+            set { set(.number(newValue), "inputNumberOfFolds") }
+        }
+
+        /// How dark the panels facing away are; default 0.1, range 0...inf (`inputFoldShadowAmount`).
+        public var foldShadowAmount: Double {
+            get { number("inputFoldShadowAmount") }
+            set { set(.number(newValue), "inputFoldShadowAmount") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+    }
 
     /// `CIAdditionCompositing`: Adds the two images (all channels). Premultiplied: s + b.
     public final class AdditionCompositing: BuiltinFilter {
@@ -713,7 +857,49 @@ extension Filters {
         }
     }
 
-    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
+    /// `CIBarsSwipeTransition`: Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union.
+    public final class BarsSwipeTransition: BuiltinFilter {
+        /// A `CIBarsSwipeTransition` with every input at its default.
+        public init() { super.init(name: "CIBarsSwipeTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The direction in radians the bars move in; default 3.141592653589793 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a bar in pixels; default 30, range 2...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// How far in pixels every other bar lags; default 10, range 1...inf (`inputBarOffset`).
+        public var barOffset: Double {
+            get { number("inputBarOffset") }
+            set { set(.number(newValue), "inputBarOffset") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+    }
+
+    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised.
     public final class BicubicScaleTransform: BuiltinFilter {
         /// A `CIBicubicScaleTransform` with every input at its default.
         public init() { super.init(name: "CIBicubicScaleTransform") }
@@ -953,6 +1139,54 @@ extension Filters {
         }
     }
 
+    /// `CICMYKHalftone`: Four dot screens, C at angle + 15°, M + 75°, Y + 0°, K + 45°: k = min(1 − rgb), K = gcr·k, C = max(1 − r − ucr·K, 0) (M, Y alike), ink I' = 1 − clamp(((1 − I) − σ_I)/e + 1/2, 0, 1), out = ((1 − C')(1 − K'), (1 − M')(1 − K'), (1 − Y')(1 − K'), 1)·a.
+    public final class CMYKHalftone: BuiltinFilter {
+        /// A `CICMYKHalftone` with every input at its default.
+        public init() { super.init(name: "CICMYKHalftone") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The distance in pixels between the dots (above 0); default 6, range -2...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+
+        /// Grey component replacement: how much of the common grey black ink prints; default 1, range 0...1 (`inputGCR`).
+        public var gcr: Double {
+            get { number("inputGCR") }
+            set { set(.number(newValue), "inputGCR") }
+        }
+
+        /// Under-colour removal: how much of the black is taken out of the colour inks; default 0.5, range 0...1 (`inputUCR`).
+        public var ucr: Double {
+            get { number("inputUCR") }
+            set { set(.number(newValue), "inputUCR") }
+        }
+    }
+
     /// `CICheckerboardGenerator`: A checkerboard of two colours.
     public final class CheckerboardGenerator: BuiltinFilter {
         /// A `CICheckerboardGenerator` with every input at its default.
@@ -1013,6 +1247,36 @@ extension Filters {
         }
     }
 
+    /// `CICircularScreen`: A circular screen: σ = 1/2 + cos(2π|p − c|/w)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class CircularScreen: BuiltinFilter {
+        /// A `CICircularScreen` with every input at its default.
+        public init() { super.init(name: "CICircularScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+    }
+
     /// `CICircularWrap`: Wraps the image round a transparent circle of radius R: out(p) = bilinear(in, (c.x + R·φ, c.y + d − R)), d = |v|, φ = atan2(v.x, v.y), v = rot(−angle)·(p − c), 0 for d < R; extent: the disc the rows above c.y reach.
     public final class CircularWrap: BuiltinFilter {
         /// A `CICircularWrap` with every input at its default.
@@ -1040,6 +1304,42 @@ extension Filters {
         public var angle: Double {
             get { number("inputAngle") }
             set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
+    /// `CIClamp`: The picture inside the rectangle with its edge pixels repeated outwards (crop, then clamp to extent); the empty default rectangle means the image's extent; infinite extent.
+    public final class Clamp: BuiltinFilter {
+        /// A `CIClamp` with every input at its default.
+        public init() { super.init(name: "CIClamp") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The rectangle kept; empty: the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIColorAbsoluteDifference`: rgb = |rgb1 − rgb2| (unpremultiplied), a = a1·a2, premultiplied; extent the intersection.
+    public final class ColorAbsoluteDifference: BuiltinFilter {
+        /// A `CIColorAbsoluteDifference` with every input at its default.
+        public init() { super.init(name: "CIColorAbsoluteDifference") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image subtracted (`inputImage2`).
+        public var image2: GraphEngine.Image? {
+            get { image("inputImage2") }
+            set { setImage(newValue, "inputImage2") }
         }
     }
 
@@ -1277,6 +1577,36 @@ extension Filters {
         }
     }
 
+    /// `CIColorCurves`: Per-channel curves from a table of RGB triples: u = clamp((c − lo)/(hi − lo), 0, 1)·(n − 1), each channel reads its column at u, linear between entries; in inputColorSpace.
+    public final class ColorCurves: BuiltinFilter {
+        /// A `CIColorCurves` with every input at its default.
+        public init() { super.init(name: "CIColorCurves") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// RGB Float32 triples (native byte order), the curve's entries (`inputCurvesData`).
+        public var curvesData: Foundation.Data {
+            get { data("inputCurvesData") }
+            set { set(.data(newValue), "inputCurvesData") }
+        }
+
+        /// The input values the first and last entries stand for; default [0,1] (`inputCurvesDomain`).
+        public var curvesDomain: [Double] {
+            get { vector("inputCurvesDomain") }
+            set { set(.vector(newValue), "inputCurvesDomain") }
+        }
+
+        /// The space the table is defined in ("sRGB", "displayP3", "linearSRGB"); default the working space (`inputColorSpace`).
+        public var colorSpace: GraphEngine.ColorSpace? {
+            get { colorSpace("inputColorSpace") }
+            set { set(newValue.map(FilterValue.colorSpace), "inputColorSpace") }
+        }
+    }
+
     /// `CIColorDodgeBlendMode`: Blends the image over the background: f = cb = 0 ? 0 : cs ≥ 1 ? 1 : min(1, cb/(1 − cs)). (W3C blend mode on premultiplied colour.).
     public final class ColorDodgeBlendMode: BuiltinFilter {
         /// A `CIColorDodgeBlendMode` with every input at its default.
@@ -1493,6 +1823,18 @@ extension Filters {
         }
     }
 
+    /// `CIComicEffect`: Flat colours and ink outlines: q = floor(4c + 1/2)/4 (unpremultiplied), ink k = clamp(6(E − 0.15), 0, 1) with E the Sobel magnitude of luma, out = (q(1 − k)a, a); extent the input's.
+    public final class ComicEffect: BuiltinFilter {
+        /// A `CIComicEffect` with every input at its default.
+        public init() { super.init(name: "CIComicEffect") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+    }
+
     /// `CIConstantColorGenerator`: An infinite image of one colour (unpremultiplied RGBA, sRGB unless given in another space).
     public final class ConstantColorGenerator: BuiltinFilter {
         /// A `CIConstantColorGenerator` with every input at its default.
@@ -1502,6 +1844,42 @@ extension Filters {
         public var color: [Double] {
             get { vector("inputColor") }
             set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIConvertLabToRGB`: CIE L*a*b* (L, a, b, alpha; normalised on request) to working-space RGB (as linear sRGB, D65), premultiplied.
+    public final class ConvertLabToRGB: BuiltinFilter {
+        /// A `CIConvertLabToRGB` with every input at its default.
+        public init() { super.init(name: "CIConvertLabToRGB") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Lab in 0…1: L/100 and (a + 128)/256, (b + 128)/256; false: L 0…100, a and b −128…128; default false (`inputNormalize`).
+        public var normalize: Bool {
+            get { bool("inputNormalize") }
+            set { set(.bool(newValue), "inputNormalize") }
+        }
+    }
+
+    /// `CIConvertRGBtoLab`: Working-space RGB (as linear sRGB, D65) to CIE L*a*b*: (L, a, b, alpha) unpremultiplied; normalised: (L/100, (a + 128)/256, (b + 128)/256).
+    public final class ConvertRGBtoLab: BuiltinFilter {
+        /// A `CIConvertRGBtoLab` with every input at its default.
+        public init() { super.init(name: "CIConvertRGBtoLab") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// Lab in 0…1: L/100 and (a + 128)/256, (b + 128)/256; false: L 0…100, a and b −128…128; default false (`inputNormalize`).
+        public var normalize: Bool {
+            get { bool("inputNormalize") }
+            set { set(.bool(newValue), "inputNormalize") }
         }
     }
 
@@ -1793,6 +2171,60 @@ extension Filters {
         }
     }
 
+    /// `CICopyMachineTransition`: A copier's light bar sweeping the extent: s = (p − m)·d, f = −R − w/2 + t(2R + w), img = mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), g = max(1 − (2(s − f)/w)², 0), out = mix(img, colour, clamp(opacity·g, 0, 1)).
+    public final class CopyMachineTransition: BuiltinFilter {
+        /// A `CICopyMachineTransition` with every input at its default.
+        public init() { super.init(name: "CICopyMachineTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The colour of the copier's light; unpremultiplied sRGB RGBA, default [0.6,1,0.8,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the light moves in; default 0, range 0...inf (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of the light bar; default 200, range 0.1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The light's opacity at its middle (above 1 widens the saturated core); default 1.3, range 0...inf (`inputOpacity`).
+        public var opacity: Double {
+            get { number("inputOpacity") }
+            set { set(.number(newValue), "inputOpacity") }
+        }
+    }
+
     /// `CICrop`: Crops the image to a rectangle [x y width height].
     public final class Crop: BuiltinFilter {
         /// A `CICrop` with every input at its default.
@@ -2021,6 +2453,54 @@ extension Filters {
         }
     }
 
+    /// `CIDisintegrateWithMaskTransition`: The target shows where the mask is below the time: m = clamp(luma(mask), 0, 1), c = 1 − clamp(((1 + δ)t − m)/δ, 0, 1), δ = 1/32; S = density·(Gaussian blur σ = radius of c)(p − offset); out = in·c + target·(1 − S)(1 − c).
+    public final class DisintegrateWithMaskTransition: BuiltinFilter {
+        /// A `CIDisintegrateWithMaskTransition` with every input at its default.
+        public init() { super.init(name: "CIDisintegrateWithMaskTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The mask: the target shows first where it is dark (`inputMaskImage`).
+        public var maskImage: GraphEngine.Image? {
+            get { image("inputMaskImage") }
+            set { setImage(newValue, "inputMaskImage") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The blur (σ in pixels) of the shadow the remaining picture casts; default 8, range 0...inf (`inputShadowRadius`).
+        public var shadowRadius: Double {
+            get { number("inputShadowRadius") }
+            set { set(.number(newValue), "inputShadowRadius") }
+        }
+
+        /// How dark the shadow is; default 0.65, range 0...1 (`inputShadowDensity`).
+        public var shadowDensity: Double {
+            get { number("inputShadowDensity") }
+            set { set(.number(newValue), "inputShadowDensity") }
+        }
+
+        /// How far in pixels the shadow falls; default [0,-10] (`inputShadowOffset`).
+        public var shadowOffset: [Double] {
+            get { vector("inputShadowOffset") }
+            set { set(.vector(newValue), "inputShadowOffset") }
+        }
+    }
+
     /// `CIDisparityToDepth`: Converts disparity (1/m) to depth (m): 1/disparity.
     public final class DisparityToDepth: BuiltinFilter {
         /// A `CIDisparityToDepth` with every input at its default.
@@ -2057,6 +2537,30 @@ extension Filters {
         }
     }
 
+    /// `CIDissolveTransition`: A cross-fade: out = in·(1 − t) + target·t (premultiplied); extent the union of both.
+    public final class DissolveTransition: BuiltinFilter {
+        /// A `CIDissolveTransition` with every input at its default.
+        public init() { super.init(name: "CIDissolveTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+    }
+
     /// `CIDither`: Adds noise, in sRGB-encoded colour.
     public final class Dither: BuiltinFilter {
         /// A `CIDither` with every input at its default.
@@ -2090,6 +2594,42 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIDotScreen`: A dot screen: u = rot(−angle)(p − c)/w, σ = 1/2 + (cos 2πu.x + cos 2πu.y)/4, L = luma, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class DotScreen: BuiltinFilter {
+        /// A `CIDotScreen` with every input at its default.
+        public init() { super.init(name: "CIDotScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
         }
     }
 
@@ -2276,6 +2816,72 @@ extension Filters {
         public var color1: [Double] {
             get { vector("inputColor1") }
             set { set(.color(newValue), "inputColor1") }
+        }
+    }
+
+    /// `CIFlashTransition`: A flash of rays: f = 1 − |2t − 1|, g = clamp(f/fadeThreshold, 0, 1), r = |p − c|/D (D: centre to farthest extent corner), ρ = (1/2 + cos(16φ)/2)^contrast, q = g(1 + maxStriationRadius·strength·ρ), I = g·clamp(1 − (r − q)/0.1, 0, 1), out = mix(t < 1/2 ? in : target, colour, I).
+    public final class FlashTransition: BuiltinFilter {
+        /// A `CIFlashTransition` with every input at its default.
+        public init() { super.init(name: "CIFlashTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// Where the flash starts; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The colour of the flash; unpremultiplied sRGB RGBA, default [1,0.8,0.6,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// How far the rays reach beyond the flash, in units of its size; default 2.58, range 0...inf (`inputMaxStriationRadius`).
+        public var maxStriationRadius: Double {
+            get { number("inputMaxStriationRadius") }
+            set { set(.number(newValue), "inputMaxStriationRadius") }
+        }
+
+        /// The strength of the rays; default 0.5, range 0...inf (`inputStriationStrength`).
+        public var striationStrength: Double {
+            get { number("inputStriationStrength") }
+            set { set(.number(newValue), "inputStriationStrength") }
+        }
+
+        /// The contrast of the rays (the exponent on their profile); default 1.375, range 0...inf (`inputStriationContrast`).
+        public var striationContrast: Double {
+            get { number("inputStriationContrast") }
+            set { set(.number(newValue), "inputStriationContrast") }
+        }
+
+        /// The flash's strength at which it covers the whole extent; default 0.85, range 0...1 (`inputFadeThreshold`).
+        public var fadeThreshold: Double {
+            get { number("inputFadeThreshold") }
+            set { set(.number(newValue), "inputFadeThreshold") }
         }
     }
 
@@ -2615,6 +3221,60 @@ extension Filters {
         }
     }
 
+    /// `CIHatchedScreen`: A hatched screen: u = rot(−angle)(p − c)/w, σ = max(1/2 + cos(2πu.y)/2, cos(2πu.x)/2) (cross-hatching below mid-grey), v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class HatchedScreen: BuiltinFilter {
+        /// A `CIHatchedScreen` with every input at its default.
+        public init() { super.init(name: "CIHatchedScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
+        }
+    }
+
+    /// `CIHeightFieldFromMask`: A rounded height field from a mask: m = clamp(luma, 0, 1), b = Gaussian blur of m (σ = radius), h = √(1 − (1 − b)²), out = (h, h, h, 1); extent the input's.
+    public final class HeightFieldFromMask: BuiltinFilter {
+        /// A `CIHeightFieldFromMask` with every input at its default.
+        public init() { super.init(name: "CIHeightFieldFromMask") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// How far in pixels the slope reaches (the blur's σ); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CIHexagonalPixellate`: Hexagonal cells: out(p) = bilinear(in, the nearest point of the triangular lattice c + (s·i, 2h·j), c + (s·(i + 1/2), 2h·j + h)), h = s·1.7321/2 (Core Image's √3/2); extent grown by s.
     public final class HexagonalPixellate: BuiltinFilter {
         /// A `CIHexagonalPixellate` with every input at its default.
@@ -2759,6 +3419,42 @@ extension Filters {
         }
     }
 
+    /// `CIHueSaturationValueGradient`: An HSV colour wheel of radius R at the origin: h = atan2(y, x)/2π, s = r/R, rgb = v·mix(1, clamp(|mod(6h + (0, 4, 2), 6) − 3| − 1, 0, 1), s) in the colour space, alpha clamp((R − r)/(0.1·softness·R), 0, 1), plus dither/255 of noise; extent [−R, −R, 2R, 2R].
+    public final class HueSaturationValueGradient: BuiltinFilter {
+        /// A `CIHueSaturationValueGradient` with every input at its default.
+        public init() { super.init(name: "CIHueSaturationValueGradient") }
+
+        /// The value (brightness) of every colour; default 1, range 0...inf (`inputValue`).
+        public var value: Double {
+            get { number("inputValue") }
+            set { set(.number(newValue), "inputValue") }
+        }
+
+        /// The radius of the wheel in pixels; default 300, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How soft the wheel's rim is; default 1, range 0...inf (`inputSoftness`).
+        public var softness: Double {
+            get { number("inputSoftness") }
+            set { set(.number(newValue), "inputSoftness") }
+        }
+
+        /// The noise added against banding, in 1/255 steps of the encoded colour; default 1, range 0...inf (`inputDither`).
+        public var dither: Double {
+            get { number("inputDither") }
+            set { set(.number(newValue), "inputDither") }
+        }
+
+        /// The space the wheel's colours are in ("sRGB", "displayP3", "linearSRGB"); default sRGB (`inputColorSpace`).
+        public var colorSpace: GraphEngine.ColorSpace? {
+            get { colorSpace("inputColorSpace") }
+            set { set(newValue.map(FilterValue.colorSpace), "inputColorSpace") }
+        }
+    }
+
     /// `CIKaleidoscope`: 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent.
     public final class Kaleidoscope: BuiltinFilter {
         /// A `CIKaleidoscope` with every input at its default.
@@ -2789,7 +3485,25 @@ extension Filters {
         }
     }
 
-    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
+    /// `CILabDeltaE`: CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection.
+    public final class LabDeltaE: BuiltinFilter {
+        /// A `CILabDeltaE` with every input at its default.
+        public init() { super.init(name: "CILabDeltaE") }
+
+        /// The first image (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The second image (`inputImage2`).
+        public var image2: GraphEngine.Image? {
+            get { image("inputImage2") }
+            set { setImage(newValue, "inputImage2") }
+        }
+    }
+
+    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3.
     public final class LanczosScaleTransform: BuiltinFilter {
         /// A `CILanczosScaleTransform` with every input at its default.
         public init() { super.init(name: "CILanczosScaleTransform") }
@@ -2858,6 +3572,84 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CILineOverlay`: Black outlines on transparency: n = b + (NRSharpness/2)(in − b), b = Gaussian blur (σ = 10·NRNoiseLevel), E = Sobel magnitude of luma(n), out = (0, 0, 0, clamp((EdgeIntensity·E − Threshold)·Contrast, 0, 1)).
+    public final class LineOverlay: BuiltinFilter {
+        /// A `CILineOverlay` with every input at its default.
+        public init() { super.init(name: "CILineOverlay") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The noise reduction's blur (σ = 10 times it, in pixels); default 0.07, range 0...inf (`inputNRNoiseLevel`).
+        public var nrNoiseLevel: Double {
+            get { number("inputNRNoiseLevel") }
+            set { set(.number(newValue), "inputNRNoiseLevel") }
+        }
+
+        /// How much detail the noise reduction puts back (half of it); default 0.71, range 0...inf (`inputNRSharpness`).
+        public var nrSharpness: Double {
+            get { number("inputNRSharpness") }
+            set { set(.number(newValue), "inputNRSharpness") }
+        }
+
+        /// The gain on the edges; default 1, range 0...inf (`inputEdgeIntensity`).
+        public var edgeIntensity: Double {
+            get { number("inputEdgeIntensity") }
+            set { set(.number(newValue), "inputEdgeIntensity") }
+        }
+
+        /// The edge strength below which nothing is drawn; default 0.1, range 0...inf (`inputThreshold`).
+        public var threshold: Double {
+            get { number("inputThreshold") }
+            set { set(.number(newValue), "inputThreshold") }
+        }
+
+        /// How fast the lines turn opaque above the threshold; default 50, range 0.25...inf (`inputContrast`).
+        public var contrast: Double {
+            get { number("inputContrast") }
+            set { set(.number(newValue), "inputContrast") }
+        }
+    }
+
+    /// `CILineScreen`: A line screen: u = rot(−angle)(p − c)/w, σ = 1/2 + cos(2πu.y)/2, v = clamp((L − σ)/e + 1/2, 0, 1), e = 1 − sharpness + 1/w, out = (v, v, v, 1)·a.
+    public final class LineScreen: BuiltinFilter {
+        /// A `CILineScreen` with every input at its default.
+        public init() { super.init(name: "CILineScreen") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of the screen as x and y pixel coordinates; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The angle in radians of the screen; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The distance in pixels between the screen's dots or lines; default 6, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The sharpness of the screen's edges: 1 hard, 0 soft; default 0.7, range 0...1 (`inputSharpness`).
+        public var sharpness: Double {
+            get { number("inputSharpness") }
+            set { set(.number(newValue), "inputSharpness") }
         }
     }
 
@@ -2975,6 +3767,18 @@ extension Filters {
         }
     }
 
+    /// `CIMaskToAlpha`: A mask made alpha: a = luma of the premultiplied colour (Rec. 709), out = (a, a, a, a), white masked by the tone.
+    public final class MaskToAlpha: BuiltinFilter {
+        /// A `CIMaskToAlpha` with every input at its default.
+        public init() { super.init(name: "CIMaskToAlpha") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+    }
+
     /// `CIMaskedVariableBlur`: Blurs each pixel by σ = r·clamp(L(mask), 0, 1): linear blend of the two Gaussian levels (σ_j = r/2^j, sampled every d_j pixels, read bilinearly) around σ.
     public final class MaskedVariableBlur: BuiltinFilter {
         /// A `CIMaskedVariableBlur` with every input at its default.
@@ -3056,6 +3860,78 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIMix`: out = background + amount·(image − background), premultiplied; extent the union of both.
+    public final class Mix: BuiltinFilter {
+        /// A `CIMix` with every input at its default.
+        public init() { super.init(name: "CIMix") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image mixed with the input (`inputBackgroundImage`).
+        public var backgroundImage: GraphEngine.Image? {
+            get { image("inputBackgroundImage") }
+            set { setImage(newValue, "inputBackgroundImage") }
+        }
+
+        /// How much of the input: 1 all, 0 none; default 1 (`inputAmount`).
+        public var amount: Double {
+            get { number("inputAmount") }
+            set { set(.number(newValue), "inputAmount") }
+        }
+    }
+
+    /// `CIModTransition`: Spiral bands: r = |p − c|, φ = atan2(p − c), g = fract((r/radius)(1 + r/compression) + angle·φ/2π), out = g < t ? target : in.
+    public final class ModTransition: BuiltinFilter {
+        /// A `CIModTransition` with every input at its default.
+        public init() { super.init(name: "CIModTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The centre of the bands; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// How many times the bands wind around the centre; default 2 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of a band in pixels at the centre; default 150, range 1...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The distance in pixels over which the bands halve in width; default 300, range 1...inf (`inputCompression`).
+        public var compression: Double {
+            get { number("inputCompression") }
+            set { set(.number(newValue), "inputCompression") }
         }
     }
 
@@ -3296,6 +4172,126 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIPageCurlTransition`: The input rolled up over a cylinder (radius ρ) crossing the page along (cos angle, sin angle), axis at f = R − t(2R + πρ): back at u = πρ − x or ρ(π − asin(x/ρ)), front at ρ·asin(x/ρ), read at q = p + (u − x)d while q is on the page, target where the page has gone; the curl multiplied by the shading image's middle row at θ/π.
+    public final class PageCurlTransition: BuiltinFilter {
+        /// A `CIPageCurlTransition` with every input at its default.
+        public init() { super.init(name: "CIPageCurlTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The back of the page (read at the same page point as the front) (`inputBacksideImage`).
+        public var backsideImage: GraphEngine.Image? {
+            get { image("inputBacksideImage") }
+            set { setImage(newValue, "inputBacksideImage") }
+        }
+
+        /// The curl's shading: its middle row, left (flat) to right (rolled over) (`inputShadingImage`).
+        public var shadingImage: GraphEngine.Image? {
+            get { image("inputShadingImage") }
+            set { setImage(newValue, "inputShadingImage") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the curl moves towards (0: the page lifts from its right edge); default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The radius of the curl in pixels; default 100, range 0.01...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CIPageCurlWithShadowTransition`: CIPageCurlTransition's cylinder, unshaded, casting a shadow on the target: rgb·(1 − amount·clamp(1 − (x − ρ)/(2ρ·size), 0, 1)) inside the shadow extent (empty: everywhere); the empty default page is the input's extent.
+    public final class PageCurlWithShadowTransition: BuiltinFilter {
+        /// A `CIPageCurlWithShadowTransition` with every input at its default.
+        public init() { super.init(name: "CIPageCurlWithShadowTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The back of the page (read at the same page point as the front) (`inputBacksideImage`).
+        public var backsideImage: GraphEngine.Image? {
+            get { image("inputBacksideImage") }
+            set { setImage(newValue, "inputBacksideImage") }
+        }
+
+        /// The page; empty: the input's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the curl moves towards (0: the page lifts from its right edge); default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The radius of the curl in pixels; default 100, range 0.01...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How far the shadow reaches past the curl, in curl diameters; default 0.5, range 0...1 (`inputShadowSize`).
+        public var shadowSize: Double {
+            get { number("inputShadowSize") }
+            set { set(.number(newValue), "inputShadowSize") }
+        }
+
+        /// How dark the shadow is; default 0.7, range 0...1 (`inputShadowAmount`).
+        public var shadowAmount: Double {
+            get { number("inputShadowAmount") }
+            set { set(.number(newValue), "inputShadowAmount") }
+        }
+
+        /// Where the shadow may fall; empty: everywhere; default [0,0,0,0] (`inputShadowExtent`).
+        public var shadowExtent: GraphEngine.Rect {
+            get { rect("inputShadowExtent") }
+            set { set(.rect(newValue), "inputShadowExtent") }
         }
     }
 
@@ -3659,6 +4655,30 @@ extension Filters {
         }
     }
 
+    /// `CIPointillize`: Dots of radius r on white: points P_k = c + d(k + 1/2 + 0.6(j(k) − 1/2)), d = 1.6r, j a plastic-number jitter; round dots of colour bilinear(in, P), the larger j(k).x on top, white where none covers; extent grown by d.
+    public final class Pointillize: BuiltinFilter {
+        /// A `CIPointillize` with every input at its default.
+        public init() { super.init(name: "CIPointillize") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The radius of a dot in pixels; default 20, range 1...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// Where the grid of dots is anchored; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+    }
+
     /// `CIRadialGradient`: A gradient between two circles.
     public final class RadialGradient: BuiltinFilter {
         /// A `CIRadialGradient` with every input at its default.
@@ -3699,6 +4719,60 @@ extension Filters {
     public final class RandomGenerator: BuiltinFilter {
         /// A `CIRandomGenerator` with every input at its default.
         public init() { super.init(name: "CIRandomGenerator") }
+    }
+
+    /// `CIRippleTransition`: A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2.
+    public final class RippleTransition: BuiltinFilter {
+        /// A `CIRippleTransition` with every input at its default.
+        public init() { super.init(name: "CIRippleTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The wave's highlight: its middle row, left (trough) to right (crest) (`inputShadingImage`).
+        public var shadingImage: GraphEngine.Image? {
+            get { image("inputShadingImage") }
+            set { setImage(newValue, "inputShadingImage") }
+        }
+
+        /// The centre of the ripple; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The width of the wave in pixels; default 100, range 1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// How far in pixels the wave displaces the pictures; default 50, range -50...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
     }
 
     /// `CIRowAverage`: The average colour of each row of an area, as a one-pixel-high image.
@@ -3782,6 +4856,30 @@ extension Filters {
         public var intensity: Double {
             get { number("inputIntensity") }
             set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
+    /// `CIShadedMaterial`: A height field (luma) shaded by a sphere map: n = normalize(−scale·∂Y/∂x, −scale·∂Y/∂y, 1) by central differences, out = bilinear(shading, centre + n.xy·size/2)·a, centre and size the shading image's extent's.
+    public final class ShadedMaterial: BuiltinFilter {
+        /// A `CIShadedMaterial` with every input at its default.
+        public init() { super.init(name: "CIShadedMaterial") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The sphere map: a picture of a shaded ball filling its extent (`inputShadingImage`).
+        public var shadingImage: GraphEngine.Image? {
+            get { image("inputShadingImage") }
+            set { setImage(newValue, "inputShadingImage") }
+        }
+
+        /// The height of white over black; default 10, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
         }
     }
 
@@ -3989,6 +5087,132 @@ extension Filters {
         }
     }
 
+    /// `CISpotColor`: Three colour ranges replaced by spot colours: w_i = clamp((closeness_i − |rgb − centre_i|) / max(closeness_i(1 − contrast_i), 1e-4), 0, 1), c ← mix(c, replacement_i, w_i) for i = 1, 2, 3; alpha kept.
+    public final class SpotColor: BuiltinFilter {
+        /// A `CISpotColor` with every input at its default.
+        public init() { super.init(name: "CISpotColor") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The centre of colour range 1 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.0784,0.0627,0.0706,1] (`inputCenterColor1`).
+        public var centerColor1: [Double] {
+            get { vector("inputCenterColor1") }
+            set { set(.color(newValue), "inputCenterColor1") }
+        }
+
+        /// The spot colour replacing colour range 1 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.4392,0.1922,0.1961,1] (`inputReplacementColor1`).
+        public var replacementColor1: [Double] {
+            get { vector("inputReplacementColor1") }
+            set { set(.color(newValue), "inputReplacementColor1") }
+        }
+
+        /// How far (RGB distance) colour range 1 reaches from its centre; default 0.22, range 0...inf (`inputCloseness1`).
+        public var closeness1: Double {
+            get { number("inputCloseness1") }
+            set { set(.number(newValue), "inputCloseness1") }
+        }
+
+        /// How sharp the edge of colour range 1 is: 1 hard, 0 a ramp from the centre; default 0.98, range 0...inf (`inputContrast1`).
+        public var contrast1: Double {
+            get { number("inputContrast1") }
+            set { set(.number(newValue), "inputContrast1") }
+        }
+
+        /// The centre of colour range 2 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.5255,0.3059,0.3451,1] (`inputCenterColor2`).
+        public var centerColor2: [Double] {
+            get { vector("inputCenterColor2") }
+            set { set(.color(newValue), "inputCenterColor2") }
+        }
+
+        /// The spot colour replacing colour range 2 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.9137,0.5608,0.5059,1] (`inputReplacementColor2`).
+        public var replacementColor2: [Double] {
+            get { vector("inputReplacementColor2") }
+            set { set(.color(newValue), "inputReplacementColor2") }
+        }
+
+        /// How far (RGB distance) colour range 2 reaches from its centre; default 0.15, range 0...inf (`inputCloseness2`).
+        public var closeness2: Double {
+            get { number("inputCloseness2") }
+            set { set(.number(newValue), "inputCloseness2") }
+        }
+
+        /// How sharp the edge of colour range 2 is: 1 hard, 0 a ramp from the centre; default 0.98, range 0...inf (`inputContrast2`).
+        public var contrast2: Double {
+            get { number("inputContrast2") }
+            set { set(.number(newValue), "inputContrast2") }
+        }
+
+        /// The centre of colour range 3 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.9216,0.4549,0.3333,1] (`inputCenterColor3`).
+        public var centerColor3: [Double] {
+            get { vector("inputCenterColor3") }
+            set { set(.color(newValue), "inputCenterColor3") }
+        }
+
+        /// The spot colour replacing colour range 3 (sRGB unless given linear); unpremultiplied sRGB RGBA, default [0.9098,0.7529,0.6078,1] (`inputReplacementColor3`).
+        public var replacementColor3: [Double] {
+            get { vector("inputReplacementColor3") }
+            set { set(.color(newValue), "inputReplacementColor3") }
+        }
+
+        /// How far (RGB distance) colour range 3 reaches from its centre; default 0.5, range 0...inf (`inputCloseness3`).
+        public var closeness3: Double {
+            get { number("inputCloseness3") }
+            set { set(.number(newValue), "inputCloseness3") }
+        }
+
+        /// How sharp the edge of colour range 3 is: 1 hard, 0 a ramp from the centre; default 0.99, range 0...inf (`inputContrast3`).
+        public var contrast3: Double {
+            get { number("inputContrast3") }
+            set { set(.number(newValue), "inputContrast3") }
+        }
+    }
+
+    /// `CISpotLight`: A spotlight on the flat picture: l = normalize(position − (x, y, 0)), a = normalize(pointsAt − position), I = brightness·max(−l·a, 0)^(100·concentration)·max(l.z, 0), rgb = rgb_in·colour·I; alpha kept.
+    public final class SpotLight: BuiltinFilter {
+        /// A `CISpotLight` with every input at its default.
+        public init() { super.init(name: "CISpotLight") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The light's position (x, y, height above the picture) in pixels; default [400,600,150] (`inputLightPosition`).
+        public var lightPosition: [Double] {
+            get { vector("inputLightPosition") }
+            set { set(.vector(newValue), "inputLightPosition") }
+        }
+
+        /// The point the light aims at; default [200,200,0] (`inputLightPointsAt`).
+        public var lightPointsAt: [Double] {
+            get { vector("inputLightPointsAt") }
+            set { set(.vector(newValue), "inputLightPointsAt") }
+        }
+
+        /// The light's brightness; default 3, range 0...inf (`inputBrightness`).
+        public var brightness: Double {
+            get { number("inputBrightness") }
+            set { set(.number(newValue), "inputBrightness") }
+        }
+
+        /// How tightly the spot is focused (the cosine's exponent is 100 times it); default 0.1, range 0.001...inf (`inputConcentration`).
+        public var concentration: Double {
+            get { number("inputConcentration") }
+            set { set(.number(newValue), "inputConcentration") }
+        }
+
+        /// The light's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+    }
+
     /// `CIStraightenFilter`: Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent.
     public final class StraightenFilter: BuiltinFilter {
         /// A `CIStraightenFilter` with every input at its default.
@@ -4061,6 +5285,60 @@ extension Filters {
         }
     }
 
+    /// `CISwipeTransition`: A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d.
+    public final class SwipeTransition: BuiltinFilter {
+        /// A `CISwipeTransition` with every input at its default.
+        public init() { super.init(name: "CISwipeTransition") }
+
+        /// The image the transition starts from (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image the transition ends at (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
+        }
+
+        /// The rectangle the transition sweeps across; default [0,0,300,300] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The colour of the band (opaque); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The parametric time: 0 the input, 1 the target; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
+        }
+
+        /// The direction in radians the band moves in; default 0 (`inputAngle`).
+        public var angle: Double {
+            get { number("inputAngle") }
+            set { set(.number(newValue), "inputAngle") }
+        }
+
+        /// The width of the band in pixels; default 300, range 0.1...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The opacity of the band's colour; default 0, range 0...inf (`inputOpacity`).
+        public var opacity: Double {
+            get { number("inputOpacity") }
+            set { set(.number(newValue), "inputOpacity") }
+        }
+    }
+
     /// `CITemperatureAndTint`: Adapts the white balance from one temperature and tint to another.
     public final class TemperatureAndTint: BuiltinFilter {
         /// A `CITemperatureAndTint` with every input at its default.
@@ -4082,6 +5360,18 @@ extension Filters {
         public var targetNeutral: [Double] {
             get { vector("inputTargetNeutral") }
             set { set(.vector(newValue), "inputTargetNeutral") }
+        }
+    }
+
+    /// `CIThermal`: A thermal camera's palette: L = luma through the linear ramp blue (0), cyan (1/4), green (1/2), yellow (3/4), red (1); alpha kept.
+    public final class Thermal: BuiltinFilter {
+        /// A `CIThermal` with every input at its default.
+        public init() { super.init(name: "CIThermal") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
@@ -4454,6 +5744,18 @@ extension Filters {
         public var color: [Double] {
             get { vector("inputColor") }
             set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIXRay`: An X-ray film: rgb = (1 − L)·(0.88, 0.96, 1), L = luma; alpha kept.
+    public final class XRay: BuiltinFilter {
+        /// A `CIXRay` with every input at its default.
+        public init() { super.init(name: "CIXRay") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
