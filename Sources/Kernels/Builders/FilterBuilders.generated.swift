@@ -41,7 +41,7 @@ extension Filters {
     /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
     public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
 
-    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised (`CIBicubicScaleTransform`).
+    /// Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CIBicubicScaleTransform`).
     public static func bicubicScaleTransform() -> BicubicScaleTransform { BicubicScaleTransform() }
 
     /// Blends the image over the background where the mask (alpha channel) is high (`CIBlendWithAlphaMask`).
@@ -344,7 +344,7 @@ extension Filters {
     /// CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection (`CILabDeltaE`).
     public static func labDeltaE() -> LabDeltaE { LabDeltaE() }
 
-    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3 (`CILanczosScaleTransform`).
+    /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
 
     /// A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent (`CILightTunnel`).
@@ -899,7 +899,7 @@ extension Filters {
         }
     }
 
-    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised.
+    /// `CIBicubicScaleTransform`: Scales by (scale·aspect, scale) with the Mitchell-Netravali cubic (B, C), widened by 1/s when shrinking, weights normalised; 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
     public final class BicubicScaleTransform: BuiltinFilter {
         /// A `CIBicubicScaleTransform` with every input at its default.
         public init() { super.init(name: "CIBicubicScaleTransform") }
@@ -3503,7 +3503,7 @@ extension Filters {
         }
     }
 
-    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3.
+    /// `CILanczosScaleTransform`: Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral.
     public final class LanczosScaleTransform: BuiltinFilter {
         /// A `CILanczosScaleTransform` with every input at its default.
         public init() { super.init(name: "CILanczosScaleTransform") }
