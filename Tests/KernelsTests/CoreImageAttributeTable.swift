@@ -36,6 +36,18 @@ enum CoreImageAttributeTable {
             "inputBarOffset": Input(value: [10.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
             "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
+        "CIBlurredRectangleGenerator": (["CICategoryGenerator", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputExtent": Input(value: [0.0, 0.0, 100.0, 100.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputSigma": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIBlurredRoundedRectangleGenerator": (["CICategoryGenerator", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputExtent": Input(value: [0.0, 0.0, 100.0, 100.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            "inputSmoothness": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputSigma": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIBumpDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -336,6 +348,19 @@ enum CoreImageAttributeTable {
             "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputWidth": Input(value: [100.0], minimum: 1.0, sliderMinimum: 10.0, sliderMaximum: 300.0),
             "inputScale": Input(value: [50.0], minimum: -50.0, sliderMinimum: -50.0, sliderMaximum: 50.0),
+        ]),
+        "CIRoundedRectangleGenerator": (["CICategoryGenerator", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputExtent": Input(value: [0.0, 0.0, 100.0, 100.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            "inputSmoothness": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIRoundedRectangleStrokeGenerator": (["CICategoryGenerator", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputExtent": Input(value: [0.0, 0.0, 100.0, 100.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            "inputSmoothness": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputWidth": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
         ]),
         "CIShadedMaterial": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -59,6 +59,12 @@ extension Filters {
     /// Adds a glow: mix(s, s + b − s·b, intensity), b the Gaussian (σ = inputRadius) of the image with edges repeated (`CIBloom`).
     public static func bloom() -> Bloom { Bloom() }
 
+    /// A rectangle blurred by a Gaussian: color·¼(erf(k(x − x₀)) − erf(k(x − x₁)))(erf(k(y − y₀)) − erf(k(y − y₁))), k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ (`CIBlurredRectangleGenerator`).
+    public static func blurredRectangleGenerator() -> BlurredRectangleGenerator { BlurredRectangleGenerator() }
+
+    /// A rounded rectangle blurred across its edge: color·½(1 − erf(k·d)), d the rounded distance, k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ (`CIBlurredRoundedRectangleGenerator`).
+    public static func blurredRoundedRectangleGenerator() -> BlurredRoundedRectangleGenerator { BlurredRoundedRectangleGenerator() }
+
     /// Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums) (`CIBoxBlur`).
     public static func boxBlur() -> BoxBlur { BoxBlur() }
 
@@ -499,6 +505,12 @@ extension Filters {
 
     /// A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2 (`CIRippleTransition`).
     public static func rippleTransition() -> RippleTransition { RippleTransition() }
+
+    /// A rounded rectangle of one colour: color·clamp(½ − d, 0, 1), d the signed distance to the rectangle with corners of radius r (p-norm exponent 2 + 2·smoothness); extent inputExtent (`CIRoundedRectangleGenerator`).
+    public static func roundedRectangleGenerator() -> RoundedRectangleGenerator { RoundedRectangleGenerator() }
+
+    /// A rounded rectangle's outline of width w centred on it: color·(clamp(½ − d + w/2, 0, 1) − clamp(½ − d − w/2, 0, 1)); extent inputExtent outset by w/2 (`CIRoundedRectangleStrokeGenerator`).
+    public static func roundedRectangleStrokeGenerator() -> RoundedRectangleStrokeGenerator { RoundedRectangleStrokeGenerator() }
 
     /// The average colour of each row of an area, as a one-pixel-high image (`CIRowAverage`).
     public static func rowAverage() -> RowAverage { RowAverage() }
@@ -1052,6 +1064,66 @@ extension Filters {
         public var intensity: Double {
             get { number("inputIntensity") }
             set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
+    /// `CIBlurredRectangleGenerator`: A rectangle blurred by a Gaussian: color·¼(erf(k(x − x₀)) − erf(k(x − x₁)))(erf(k(y − y₀)) − erf(k(y − y₁))), k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ.
+    public final class BlurredRectangleGenerator: BuiltinFilter {
+        /// A `CIBlurredRectangleGenerator` with every input at its default.
+        public init() { super.init(name: "CIBlurredRectangleGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The Gaussian blur's standard deviation in pixels; default 10, range 0...inf (`inputSigma`).
+        public var sigma: Double {
+            get { number("inputSigma") }
+            set { set(.number(newValue), "inputSigma") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIBlurredRoundedRectangleGenerator`: A rounded rectangle blurred across its edge: color·½(1 − erf(k·d)), d the rounded distance, k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ.
+    public final class BlurredRoundedRectangleGenerator: BuiltinFilter {
+        /// A `CIBlurredRoundedRectangleGenerator` with every input at its default.
+        public init() { super.init(name: "CIBlurredRoundedRectangleGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The corner radius in pixels (at most half the shorter side); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// 0 is a circular corner; up to 1 the corner's p-norm exponent 2 + 2·smoothness grows; default 0, range 0...1 (`inputSmoothness`).
+        public var smoothness: Double {
+            get { number("inputSmoothness") }
+            set { set(.number(newValue), "inputSmoothness") }
+        }
+
+        /// The Gaussian blur's standard deviation in pixels; default 10, range 0...inf (`inputSigma`).
+        public var sigma: Double {
+            get { number("inputSigma") }
+            set { set(.number(newValue), "inputSigma") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
         }
     }
 
@@ -4772,6 +4844,72 @@ extension Filters {
         public var scale: Double {
             get { number("inputScale") }
             set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIRoundedRectangleGenerator`: A rounded rectangle of one colour: color·clamp(½ − d, 0, 1), d the signed distance to the rectangle with corners of radius r (p-norm exponent 2 + 2·smoothness); extent inputExtent.
+    public final class RoundedRectangleGenerator: BuiltinFilter {
+        /// A `CIRoundedRectangleGenerator` with every input at its default.
+        public init() { super.init(name: "CIRoundedRectangleGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The corner radius in pixels (at most half the shorter side); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// 0 is a circular corner; up to 1 the corner's p-norm exponent 2 + 2·smoothness grows; default 0, range 0...1 (`inputSmoothness`).
+        public var smoothness: Double {
+            get { number("inputSmoothness") }
+            set { set(.number(newValue), "inputSmoothness") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIRoundedRectangleStrokeGenerator`: A rounded rectangle's outline of width w centred on it: color·(clamp(½ − d + w/2, 0, 1) − clamp(½ − d − w/2, 0, 1)); extent inputExtent outset by w/2.
+    public final class RoundedRectangleStrokeGenerator: BuiltinFilter {
+        /// A `CIRoundedRectangleStrokeGenerator` with every input at its default.
+        public init() { super.init(name: "CIRoundedRectangleStrokeGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The corner radius in pixels (at most half the shorter side); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// 0 is a circular corner; up to 1 the corner's p-norm exponent 2 + 2·smoothness grows; default 0, range 0...1 (`inputSmoothness`).
+        public var smoothness: Double {
+            get { number("inputSmoothness") }
+            set { set(.number(newValue), "inputSmoothness") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The stroke's width in pixels; default 10, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
