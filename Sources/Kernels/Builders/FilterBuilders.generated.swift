@@ -347,6 +347,15 @@ extension Filters {
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
+    /// Straightens the guide into a rectangle (edges at the mean x of left and right, mean y of bottom and top; ours): out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIKeystoneCorrectionCombined`).
+    public static func keystoneCorrectionCombined() -> KeystoneCorrectionCombined { KeystoneCorrectionCombined() }
+
+    /// Straightens the guide's bottom and top edges: the guide maps onto the quadrilateral with those edges horizontal at their mean y (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIKeystoneCorrectionHorizontal`).
+    public static func keystoneCorrectionHorizontal() -> KeystoneCorrectionHorizontal { KeystoneCorrectionHorizontal() }
+
+    /// Straightens the guide's left and right edges: the guide maps onto the quadrilateral with those edges vertical at their mean x (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIKeystoneCorrectionVertical`).
+    public static func keystoneCorrectionVertical() -> KeystoneCorrectionVertical { KeystoneCorrectionVertical() }
+
     /// CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection (`CILabDeltaE`).
     public static func labDeltaE() -> LabDeltaE { LabDeltaE() }
 
@@ -451,6 +460,9 @@ extension Filters {
 
     /// Maps the quadrilateral of the four points onto the rectangle [0 0 w h]: out(p) = bilinear(in, H(p.x/w, p.y/h)), H the unit square → quadrilateral homography; w = max(bottom, top)·rx, h = max(left, right)·ry, rx, ry the left/right and bottom/top edge ratios (≥ 1, at most 2) (`CIPerspectiveCorrection`).
     public static func perspectiveCorrection() -> PerspectiveCorrection { PerspectiveCorrection() }
+
+    /// Turns the camera: H = K·R·K⁻¹, R = Rz(roll)·Rx(pitch)·Ry(yaw), K the pinhole of focal length focalLength/36·max(w, h) pixels on the centre; out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIPerspectiveRotate`).
+    public static func perspectiveRotate() -> PerspectiveRotate { PerspectiveRotate() }
 
     /// The image mapped onto the quadrilateral and its plane tiled: out(p) = bilinear(in, e.origin + e.size·fract(H⁻¹(p))), H the unit square → quadrilateral homography, 0 beyond the horizon; infinite extent (`CIPerspectiveTile`).
     public static func perspectiveTile() -> PerspectiveTile { PerspectiveTile() }
@@ -3557,6 +3569,132 @@ extension Filters {
         }
     }
 
+    /// `CIKeystoneCorrectionCombined`: Straightens the guide into a rectangle (edges at the mean x of left and right, mean y of bottom and top; ours): out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class KeystoneCorrectionCombined: BuiltinFilter {
+        /// A `CIKeystoneCorrectionCombined` with every input at its default.
+        public init() { super.init(name: "CIKeystoneCorrectionCombined") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length (accepted for Core Image's signature; the guides alone fix our correction); default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The top left point of the guide (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// The top right point of the guide (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// The bottom right point of the guide (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// The bottom left point of the guide (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+    }
+
+    /// `CIKeystoneCorrectionHorizontal`: Straightens the guide's bottom and top edges: the guide maps onto the quadrilateral with those edges horizontal at their mean y (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class KeystoneCorrectionHorizontal: BuiltinFilter {
+        /// A `CIKeystoneCorrectionHorizontal` with every input at its default.
+        public init() { super.init(name: "CIKeystoneCorrectionHorizontal") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length (accepted for Core Image's signature; the guides alone fix our correction); default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The top left point of the guide (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// The top right point of the guide (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// The bottom right point of the guide (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// The bottom left point of the guide (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+    }
+
+    /// `CIKeystoneCorrectionVertical`: Straightens the guide's left and right edges: the guide maps onto the quadrilateral with those edges vertical at their mean x (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class KeystoneCorrectionVertical: BuiltinFilter {
+        /// A `CIKeystoneCorrectionVertical` with every input at its default.
+        public init() { super.init(name: "CIKeystoneCorrectionVertical") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length (accepted for Core Image's signature; the guides alone fix our correction); default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The top left point of the guide (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// The top right point of the guide (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// The bottom right point of the guide (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// The bottom left point of the guide (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+    }
+
     /// `CILabDeltaE`: CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection.
     public final class LabDeltaE: BuiltinFilter {
         /// A `CILabDeltaE` with every input at its default.
@@ -4442,6 +4580,42 @@ extension Filters {
         public var crop: Bool {
             get { bool("inputCrop") }
             set { set(.bool(newValue), "inputCrop") }
+        }
+    }
+
+    /// `CIPerspectiveRotate`: Turns the camera: H = K·R·K⁻¹, R = Rz(roll)·Rx(pitch)·Ry(yaw), K the pinhole of focal length focalLength/36·max(w, h) pixels on the centre; out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class PerspectiveRotate: BuiltinFilter {
+        /// A `CIPerspectiveRotate` with every input at its default.
+        public init() { super.init(name: "CIPerspectiveRotate") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length; default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The turn about x in radians; default 0 (`inputPitch`).
+        public var pitch: Double {
+            get { number("inputPitch") }
+            set { set(.number(newValue), "inputPitch") }
+        }
+
+        /// The turn about y in radians; default 0 (`inputYaw`).
+        public var yaw: Double {
+            get { number("inputYaw") }
+            set { set(.number(newValue), "inputYaw") }
+        }
+
+        /// The turn about the optical axis in radians; default 0 (`inputRoll`).
+        public var roll: Double {
+            get { number("inputRoll") }
+            set { set(.number(newValue), "inputRoll") }
         }
     }
 
