@@ -309,6 +309,19 @@ enum CoreImageAttributeTable {
             "inputRadius": Input(value: [150.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
             "inputCompression": Input(value: [300.0], minimum: 1.0, sliderMinimum: 100.0, sliderMaximum: 800.0),
         ]),
+        "CINinePartStretched": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBreakpoint0": Input(value: [50.0, 50.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBreakpoint1": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputGrowAmount": Input(value: [100.0, 100.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CINinePartTiled": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBreakpoint0": Input(value: [50.0, 50.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputBreakpoint1": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputGrowAmount": Input(value: [100.0, 100.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputFlipYTiles": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIOpTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -440,6 +440,12 @@ extension Filters {
     /// Multiplies the two images (all channels). Premultiplied: s * b (`CIMultiplyCompositing`).
     public static func multiplyCompositing() -> MultiplyCompositing { MultiplyCompositing() }
 
+    /// Nine-slice stretch: per axis src = x below b0, x − g from b1 + g, b0 + (x − b0)(b1 − b0)/(b1 − b0 + g) between (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g (`CINinePartStretched`).
+    public static func ninePartStretched() -> NinePartStretched { NinePartStretched() }
+
+    /// Nine-slice tiling: per axis src = x below b0, x − g from b1 + g, b0 + mod(x − b0, b1 − b0) between, odd tiles mirrored in y when inputFlipYTiles (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g (`CINinePartTiled`).
+    public static func ninePartTiled() -> NinePartTiled { NinePartTiled() }
+
     /// Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d (`CINoiseReduction`).
     public static func noiseReduction() -> NoiseReduction { NoiseReduction() }
 
@@ -4304,6 +4310,72 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CINinePartStretched`: Nine-slice stretch: per axis src = x below b0, x − g from b1 + g, b0 + (x − b0)(b1 − b0)/(b1 − b0 + g) between (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g.
+    public final class NinePartStretched: BuiltinFilter {
+        /// A `CINinePartStretched` with every input at its default.
+        public init() { super.init(name: "CINinePartStretched") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The lower left corner of the middle band; default [50,50] (`inputBreakpoint0`).
+        public var breakpoint0: [Double] {
+            get { vector("inputBreakpoint0") }
+            set { set(.vector(newValue), "inputBreakpoint0") }
+        }
+
+        /// The upper right corner of the middle band; default [150,150] (`inputBreakpoint1`).
+        public var breakpoint1: [Double] {
+            get { vector("inputBreakpoint1") }
+            set { set(.vector(newValue), "inputBreakpoint1") }
+        }
+
+        /// How many pixels the image grows by in x and y; default [100,100] (`inputGrowAmount`).
+        public var growAmount: [Double] {
+            get { vector("inputGrowAmount") }
+            set { set(.vector(newValue), "inputGrowAmount") }
+        }
+    }
+
+    /// `CINinePartTiled`: Nine-slice tiling: per axis src = x below b0, x − g from b1 + g, b0 + mod(x − b0, b1 − b0) between, odd tiles mirrored in y when inputFlipYTiles (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g.
+    public final class NinePartTiled: BuiltinFilter {
+        /// A `CINinePartTiled` with every input at its default.
+        public init() { super.init(name: "CINinePartTiled") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The lower left corner of the middle band; default [50,50] (`inputBreakpoint0`).
+        public var breakpoint0: [Double] {
+            get { vector("inputBreakpoint0") }
+            set { set(.vector(newValue), "inputBreakpoint0") }
+        }
+
+        /// The upper right corner of the middle band; default [150,150] (`inputBreakpoint1`).
+        public var breakpoint1: [Double] {
+            get { vector("inputBreakpoint1") }
+            set { set(.vector(newValue), "inputBreakpoint1") }
+        }
+
+        /// How many pixels the image grows by in x and y; default [100,100] (`inputGrowAmount`).
+        public var growAmount: [Double] {
+            get { vector("inputGrowAmount") }
+            set { set(.vector(newValue), "inputGrowAmount") }
+        }
+
+        /// Mirror every other tile in y; default true (`inputFlipYTiles`).
+        public var flipYTiles: Bool {
+            get { bool("inputFlipYTiles") }
+            set { set(.bool(newValue), "inputFlipYTiles") }
         }
     }
 
