@@ -446,6 +446,12 @@ enum CoreImageAttributeTable {
             "inputConcentration": Input(value: [0.1], minimum: 0.001, sliderMinimum: 0.001, sliderMaximum: 1.5),
             "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIStretchCrop": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputSize": Input(value: [1280.0, 720.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCropAmount": Input(value: [0.25], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputCenterStretchAmount": Input(value: [0.25], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
         "CISwipeTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

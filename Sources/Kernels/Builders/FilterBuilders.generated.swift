@@ -584,6 +584,9 @@ extension Filters {
     /// Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent (`CIStraightenFilter`).
     public static func straightenFilter() -> StraightenFilter { StraightenFilter() }
 
+    /// Fits the image to inputSize (ours): cropped to mix(size, the centred rectangle of the output's aspect, cropAmount), then v = u·t/(1 + (t − 1)|u|) per axis, t = mix(r/min(r), 1, centerStretchAmount), r = output/cropped size; extent [0 0 W H] (`CIStretchCrop`).
+    public static func stretchCrop() -> StretchCrop { StretchCrop() }
+
     /// Vertical stripes of two colours (`CIStripesGenerator`).
     public static func stripesGenerator() -> StripesGenerator { StripesGenerator() }
 
@@ -5612,6 +5615,36 @@ extension Filters {
         public var angle: Double {
             get { number("inputAngle") }
             set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
+    /// `CIStretchCrop`: Fits the image to inputSize (ours): cropped to mix(size, the centred rectangle of the output's aspect, cropAmount), then v = u·t/(1 + (t − 1)|u|) per axis, t = mix(r/min(r), 1, centerStretchAmount), r = output/cropped size; extent [0 0 W H].
+    public final class StretchCrop: BuiltinFilter {
+        /// A `CIStretchCrop` with every input at its default.
+        public init() { super.init(name: "CIStretchCrop") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The output's width and height in pixels; default [1280,720] (`inputSize`).
+        public var size: [Double] {
+            get { vector("inputSize") }
+            set { set(.vector(newValue), "inputSize") }
+        }
+
+        /// 0 only stretches, 1 only crops (to the output's aspect ratio); default 0.25, range 0...1 (`inputCropAmount`).
+        public var cropAmount: Double {
+            get { number("inputCropAmount") }
+            set { set(.number(newValue), "inputCropAmount") }
+        }
+
+        /// 0 keeps the centre's aspect ratio (the edges stretch more), 1 stretches uniformly; default 0.25, range 0...1 (`inputCenterStretchAmount`).
+        public var centerStretchAmount: Double {
+            get { number("inputCenterStretchAmount") }
+            set { set(.number(newValue), "inputCenterStretchAmount") }
         }
     }
 
