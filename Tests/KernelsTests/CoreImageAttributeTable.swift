@@ -465,6 +465,11 @@ enum CoreImageAttributeTable {
         "CIThermal": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIToneMapHeadroom": (["CICategoryColorAdjustment", "CICategoryVideo", "CICategoryInterlaced", "CICategoryHighDynamicRange", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputSourceHeadroom": Input(value: nil, minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 8.0),
+            "inputTargetHeadroom": Input(value: [1.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 8.0),
+        ]),
         "CITorusLensDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

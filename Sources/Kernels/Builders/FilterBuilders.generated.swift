@@ -605,6 +605,9 @@ extension Filters {
     /// Maps each colour channel through a spline through five points (in gamma 2) (`CIToneCurve`).
     public static func toneCurve() -> ToneCurve { ToneCurve() }
 
+    /// Tone-maps from headroom Hs to Ht (ours): rgb·f(m)/m, m = max(r, g, b), f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht), so f(Hs) = Ht and f′(0) = 1 (`CIToneMapHeadroom`).
+    public static func toneMapHeadroom() -> ToneMapHeadroom { ToneMapHeadroom() }
+
     /// A refracting glass ring of outer radius R and width w: out(p) = bilinear(in, p + T.xy·(h + w/2)/|T.z|), T = refract(−z, (v, h)/(w/2), 1/refraction), h = √((w/2)² − |v|²), v = p − the nearest point of the circle of radius R − w/2; extent: the input's (`CITorusLensDistortion`).
     public static func torusLensDistortion() -> TorusLensDistortion { TorusLensDistortion() }
 
@@ -5831,6 +5834,30 @@ extension Filters {
         public var point4: [Double] {
             get { vector("inputPoint4") }
             set { set(.vector(newValue), "inputPoint4") }
+        }
+    }
+
+    /// `CIToneMapHeadroom`: Tone-maps from headroom Hs to Ht (ours): rgb·f(m)/m, m = max(r, g, b), f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht), so f(Hs) = Ht and f′(0) = 1.
+    public final class ToneMapHeadroom: BuiltinFilter {
+        /// A `CIToneMapHeadroom` with every input at its default.
+        public init() { super.init(name: "CIToneMapHeadroom") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The input's headroom (its brightest value, 1 = SDR white); without it the input is returned; range 1...32 (`inputSourceHeadroom`).
+        public var sourceHeadroom: Double? {
+            get { optionalNumber("inputSourceHeadroom") }
+            set { set(newValue.map(FilterValue.number), "inputSourceHeadroom") }
+        }
+
+        /// The output's headroom; default 1, range 1...32 (`inputTargetHeadroom`).
+        public var targetHeadroom: Double {
+            get { number("inputTargetHeadroom") }
+            set { set(.number(newValue), "inputTargetHeadroom") }
         }
     }
 
