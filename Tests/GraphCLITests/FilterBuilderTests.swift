@@ -101,6 +101,6 @@ final class FilterBuilderTests: XCTestCase {
         XCTAssertEqual(FilterRegistry.standard.closestFilters(to: "CIAffineTiles").first, "CIAffineTile")
         XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CITextImageGenerator"),
                        #"CITextImageGenerator is a Core Image filter this engine does not provide (the closest provided: "#
-                           + #""CIRandomGenerator", "CIStripesGenerator", "CICheckerboardGenerator")"#)
+                           + #""CIRandomGenerator", "CIStarShineGenerator", "CIStripesGenerator")"#)
     }
 }

@@ -581,6 +581,9 @@ extension Filters {
     /// A spotlight on the flat picture: l = normalize(position − (x, y, 0)), a = normalize(pointsAt − position), I = brightness·max(−l·a, 0)^(100·concentration)·max(l.z, 0), rgb = rgb_in·colour·I; alpha kept (`CISpotLight`).
     public static func spotLight() -> SpotLight { SpotLight() }
 
+    /// A star (ours): color·clamp(1 − smoothstep(0, R, r) + e^crossOpacity·(s(u, v) + s(v, u)), 0, 1), s(a, b) = exp(−|b|/crossWidth − |a|/L), L = crossScale·R·e^epsilon, (u, v) turned by −crossAngle; infinite extent (`CIStarShineGenerator`).
+    public static func starShineGenerator() -> StarShineGenerator { StarShineGenerator() }
+
     /// Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent (`CIStraightenFilter`).
     public static func straightenFilter() -> StraightenFilter { StraightenFilter() }
 
@@ -592,6 +595,9 @@ extension Filters {
 
     /// Blends the image over the background: f = cb − cs: the input subtracted from the background (Photoshop's Subtract; not clamped). (W3C blend mode on premultiplied colour.) (`CISubtractBlendMode`).
     public static func subtractBlendMode() -> SubtractBlendMode { SubtractBlendMode() }
+
+    /// A sun with rays (ours): color·clamp(clamp(R − r + ½, 0, 1) + strength·n^contrast·exp(−max(r − R, 0)/(maxStriationRadius·R)), 0, 1), n = ½ + ½·sin(13θ + 2πt)·sin(29θ − 2πt); infinite extent (`CISunbeamsGenerator`).
+    public static func sunbeamsGenerator() -> SunbeamsGenerator { SunbeamsGenerator() }
 
     /// A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d (`CISwipeTransition`).
     public static func swipeTransition() -> SwipeTransition { SwipeTransition() }
@@ -5603,6 +5609,60 @@ extension Filters {
         }
     }
 
+    /// `CIStarShineGenerator`: A star (ours): color·clamp(1 − smoothstep(0, R, r) + e^crossOpacity·(s(u, v) + s(v, u)), 0, 1), s(a, b) = exp(−|b|/crossWidth − |a|/L), L = crossScale·R·e^epsilon, (u, v) turned by −crossAngle; infinite extent.
+    public final class StarShineGenerator: BuiltinFilter {
+        /// A `CIStarShineGenerator` with every input at its default.
+        public init() { super.init(name: "CIStarShineGenerator") }
+
+        /// The centre; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The star's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,0.8,0.6,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The radius of the star's disc; default 50, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The spikes' length in radii (times e^epsilon); default 15, range 0...inf (`inputCrossScale`).
+        public var crossScale: Double {
+            get { number("inputCrossScale") }
+            set { set(.number(newValue), "inputCrossScale") }
+        }
+
+        /// The angle of the cross in radians; default 0.6 (`inputCrossAngle`).
+        public var crossAngle: Double {
+            get { number("inputCrossAngle") }
+            set { set(.number(newValue), "inputCrossAngle") }
+        }
+
+        /// The natural log of the cross's weight; default -2, range -8...inf (`inputCrossOpacity`).
+        public var crossOpacity: Double {
+            get { number("inputCrossOpacity") }
+            set { set(.number(newValue), "inputCrossOpacity") }
+        }
+
+        /// The spikes' width in pixels; default 2.5, range 0...inf (`inputCrossWidth`).
+        public var crossWidth: Double {
+            get { number("inputCrossWidth") }
+            set { set(.number(newValue), "inputCrossWidth") }
+        }
+
+        /// The natural log of the spikes' length factor; default -2, range -8...inf (`inputEpsilon`).
+        public var epsilon: Double {
+            get { number("inputEpsilon") }
+            set { set(.number(newValue), "inputEpsilon") }
+        }
+    }
+
     /// `CIStraightenFilter`: Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent.
     public final class StraightenFilter: BuiltinFilter {
         /// A `CIStraightenFilter` with every input at its default.
@@ -5702,6 +5762,54 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CISunbeamsGenerator`: A sun with rays (ours): color·clamp(clamp(R − r + ½, 0, 1) + strength·n^contrast·exp(−max(r − R, 0)/(maxStriationRadius·R)), 0, 1), n = ½ + ½·sin(13θ + 2πt)·sin(29θ − 2πt); infinite extent.
+    public final class SunbeamsGenerator: BuiltinFilter {
+        /// A `CISunbeamsGenerator` with every input at its default.
+        public init() { super.init(name: "CISunbeamsGenerator") }
+
+        /// The centre; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The sun's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,0.5,0,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The sun's radius in pixels; default 40, range 0...inf (`inputSunRadius`).
+        public var sunRadius: Double {
+            get { number("inputSunRadius") }
+            set { set(.number(newValue), "inputSunRadius") }
+        }
+
+        /// How far the rays reach, in sun radii (their falloff length); default 2.58, range 0...inf (`inputMaxStriationRadius`).
+        public var maxStriationRadius: Double {
+            get { number("inputMaxStriationRadius") }
+            set { set(.number(newValue), "inputMaxStriationRadius") }
+        }
+
+        /// The rays' intensity; default 0.5, range 0...inf (`inputStriationStrength`).
+        public var striationStrength: Double {
+            get { number("inputStriationStrength") }
+            set { set(.number(newValue), "inputStriationStrength") }
+        }
+
+        /// The exponent sharpening the rays against the gaps; default 1.375, range 0...inf (`inputStriationContrast`).
+        public var striationContrast: Double {
+            get { number("inputStriationContrast") }
+            set { set(.number(newValue), "inputStriationContrast") }
+        }
+
+        /// Turns the rays' pattern; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
         }
     }
 
