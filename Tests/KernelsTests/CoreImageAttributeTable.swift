@@ -271,6 +271,16 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputImage2": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CILenticularHaloGenerator": (["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputColor": Input(value: [1.0, 0.9, 0.8, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputHaloRadius": Input(value: [70.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1000.0),
+            "inputHaloWidth": Input(value: [87.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 300.0),
+            "inputHaloOverlap": Input(value: [0.77], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputStriationStrength": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 3.0),
+            "inputStriationContrast": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
         "CILightTunnel": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

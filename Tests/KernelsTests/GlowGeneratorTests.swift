@@ -3,7 +3,7 @@ import XCTest
 @testable import GraphEngine
 @testable import Kernels
 
-/// CIStarShineGenerator and CISunbeamsGenerator (``GlowGenerators``) against float64 versions of
+/// CIStarShineGenerator, CISunbeamsGenerator and CILenticularHaloGenerator (``GlowGenerators``) against float64 versions of
 /// their stated formulas at pixel centres; the colour is linear, so the test context's numbers are
 /// the premultiplied colour times the intensity.
 final class GlowGeneratorTests: XCTestCase {
@@ -49,6 +49,26 @@ final class GlowGeneratorTests: XCTestCase {
             let beams = strength * pow(n, contrast) * exp(-max(r - radius, 0) / (reach * radius))
             return min(max(radius - r + 0.5, 0), 1) + beams
         }
+    }
+
+    func testLenticularHalo() throws {
+        let (cx, cy, radius, width, overlap, strength, contrast, time) = (12.0, 10.0, 6.0, 8.0, 0.4, 0.7, 1.2, 0.6)
+        let image = try Image.filter("CILenticularHaloGenerator", parameters: [
+            "inputCenter": .vector([cx, cy]), "inputColor": .color(color, colorSpace: .linearSRGB), "inputHaloRadius": .number(radius),
+            "inputHaloWidth": .number(width), "inputHaloOverlap": .number(overlap), "inputStriationStrength": .number(strength),
+            "inputStriationContrast": .number(contrast), "inputTime": .number(time)])
+        XCTAssertTrue(image.extent.isInfinite)
+        let c = premultiplied(color), phase = 2 * Double.pi * time
+        let error = try largestError(image, rect: rect) { i, j in
+            let dx = Double(i) + 0.5 - cx, dy = Double(j) + 0.5 - cy, r = hypot(dx, dy), a = atan2(dy, dx)
+            let n = 0.5 + 0.5 * sin(13 * a + phase) * sin(29 * a - phase)
+            let intensity = [-1.0, 0, 1].map { k -> Double in
+                let t = (r - (radius + width / 2 + k * (1 - overlap) * width / 2)) / (width / 2)
+                return min(max(max(1 - t * t, 0) * (0.5 + strength * pow(n, contrast)), 0), 1)
+            }
+            return [c[0] * intensity[0], c[1] * intensity[1], c[2] * intensity[2], c[3] * (intensity.max() ?? 0)]
+        }
+        XCTAssertLessThan(error, 5e-5)
     }
 
     func testAttributes() throws {

@@ -362,6 +362,9 @@ extension Filters {
     /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
 
+    /// A chromatic halo (ours): per channel I = clamp(max(0, 1 − ((r − ρ)/(W/2))²)·(½ + strength·n^contrast), 0, 1), ρ = R + W/2 + (−1, 0, 1)(1 − overlap)W/2, n CISunbeamsGenerator's rays; out = (color.rgb·I, color.a·max I); infinite extent (`CILenticularHaloGenerator`).
+    public static func lenticularHaloGenerator() -> LenticularHaloGenerator { LenticularHaloGenerator() }
+
     /// A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent (`CILightTunnel`).
     public static func lightTunnel() -> LightTunnel { LightTunnel() }
 
@@ -3752,6 +3755,60 @@ extension Filters {
         public var aspectRatio: Double {
             get { number("inputAspectRatio") }
             set { set(.number(newValue), "inputAspectRatio") }
+        }
+    }
+
+    /// `CILenticularHaloGenerator`: A chromatic halo (ours): per channel I = clamp(max(0, 1 − ((r − ρ)/(W/2))²)·(½ + strength·n^contrast), 0, 1), ρ = R + W/2 + (−1, 0, 1)(1 − overlap)W/2, n CISunbeamsGenerator's rays; out = (color.rgb·I, color.a·max I); infinite extent.
+    public final class LenticularHaloGenerator: BuiltinFilter {
+        /// A `CILenticularHaloGenerator` with every input at its default.
+        public init() { super.init(name: "CILenticularHaloGenerator") }
+
+        /// The centre; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The halo's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,0.9,0.8,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The halo's inner radius; default 70, range 0...inf (`inputHaloRadius`).
+        public var haloRadius: Double {
+            get { number("inputHaloRadius") }
+            set { set(.number(newValue), "inputHaloRadius") }
+        }
+
+        /// From the inner to the outer radius; default 87, range 0...inf (`inputHaloWidth`).
+        public var haloWidth: Double {
+            get { number("inputHaloWidth") }
+            set { set(.number(newValue), "inputHaloWidth") }
+        }
+
+        /// 1 puts the red, green and blue rings on one another; less spreads them apart; default 0.77, range 0...inf (`inputHaloOverlap`).
+        public var haloOverlap: Double {
+            get { number("inputHaloOverlap") }
+            set { set(.number(newValue), "inputHaloOverlap") }
+        }
+
+        /// The striations' intensity; default 0.5, range 0...inf (`inputStriationStrength`).
+        public var striationStrength: Double {
+            get { number("inputStriationStrength") }
+            set { set(.number(newValue), "inputStriationStrength") }
+        }
+
+        /// The striations' exponent; default 1, range 0...inf (`inputStriationContrast`).
+        public var striationContrast: Double {
+            get { number("inputStriationContrast") }
+            set { set(.number(newValue), "inputStriationContrast") }
+        }
+
+        /// Turns the striations; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
         }
     }
 

@@ -1,13 +1,13 @@
 import Foundation
 import GraphEngine
 
-/// CIStarShineGenerator and CISunbeamsGenerator (CICategoryGenerator): a colour times an intensity
-/// about a centre `c`, with `d = p − c`, `r = |d|`. Apple's maths is not public; ours are drawn
+/// CIStarShineGenerator, CISunbeamsGenerator and CILenticularHaloGenerator (CICategoryGenerator): a
+/// colour times an intensity about a centre `c`, with `d = p − c`, `r = |d|`. Apple's maths is not public; ours are drawn
 /// after Apple's documentation pictures (a bright disc with thin spikes; a sun with rays) and stated
 /// per filter. Extent: infinite (the spikes and rays fade but never reach 0).
 enum GlowGenerators {
     static let categories = ["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"]
-    static let all: [FilterDescriptor] = [starShine, sunbeams]
+    static let all: [FilterDescriptor] = [starShine, sunbeams, lenticularHalo]
 
     /// Ours: `disc = 1 − smoothstep(0, R, r)`; with `(u, v)` = `d` turned by −crossAngle, a spike
     /// `s(a, b) = exp(−|b|/w − |a|/L)` of width `w` and length `L = crossScale·R·e^epsilon`, the cross
@@ -59,6 +59,45 @@ enum GlowGenerators {
         return try sunKernel.apply([.image(try args.colorImage("inputColor")), .vector(try args.vector("inputCenter")), .vector(sun),
                                     .number(2 * Double.pi * (try args.number("inputTime")))], extent: .infinite)
     }
+
+    /// Ours: a ring from `R` to `R + W` split into red, green and blue rings (a lens's chromatic
+    /// halo) centred at `ρ = R + W/2 + (−1, 0, 1)·(1 − overlap)·W/2`, each with the profile
+    /// `ring = max(0, 1 − ((r − ρ)/(W/2))²)`, striated like CISunbeamsGenerator's rays:
+    /// `I = clamp(ring·(½ + strength·n^contrast), 0, 1)` per channel, `out = (color.rgb·I, color.a·max(I))`.
+    static let lenticularHalo = FilterDescriptor(
+        name: "CILenticularHaloGenerator", categories: categories,
+        summary: "A chromatic halo (ours): per channel I = clamp(max(0, 1 − ((r − ρ)/(W/2))²)·(½ + strength·n^contrast), 0, 1), "
+            + "ρ = R + W/2 + (−1, 0, 1)(1 − overlap)W/2, n CISunbeamsGenerator's rays; out = (color.rgb·I, color.a·max I); infinite extent.",
+        inputs: [GradientFilters.point("inputCenter", [150, 150], "The centre."),
+                 FilterInput("inputColor", .color, default: .color([1, 0.9, 0.8, 1]), "The halo's colour (sRGB unless given linear)."),
+                 FilterInput("inputHaloRadius", .number, default: .number(70), minimum: 0, slider: 0...1000, "The halo's inner radius."),
+                 FilterInput("inputHaloWidth", .number, default: .number(87), minimum: 0, slider: 0...300, "From the inner to the outer radius."),
+                 FilterInput("inputHaloOverlap", .number, default: .number(0.77), minimum: 0, slider: 0...1,
+                             "1 puts the red, green and blue rings on one another; less spreads them apart."),
+                 FilterInput("inputStriationStrength", .number, default: .number(0.5), minimum: 0, slider: 0...3, "The striations' intensity."),
+                 FilterInput("inputStriationContrast", .number, default: .number(1), minimum: 0, slider: 0...5, "The striations' exponent."),
+                 FilterInput("inputTime", .number, default: .number(0), minimum: 0, maximum: 1, slider: 0...1, "Turns the striations.")]
+    ) { args in
+        let radius = try args.number("inputHaloRadius"), width = max(try args.number("inputHaloWidth"), 1e-4)
+        let spread = (1 - (try args.number("inputHaloOverlap"))) * width / 2
+        let halo = [radius + width / 2, spread, width / 2, 0]
+        let striation = [try args.number("inputStriationStrength"), try args.number("inputStriationContrast")]
+        return try haloKernel.apply([.image(try args.colorImage("inputColor")), .vector(try args.vector("inputCenter")), .vector(halo),
+                                     .vector(striation), .number(2 * Double.pi * (try args.number("inputTime")))], extent: .infinite)
+    }
+
+    static let haloKernel = CatalogueKernel("""
+        kernel vec4 CILenticularHaloGenerator(__sample color, vec2 center, vec4 halo, vec2 striation, float phase) {
+            vec2 d = destCoord() - center;
+            float r = length(d);
+            float a = atan(d.y, d.x);
+            float n = 0.5 + 0.5 * sin(13.0 * a + phase) * sin(29.0 * a - phase);
+            vec3 t = (r - (halo.x + vec3(-1.0, 0.0, 1.0) * halo.y)) / halo.z;
+            vec3 ring = max(1.0 - t * t, 0.0);
+            vec3 i = clamp(ring * (0.5 + striation.x * pow(n, striation.y)), 0.0, 1.0);
+            return vec4(color.rgb * i, color.a * max(i.r, max(i.g, i.b)));
+        }
+        """)
 
     static let starKernel = CatalogueKernel("""
         kernel vec4 CIStarShineGenerator(__sample color, vec2 center, vec4 shape, vec2 rotation) {
