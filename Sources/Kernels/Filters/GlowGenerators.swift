@@ -2,9 +2,10 @@ import Foundation
 import GraphEngine
 
 /// CIStarShineGenerator, CISunbeamsGenerator and CILenticularHaloGenerator (CICategoryGenerator): a
-/// colour times an intensity about a centre `c`, with `d = p − c`, `r = |d|`. Apple's maths is not public; ours are drawn
-/// after Apple's documentation pictures (a bright disc with thin spikes; a sun with rays) and stated
-/// per filter. Extent: infinite (the spikes and rays fade but never reach 0).
+/// colour times an intensity about a centre `c`, with `d = p − c`, `r = |d|`. Apple's maths is not
+/// public; ours are drawn after Apple's documentation pictures (a bright disc with thin spikes; a
+/// sun with rays; a ring of colours) and stated per filter. Extent: infinite (the spikes, rays and
+/// rings fade but the spikes and rays never reach 0).
 enum GlowGenerators {
     static let categories = ["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"]
     static let all: [FilterDescriptor] = [starShine, sunbeams, lenticularHalo]
