@@ -59,6 +59,12 @@ extension Filters {
     /// Adds a glow: mix(s, s + b − s·b, intensity), b the Gaussian (σ = inputRadius) of the image with edges repeated (`CIBloom`).
     public static func bloom() -> Bloom { Bloom() }
 
+    /// A rectangle blurred by a Gaussian: color·¼(erf(k(x − x₀)) − erf(k(x − x₁)))(erf(k(y − y₀)) − erf(k(y − y₁))), k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ (`CIBlurredRectangleGenerator`).
+    public static func blurredRectangleGenerator() -> BlurredRectangleGenerator { BlurredRectangleGenerator() }
+
+    /// A rounded rectangle blurred across its edge: color·½(1 − erf(k·d)), d the rounded distance, k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ (`CIBlurredRoundedRectangleGenerator`).
+    public static func blurredRoundedRectangleGenerator() -> BlurredRoundedRectangleGenerator { BlurredRoundedRectangleGenerator() }
+
     /// Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums) (`CIBoxBlur`).
     public static func boxBlur() -> BoxBlur { BoxBlur() }
 
@@ -341,11 +347,23 @@ extension Filters {
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
+    /// Straightens the guide into a rectangle (edges at the mean x of left and right, mean y of bottom and top; ours): out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIKeystoneCorrectionCombined`).
+    public static func keystoneCorrectionCombined() -> KeystoneCorrectionCombined { KeystoneCorrectionCombined() }
+
+    /// Straightens the guide's bottom and top edges: the guide maps onto the quadrilateral with those edges horizontal at their mean y (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIKeystoneCorrectionHorizontal`).
+    public static func keystoneCorrectionHorizontal() -> KeystoneCorrectionHorizontal { KeystoneCorrectionHorizontal() }
+
+    /// Straightens the guide's left and right edges: the guide maps onto the quadrilateral with those edges vertical at their mean x (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIKeystoneCorrectionVertical`).
+    public static func keystoneCorrectionVertical() -> KeystoneCorrectionVertical { KeystoneCorrectionVertical() }
+
     /// CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection (`CILabDeltaE`).
     public static func labDeltaE() -> LabDeltaE { LabDeltaE() }
 
     /// Scales by (scale·aspect, scale): Σ w·in / Σ w with w = L((i + ½ − u)/max(1/s, 1)), u = (X + ½)/s, L(x) = sinc(x)·sinc(x/3), |x| < 3; in = 0 outside a finite extent (clamp first for repeated edges); extent: the scaled extent, integral (`CILanczosScaleTransform`).
     public static func lanczosScaleTransform() -> LanczosScaleTransform { LanczosScaleTransform() }
+
+    /// A chromatic halo (ours): per channel I = clamp(max(0, 1 − ((r − ρ)/(W/2))²)·(½ + strength·n^contrast), 0, 1), ρ = R + W/2 + (−1, 0, 1)(1 − overlap)W/2, n CISunbeamsGenerator's rays; out = (color.rgb·I, color.a·max I); infinite extent (`CILenticularHaloGenerator`).
+    public static func lenticularHaloGenerator() -> LenticularHaloGenerator { LenticularHaloGenerator() }
 
     /// A tunnel of the circle's rim spiralling outwards: out(p) = bilinear(in, c + R·rot(rotation·ln(d/R))·v/d) for d = |v| > R, v = p − c (identity inside); infinite extent (`CILightTunnel`).
     public static func lightTunnel() -> LightTunnel { LightTunnel() }
@@ -425,6 +443,12 @@ extension Filters {
     /// Multiplies the two images (all channels). Premultiplied: s * b (`CIMultiplyCompositing`).
     public static func multiplyCompositing() -> MultiplyCompositing { MultiplyCompositing() }
 
+    /// Nine-slice stretch: per axis src = x below b0, x − g from b1 + g, b0 + (x − b0)(b1 − b0)/(b1 − b0 + g) between (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g (`CINinePartStretched`).
+    public static func ninePartStretched() -> NinePartStretched { NinePartStretched() }
+
+    /// Nine-slice tiling: per axis src = x below b0, x − g from b1 + g, b0 + mod(x − b0, b1 − b0) between, odd tiles mirrored in y when inputFlipYTiles (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g (`CINinePartTiled`).
+    public static func ninePartTiled() -> NinePartTiled { NinePartTiled() }
+
     /// Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d (`CINoiseReduction`).
     public static func noiseReduction() -> NoiseReduction { NoiseReduction() }
 
@@ -445,6 +469,9 @@ extension Filters {
 
     /// Maps the quadrilateral of the four points onto the rectangle [0 0 w h]: out(p) = bilinear(in, H(p.x/w, p.y/h)), H the unit square → quadrilateral homography; w = max(bottom, top)·rx, h = max(left, right)·ry, rx, ry the left/right and bottom/top edge ratios (≥ 1, at most 2) (`CIPerspectiveCorrection`).
     public static func perspectiveCorrection() -> PerspectiveCorrection { PerspectiveCorrection() }
+
+    /// Turns the camera: H = K·R·K⁻¹, R = Rz(roll)·Rx(pitch)·Ry(yaw), K the pinhole of focal length focalLength/36·max(w, h) pixels on the centre; out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped (`CIPerspectiveRotate`).
+    public static func perspectiveRotate() -> PerspectiveRotate { PerspectiveRotate() }
 
     /// The image mapped onto the quadrilateral and its plane tiled: out(p) = bilinear(in, e.origin + e.size·fract(H⁻¹(p))), H the unit square → quadrilateral homography, 0 beyond the horizon; infinite extent (`CIPerspectiveTile`).
     public static func perspectiveTile() -> PerspectiveTile { PerspectiveTile() }
@@ -500,6 +527,12 @@ extension Filters {
     /// A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2 (`CIRippleTransition`).
     public static func rippleTransition() -> RippleTransition { RippleTransition() }
 
+    /// A rounded rectangle of one colour: color·clamp(½ − d, 0, 1), d the signed distance to the rectangle with corners of radius r (p-norm exponent 2 + 2·smoothness); extent inputExtent (`CIRoundedRectangleGenerator`).
+    public static func roundedRectangleGenerator() -> RoundedRectangleGenerator { RoundedRectangleGenerator() }
+
+    /// A rounded rectangle's outline of width w centred on it: color·(clamp(½ − d + w/2, 0, 1) − clamp(½ − d − w/2, 0, 1)); extent inputExtent outset by w/2 (`CIRoundedRectangleStrokeGenerator`).
+    public static func roundedRectangleStrokeGenerator() -> RoundedRectangleStrokeGenerator { RoundedRectangleStrokeGenerator() }
+
     /// The average colour of each row of an area, as a one-pixel-high image (`CIRowAverage`).
     public static func rowAverage() -> RowAverage { RowAverage() }
 
@@ -551,14 +584,23 @@ extension Filters {
     /// A spotlight on the flat picture: l = normalize(position − (x, y, 0)), a = normalize(pointsAt − position), I = brightness·max(−l·a, 0)^(100·concentration)·max(l.z, 0), rgb = rgb_in·colour·I; alpha kept (`CISpotLight`).
     public static func spotLight() -> SpotLight { SpotLight() }
 
+    /// A star (ours): color·clamp(1 − smoothstep(0, R, r) + e^crossOpacity·(s(u, v) + s(v, u)), 0, 1), s(a, b) = exp(−|b|/crossWidth − |a|/L), L = crossScale·R·e^epsilon, (u, v) turned by −crossAngle; infinite extent (`CIStarShineGenerator`).
+    public static func starShineGenerator() -> StarShineGenerator { StarShineGenerator() }
+
     /// Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent (`CIStraightenFilter`).
     public static func straightenFilter() -> StraightenFilter { StraightenFilter() }
+
+    /// Fits the image to inputSize (ours): cropped to mix(size, the centred rectangle of the output's aspect, cropAmount), then v = u·t/(1 + (t − 1)|u|) per axis, t = mix(r/min(r), 1, centerStretchAmount), r = output/cropped size; extent [0 0 W H] (`CIStretchCrop`).
+    public static func stretchCrop() -> StretchCrop { StretchCrop() }
 
     /// Vertical stripes of two colours (`CIStripesGenerator`).
     public static func stripesGenerator() -> StripesGenerator { StripesGenerator() }
 
     /// Blends the image over the background: f = cb − cs: the input subtracted from the background (Photoshop's Subtract; not clamped). (W3C blend mode on premultiplied colour.) (`CISubtractBlendMode`).
     public static func subtractBlendMode() -> SubtractBlendMode { SubtractBlendMode() }
+
+    /// A sun with rays (ours): color·clamp(clamp(R − r + ½, 0, 1) + strength·n^contrast·exp(−max(r − R, 0)/(maxStriationRadius·R)), 0, 1), n = ½ + ½·sin(13θ + 2πt)·sin(29θ − 2πt); infinite extent (`CISunbeamsGenerator`).
+    public static func sunbeamsGenerator() -> SunbeamsGenerator { SunbeamsGenerator() }
 
     /// A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d (`CISwipeTransition`).
     public static func swipeTransition() -> SwipeTransition { SwipeTransition() }
@@ -571,6 +613,9 @@ extension Filters {
 
     /// Maps each colour channel through a spline through five points (in gamma 2) (`CIToneCurve`).
     public static func toneCurve() -> ToneCurve { ToneCurve() }
+
+    /// Tone-maps from headroom Hs to Ht (ours): rgb·f(m)/m, m = max(r, g, b), f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht), so f(Hs) = Ht and f′(0) = 1 (`CIToneMapHeadroom`).
+    public static func toneMapHeadroom() -> ToneMapHeadroom { ToneMapHeadroom() }
 
     /// A refracting glass ring of outer radius R and width w: out(p) = bilinear(in, p + T.xy·(h + w/2)/|T.z|), T = refract(−z, (v, h)/(w/2), 1/refraction), h = √((w/2)² − |v|²), v = p − the nearest point of the circle of radius R − w/2; extent: the input's (`CITorusLensDistortion`).
     public static func torusLensDistortion() -> TorusLensDistortion { TorusLensDistortion() }
@@ -1052,6 +1097,66 @@ extension Filters {
         public var intensity: Double {
             get { number("inputIntensity") }
             set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
+    /// `CIBlurredRectangleGenerator`: A rectangle blurred by a Gaussian: color·¼(erf(k(x − x₀)) − erf(k(x − x₁)))(erf(k(y − y₀)) − erf(k(y − y₁))), k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ.
+    public final class BlurredRectangleGenerator: BuiltinFilter {
+        /// A `CIBlurredRectangleGenerator` with every input at its default.
+        public init() { super.init(name: "CIBlurredRectangleGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The Gaussian blur's standard deviation in pixels; default 10, range 0...inf (`inputSigma`).
+        public var sigma: Double {
+            get { number("inputSigma") }
+            set { set(.number(newValue), "inputSigma") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIBlurredRoundedRectangleGenerator`: A rounded rectangle blurred across its edge: color·½(1 − erf(k·d)), d the rounded distance, k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ.
+    public final class BlurredRoundedRectangleGenerator: BuiltinFilter {
+        /// A `CIBlurredRoundedRectangleGenerator` with every input at its default.
+        public init() { super.init(name: "CIBlurredRoundedRectangleGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The corner radius in pixels (at most half the shorter side); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// 0 is a circular corner; up to 1 the corner's p-norm exponent 2 + 2·smoothness grows; default 0, range 0...1 (`inputSmoothness`).
+        public var smoothness: Double {
+            get { number("inputSmoothness") }
+            set { set(.number(newValue), "inputSmoothness") }
+        }
+
+        /// The Gaussian blur's standard deviation in pixels; default 10, range 0...inf (`inputSigma`).
+        public var sigma: Double {
+            get { number("inputSigma") }
+            set { set(.number(newValue), "inputSigma") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
         }
     }
 
@@ -3485,6 +3590,132 @@ extension Filters {
         }
     }
 
+    /// `CIKeystoneCorrectionCombined`: Straightens the guide into a rectangle (edges at the mean x of left and right, mean y of bottom and top; ours): out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class KeystoneCorrectionCombined: BuiltinFilter {
+        /// A `CIKeystoneCorrectionCombined` with every input at its default.
+        public init() { super.init(name: "CIKeystoneCorrectionCombined") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length (accepted for Core Image's signature; the guides alone fix our correction); default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The top left point of the guide (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// The top right point of the guide (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// The bottom right point of the guide (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// The bottom left point of the guide (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+    }
+
+    /// `CIKeystoneCorrectionHorizontal`: Straightens the guide's bottom and top edges: the guide maps onto the quadrilateral with those edges horizontal at their mean y (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class KeystoneCorrectionHorizontal: BuiltinFilter {
+        /// A `CIKeystoneCorrectionHorizontal` with every input at its default.
+        public init() { super.init(name: "CIKeystoneCorrectionHorizontal") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length (accepted for Core Image's signature; the guides alone fix our correction); default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The top left point of the guide (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// The top right point of the guide (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// The bottom right point of the guide (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// The bottom left point of the guide (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+    }
+
+    /// `CIKeystoneCorrectionVertical`: Straightens the guide's left and right edges: the guide maps onto the quadrilateral with those edges vertical at their mean x (ours), out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class KeystoneCorrectionVertical: BuiltinFilter {
+        /// A `CIKeystoneCorrectionVertical` with every input at its default.
+        public init() { super.init(name: "CIKeystoneCorrectionVertical") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length (accepted for Core Image's signature; the guides alone fix our correction); default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The top left point of the guide (`inputTopLeft`).
+        public var topLeft: [Double] {
+            get { vector("inputTopLeft") }
+            set { set(.vector(newValue), "inputTopLeft") }
+        }
+
+        /// The top right point of the guide (`inputTopRight`).
+        public var topRight: [Double] {
+            get { vector("inputTopRight") }
+            set { set(.vector(newValue), "inputTopRight") }
+        }
+
+        /// The bottom right point of the guide (`inputBottomRight`).
+        public var bottomRight: [Double] {
+            get { vector("inputBottomRight") }
+            set { set(.vector(newValue), "inputBottomRight") }
+        }
+
+        /// The bottom left point of the guide (`inputBottomLeft`).
+        public var bottomLeft: [Double] {
+            get { vector("inputBottomLeft") }
+            set { set(.vector(newValue), "inputBottomLeft") }
+        }
+    }
+
     /// `CILabDeltaE`: CIE ΔE 1994 between the images' Lab colours: ΔE = √(ΔL² + (ΔC/(1 + 0.045·C1))² + ΔH²/(1 + 0.015·C1)²), out = (ΔE, ΔE, ΔE, 1); extent the intersection.
     public final class LabDeltaE: BuiltinFilter {
         /// A `CILabDeltaE` with every input at its default.
@@ -3524,6 +3755,60 @@ extension Filters {
         public var aspectRatio: Double {
             get { number("inputAspectRatio") }
             set { set(.number(newValue), "inputAspectRatio") }
+        }
+    }
+
+    /// `CILenticularHaloGenerator`: A chromatic halo (ours): per channel I = clamp(max(0, 1 − ((r − ρ)/(W/2))²)·(½ + strength·n^contrast), 0, 1), ρ = R + W/2 + (−1, 0, 1)(1 − overlap)W/2, n CISunbeamsGenerator's rays; out = (color.rgb·I, color.a·max I); infinite extent.
+    public final class LenticularHaloGenerator: BuiltinFilter {
+        /// A `CILenticularHaloGenerator` with every input at its default.
+        public init() { super.init(name: "CILenticularHaloGenerator") }
+
+        /// The centre; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The halo's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,0.9,0.8,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The halo's inner radius; default 70, range 0...inf (`inputHaloRadius`).
+        public var haloRadius: Double {
+            get { number("inputHaloRadius") }
+            set { set(.number(newValue), "inputHaloRadius") }
+        }
+
+        /// From the inner to the outer radius; default 87, range 0...inf (`inputHaloWidth`).
+        public var haloWidth: Double {
+            get { number("inputHaloWidth") }
+            set { set(.number(newValue), "inputHaloWidth") }
+        }
+
+        /// 1 puts the red, green and blue rings on one another; less spreads them apart; default 0.77, range 0...inf (`inputHaloOverlap`).
+        public var haloOverlap: Double {
+            get { number("inputHaloOverlap") }
+            set { set(.number(newValue), "inputHaloOverlap") }
+        }
+
+        /// The striations' intensity; default 0.5, range 0...inf (`inputStriationStrength`).
+        public var striationStrength: Double {
+            get { number("inputStriationStrength") }
+            set { set(.number(newValue), "inputStriationStrength") }
+        }
+
+        /// The striations' exponent; default 1, range 0...inf (`inputStriationContrast`).
+        public var striationContrast: Double {
+            get { number("inputStriationContrast") }
+            set { set(.number(newValue), "inputStriationContrast") }
+        }
+
+        /// Turns the striations; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
         }
     }
 
@@ -4097,6 +4382,72 @@ extension Filters {
         }
     }
 
+    /// `CINinePartStretched`: Nine-slice stretch: per axis src = x below b0, x − g from b1 + g, b0 + (x − b0)(b1 − b0)/(b1 − b0 + g) between (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g.
+    public final class NinePartStretched: BuiltinFilter {
+        /// A `CINinePartStretched` with every input at its default.
+        public init() { super.init(name: "CINinePartStretched") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The lower left corner of the middle band; default [50,50] (`inputBreakpoint0`).
+        public var breakpoint0: [Double] {
+            get { vector("inputBreakpoint0") }
+            set { set(.vector(newValue), "inputBreakpoint0") }
+        }
+
+        /// The upper right corner of the middle band; default [150,150] (`inputBreakpoint1`).
+        public var breakpoint1: [Double] {
+            get { vector("inputBreakpoint1") }
+            set { set(.vector(newValue), "inputBreakpoint1") }
+        }
+
+        /// How many pixels the image grows by in x and y; default [100,100] (`inputGrowAmount`).
+        public var growAmount: [Double] {
+            get { vector("inputGrowAmount") }
+            set { set(.vector(newValue), "inputGrowAmount") }
+        }
+    }
+
+    /// `CINinePartTiled`: Nine-slice tiling: per axis src = x below b0, x − g from b1 + g, b0 + mod(x − b0, b1 − b0) between, odd tiles mirrored in y when inputFlipYTiles (ours); out(p) = bilinear(in, src(p)); extent: the input's grown by g.
+    public final class NinePartTiled: BuiltinFilter {
+        /// A `CINinePartTiled` with every input at its default.
+        public init() { super.init(name: "CINinePartTiled") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The lower left corner of the middle band; default [50,50] (`inputBreakpoint0`).
+        public var breakpoint0: [Double] {
+            get { vector("inputBreakpoint0") }
+            set { set(.vector(newValue), "inputBreakpoint0") }
+        }
+
+        /// The upper right corner of the middle band; default [150,150] (`inputBreakpoint1`).
+        public var breakpoint1: [Double] {
+            get { vector("inputBreakpoint1") }
+            set { set(.vector(newValue), "inputBreakpoint1") }
+        }
+
+        /// How many pixels the image grows by in x and y; default [100,100] (`inputGrowAmount`).
+        public var growAmount: [Double] {
+            get { vector("inputGrowAmount") }
+            set { set(.vector(newValue), "inputGrowAmount") }
+        }
+
+        /// Mirror every other tile in y; default true (`inputFlipYTiles`).
+        public var flipYTiles: Bool {
+            get { bool("inputFlipYTiles") }
+            set { set(.bool(newValue), "inputFlipYTiles") }
+        }
+    }
+
     /// `CINoiseReduction`: Reduces noise: d = s − b (b a Gaussian of σ 1), t = smoothstep(n, 2n, |L(d)|), rgb = b + (1 + sharpness)·t·d.
     public final class NoiseReduction: BuiltinFilter {
         /// A `CINoiseReduction` with every input at its default.
@@ -4370,6 +4721,42 @@ extension Filters {
         public var crop: Bool {
             get { bool("inputCrop") }
             set { set(.bool(newValue), "inputCrop") }
+        }
+    }
+
+    /// `CIPerspectiveRotate`: Turns the camera: H = K·R·K⁻¹, R = Rz(roll)·Rx(pitch)·Ry(yaw), K the pinhole of focal length focalLength/36·max(w, h) pixels on the centre; out(p) = bilinear(in, H⁻¹(p)); extent: the input's corners mapped.
+    public final class PerspectiveRotate: BuiltinFilter {
+        /// A `CIPerspectiveRotate` with every input at its default.
+        public init() { super.init(name: "CIPerspectiveRotate") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The 35 mm equivalent focal length; default 28 (`inputFocalLength`).
+        public var focalLength: Double {
+            get { number("inputFocalLength") }
+            set { set(.number(newValue), "inputFocalLength") }
+        }
+
+        /// The turn about x in radians; default 0 (`inputPitch`).
+        public var pitch: Double {
+            get { number("inputPitch") }
+            set { set(.number(newValue), "inputPitch") }
+        }
+
+        /// The turn about y in radians; default 0 (`inputYaw`).
+        public var yaw: Double {
+            get { number("inputYaw") }
+            set { set(.number(newValue), "inputYaw") }
+        }
+
+        /// The turn about the optical axis in radians; default 0 (`inputRoll`).
+        public var roll: Double {
+            get { number("inputRoll") }
+            set { set(.number(newValue), "inputRoll") }
         }
     }
 
@@ -4772,6 +5159,72 @@ extension Filters {
         public var scale: Double {
             get { number("inputScale") }
             set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIRoundedRectangleGenerator`: A rounded rectangle of one colour: color·clamp(½ − d, 0, 1), d the signed distance to the rectangle with corners of radius r (p-norm exponent 2 + 2·smoothness); extent inputExtent.
+    public final class RoundedRectangleGenerator: BuiltinFilter {
+        /// A `CIRoundedRectangleGenerator` with every input at its default.
+        public init() { super.init(name: "CIRoundedRectangleGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The corner radius in pixels (at most half the shorter side); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// 0 is a circular corner; up to 1 the corner's p-norm exponent 2 + 2·smoothness grows; default 0, range 0...1 (`inputSmoothness`).
+        public var smoothness: Double {
+            get { number("inputSmoothness") }
+            set { set(.number(newValue), "inputSmoothness") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIRoundedRectangleStrokeGenerator`: A rounded rectangle's outline of width w centred on it: color·(clamp(½ − d + w/2, 0, 1) − clamp(½ − d − w/2, 0, 1)); extent inputExtent outset by w/2.
+    public final class RoundedRectangleStrokeGenerator: BuiltinFilter {
+        /// A `CIRoundedRectangleStrokeGenerator` with every input at its default.
+        public init() { super.init(name: "CIRoundedRectangleStrokeGenerator") }
+
+        /// The rectangle (x y width height); default [0,0,100,100] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// The corner radius in pixels (at most half the shorter side); default 10, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// 0 is a circular corner; up to 1 the corner's p-norm exponent 2 + 2·smoothness grows; default 0, range 0...1 (`inputSmoothness`).
+        public var smoothness: Double {
+            get { number("inputSmoothness") }
+            set { set(.number(newValue), "inputSmoothness") }
+        }
+
+        /// The colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The stroke's width in pixels; default 10, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
         }
     }
 
@@ -5213,6 +5666,60 @@ extension Filters {
         }
     }
 
+    /// `CIStarShineGenerator`: A star (ours): color·clamp(1 − smoothstep(0, R, r) + e^crossOpacity·(s(u, v) + s(v, u)), 0, 1), s(a, b) = exp(−|b|/crossWidth − |a|/L), L = crossScale·R·e^epsilon, (u, v) turned by −crossAngle; infinite extent.
+    public final class StarShineGenerator: BuiltinFilter {
+        /// A `CIStarShineGenerator` with every input at its default.
+        public init() { super.init(name: "CIStarShineGenerator") }
+
+        /// The centre; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The star's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,0.8,0.6,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The radius of the star's disc; default 50, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// The spikes' length in radii (times e^epsilon); default 15, range 0...inf (`inputCrossScale`).
+        public var crossScale: Double {
+            get { number("inputCrossScale") }
+            set { set(.number(newValue), "inputCrossScale") }
+        }
+
+        /// The angle of the cross in radians; default 0.6 (`inputCrossAngle`).
+        public var crossAngle: Double {
+            get { number("inputCrossAngle") }
+            set { set(.number(newValue), "inputCrossAngle") }
+        }
+
+        /// The natural log of the cross's weight; default -2, range -8...inf (`inputCrossOpacity`).
+        public var crossOpacity: Double {
+            get { number("inputCrossOpacity") }
+            set { set(.number(newValue), "inputCrossOpacity") }
+        }
+
+        /// The spikes' width in pixels; default 2.5, range 0...inf (`inputCrossWidth`).
+        public var crossWidth: Double {
+            get { number("inputCrossWidth") }
+            set { set(.number(newValue), "inputCrossWidth") }
+        }
+
+        /// The natural log of the spikes' length factor; default -2, range -8...inf (`inputEpsilon`).
+        public var epsilon: Double {
+            get { number("inputEpsilon") }
+            set { set(.number(newValue), "inputEpsilon") }
+        }
+    }
+
     /// `CIStraightenFilter`: Rotates the image by inputAngle about its centre, scaled by cos θ + (W/m)|sin θ| (W, m: the larger and smaller side) so it covers its extent, and crops to the extent.
     public final class StraightenFilter: BuiltinFilter {
         /// A `CIStraightenFilter` with every input at its default.
@@ -5228,6 +5735,36 @@ extension Filters {
         public var angle: Double {
             get { number("inputAngle") }
             set { set(.number(newValue), "inputAngle") }
+        }
+    }
+
+    /// `CIStretchCrop`: Fits the image to inputSize (ours): cropped to mix(size, the centred rectangle of the output's aspect, cropAmount), then v = u·t/(1 + (t − 1)|u|) per axis, t = mix(r/min(r), 1, centerStretchAmount), r = output/cropped size; extent [0 0 W H].
+    public final class StretchCrop: BuiltinFilter {
+        /// A `CIStretchCrop` with every input at its default.
+        public init() { super.init(name: "CIStretchCrop") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The output's width and height in pixels; default [1280,720] (`inputSize`).
+        public var size: [Double] {
+            get { vector("inputSize") }
+            set { set(.vector(newValue), "inputSize") }
+        }
+
+        /// 0 only stretches, 1 only crops (to the output's aspect ratio); default 0.25, range 0...1 (`inputCropAmount`).
+        public var cropAmount: Double {
+            get { number("inputCropAmount") }
+            set { set(.number(newValue), "inputCropAmount") }
+        }
+
+        /// 0 keeps the centre's aspect ratio (the edges stretch more), 1 stretches uniformly; default 0.25, range 0...1 (`inputCenterStretchAmount`).
+        public var centerStretchAmount: Double {
+            get { number("inputCenterStretchAmount") }
+            set { set(.number(newValue), "inputCenterStretchAmount") }
         }
     }
 
@@ -5282,6 +5819,54 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CISunbeamsGenerator`: A sun with rays (ours): color·clamp(clamp(R − r + ½, 0, 1) + strength·n^contrast·exp(−max(r − R, 0)/(maxStriationRadius·R)), 0, 1), n = ½ + ½·sin(13θ + 2πt)·sin(29θ − 2πt); infinite extent.
+    public final class SunbeamsGenerator: BuiltinFilter {
+        /// A `CISunbeamsGenerator` with every input at its default.
+        public init() { super.init(name: "CISunbeamsGenerator") }
+
+        /// The centre; default [150,150] (`inputCenter`).
+        public var center: [Double] {
+            get { vector("inputCenter") }
+            set { set(.vector(newValue), "inputCenter") }
+        }
+
+        /// The sun's colour (sRGB unless given linear); unpremultiplied sRGB RGBA, default [1,0.5,0,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The sun's radius in pixels; default 40, range 0...inf (`inputSunRadius`).
+        public var sunRadius: Double {
+            get { number("inputSunRadius") }
+            set { set(.number(newValue), "inputSunRadius") }
+        }
+
+        /// How far the rays reach, in sun radii (their falloff length); default 2.58, range 0...inf (`inputMaxStriationRadius`).
+        public var maxStriationRadius: Double {
+            get { number("inputMaxStriationRadius") }
+            set { set(.number(newValue), "inputMaxStriationRadius") }
+        }
+
+        /// The rays' intensity; default 0.5, range 0...inf (`inputStriationStrength`).
+        public var striationStrength: Double {
+            get { number("inputStriationStrength") }
+            set { set(.number(newValue), "inputStriationStrength") }
+        }
+
+        /// The exponent sharpening the rays against the gaps; default 1.375, range 0...inf (`inputStriationContrast`).
+        public var striationContrast: Double {
+            get { number("inputStriationContrast") }
+            set { set(.number(newValue), "inputStriationContrast") }
+        }
+
+        /// Turns the rays' pattern; default 0, range 0...1 (`inputTime`).
+        public var time: Double {
+            get { number("inputTime") }
+            set { set(.number(newValue), "inputTime") }
         }
     }
 
@@ -5414,6 +5999,30 @@ extension Filters {
         public var point4: [Double] {
             get { vector("inputPoint4") }
             set { set(.vector(newValue), "inputPoint4") }
+        }
+    }
+
+    /// `CIToneMapHeadroom`: Tone-maps from headroom Hs to Ht (ours): rgb·f(m)/m, m = max(r, g, b), f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht), so f(Hs) = Ht and f′(0) = 1.
+    public final class ToneMapHeadroom: BuiltinFilter {
+        /// A `CIToneMapHeadroom` with every input at its default.
+        public init() { super.init(name: "CIToneMapHeadroom") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The input's headroom (its brightest value, 1 = SDR white); without it the input is returned; range 1...32 (`inputSourceHeadroom`).
+        public var sourceHeadroom: Double? {
+            get { optionalNumber("inputSourceHeadroom") }
+            set { set(newValue.map(FilterValue.number), "inputSourceHeadroom") }
+        }
+
+        /// The output's headroom; default 1, range 1...32 (`inputTargetHeadroom`).
+        public var targetHeadroom: Double {
+            get { number("inputTargetHeadroom") }
+            set { set(.number(newValue), "inputTargetHeadroom") }
         }
     }
 

@@ -1,8 +1,9 @@
 import GraphEngine
 
 /// The names of Core Image's built-in filters (`CIFilter.filterNames(inCategory: nil)` on macOS 15 /
-/// iOS 18, from Apple's Core Image documentation), so that a name Core Image users know but this
-/// engine does not provide is answered as such rather than as a typo.
+/// iOS 18, from Apple's Core Image documentation, and CIBlurredRoundedRectangleGenerator of macOS 26 /
+/// iOS 26 from the attribute reference), so that a name Core Image users know but this engine does
+/// not provide is answered as such rather than as a typo.
 public enum CoreImageFilterNames {
     /// Every built-in Core Image filter name, sorted.
     public static let all: Set<String> = [
@@ -12,6 +13,7 @@ public enum CoreImageFilterNames {
         "CIAreaMinimum", "CIAreaMinimumAlpha", "CIAttributedTextImageGenerator", "CIAztecCodeGenerator",
         "CIBarcodeGenerator", "CIBarsSwipeTransition", "CIBicubicScaleTransform", "CIBlendWithAlphaMask",
         "CIBlendWithBlueMask", "CIBlendWithMask", "CIBlendWithRedMask", "CIBloom", "CIBlurredRectangleGenerator",
+        "CIBlurredRoundedRectangleGenerator",
         "CIBokehBlur", "CIBoxBlur", "CIBumpDistortion", "CIBumpDistortionLinear", "CICMYKHalftone",
         "CICameraCalibrationLensCorrection", "CICannyEdgeDetector", "CICheckerboardGenerator",
         "CICircleSplashDistortion", "CICircularScreen", "CICircularWrap", "CIClamp", "CICode128BarcodeGenerator",
