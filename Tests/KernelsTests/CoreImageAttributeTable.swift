@@ -28,6 +28,36 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTransform": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIAreaAlphaWeightedHistogram": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputCount": Input(value: [64.0], minimum: 1.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+        ]),
+        "CIAreaAverageMaximumRed": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIAreaBoundsRed": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIAreaLogarithmicHistogram": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputCount": Input(value: [64.0], minimum: 1.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+            "inputMinimumStop": Input(value: [-10.0], minimum: nil, sliderMinimum: -12.0, sliderMaximum: -4.0),
+            "inputMaximumStop": Input(value: [4.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 8.0),
+        ]),
+        "CIAreaMaximumAlpha": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIAreaMinimumAlpha": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIBarsSwipeTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -20,14 +20,29 @@ extension Filters {
     /// Applies an affine transform [a b c d tx ty]: x' = a·x + c·y + tx, y' = b·x + d·y + ty (`CIAffineTransform`).
     public static func affineTransform() -> AffineTransform { AffineTransform() }
 
+    /// Alpha-weighted histograms of an area's unpremultiplied RGB, count pixels wide (`CIAreaAlphaWeightedHistogram`).
+    public static func areaAlphaWeightedHistogram() -> AreaAlphaWeightedHistogram { AreaAlphaWeightedHistogram() }
+
     /// The average colour of an area (`CIAreaAverage`).
     public static func areaAverage() -> AreaAverage { AreaAverage() }
+
+    /// The average (r) and maximum (g) red value of an area (`CIAreaAverageMaximumRed`).
+    public static func areaAverageMaximumRed() -> AreaAverageMaximumRed { AreaAverageMaximumRed() }
+
+    /// The normalised bounding box (x, y, w, h) of the pixels with red > 0 (`CIAreaBoundsRed`).
+    public static func areaBoundsRed() -> AreaBoundsRed { AreaBoundsRed() }
 
     /// Per-channel histograms of an area, as an image count pixels wide (`CIAreaHistogram`).
     public static func areaHistogram() -> AreaHistogram { AreaHistogram() }
 
+    /// Histograms of log₂ R, G, B between two stops (and of alpha), count pixels wide (`CIAreaLogarithmicHistogram`).
+    public static func areaLogarithmicHistogram() -> AreaLogarithmicHistogram { AreaLogarithmicHistogram() }
+
     /// The maximum of each channel in an area (`CIAreaMaximum`).
     public static func areaMaximum() -> AreaMaximum { AreaMaximum() }
+
+    /// The pixel of greatest alpha in an area (first in row order on ties) (`CIAreaMaximumAlpha`).
+    public static func areaMaximumAlpha() -> AreaMaximumAlpha { AreaMaximumAlpha() }
 
     /// The minimum (left pixel) and maximum (right pixel) of each channel (`CIAreaMinMax`).
     public static func areaMinMax() -> AreaMinMax { AreaMinMax() }
@@ -37,6 +52,9 @@ extension Filters {
 
     /// The minimum of each channel in an area (`CIAreaMinimum`).
     public static func areaMinimum() -> AreaMinimum { AreaMinimum() }
+
+    /// The pixel of least alpha in an area (first in row order on ties) (`CIAreaMinimumAlpha`).
+    public static func areaMinimumAlpha() -> AreaMinimumAlpha { AreaMinimumAlpha() }
 
     /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
     public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
@@ -737,6 +755,36 @@ extension Filters {
         }
     }
 
+    /// `CIAreaAlphaWeightedHistogram`: Alpha-weighted histograms of an area's unpremultiplied RGB, count pixels wide.
+    public final class AreaAlphaWeightedHistogram: BuiltinFilter {
+        /// A `CIAreaAlphaWeightedHistogram` with every input at its default.
+        public init() { super.init(name: "CIAreaAlphaWeightedHistogram") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// Scales every bin; default 1, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The number of bins (a whole number); default 64, range 1...2048 (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+    }
+
     /// `CIAreaAverage`: The average colour of an area.
     public final class AreaAverage: BuiltinFilter {
         /// A `CIAreaAverage` with every input at its default.
@@ -749,6 +797,42 @@ extension Filters {
         }
 
         /// The area to reduce; default the image's extent (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaAverageMaximumRed`: The average (r) and maximum (g) red value of an area.
+    public final class AreaAverageMaximumRed: BuiltinFilter {
+        /// A `CIAreaAverageMaximumRed` with every input at its default.
+        public init() { super.init(name: "CIAreaAverageMaximumRed") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaBoundsRed`: The normalised bounding box (x, y, w, h) of the pixels with red > 0.
+    public final class AreaBoundsRed: BuiltinFilter {
+        /// A `CIAreaBoundsRed` with every input at its default.
+        public init() { super.init(name: "CIAreaBoundsRed") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
@@ -785,6 +869,48 @@ extension Filters {
         }
     }
 
+    /// `CIAreaLogarithmicHistogram`: Histograms of log₂ R, G, B between two stops (and of alpha), count pixels wide.
+    public final class AreaLogarithmicHistogram: BuiltinFilter {
+        /// A `CIAreaLogarithmicHistogram` with every input at its default.
+        public init() { super.init(name: "CIAreaLogarithmicHistogram") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// Scales every bin; default 1, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The number of bins (a whole number); default 64, range 1...2048 (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+
+        /// The stop (log₂ value) of bin 0's start; default -10 (`inputMinimumStop`).
+        public var minimumStop: Double {
+            get { number("inputMinimumStop") }
+            set { set(.number(newValue), "inputMinimumStop") }
+        }
+
+        /// The stop of the last bin's end; default 4 (`inputMaximumStop`).
+        public var maximumStop: Double {
+            get { number("inputMaximumStop") }
+            set { set(.number(newValue), "inputMaximumStop") }
+        }
+    }
+
     /// `CIAreaMaximum`: The maximum of each channel in an area.
     public final class AreaMaximum: BuiltinFilter {
         /// A `CIAreaMaximum` with every input at its default.
@@ -797,6 +923,24 @@ extension Filters {
         }
 
         /// The area to reduce; default the image's extent (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaMaximumAlpha`: The pixel of greatest alpha in an area (first in row order on ties).
+    public final class AreaMaximumAlpha: BuiltinFilter {
+        /// A `CIAreaMaximumAlpha` with every input at its default.
+        public init() { super.init(name: "CIAreaMaximumAlpha") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
@@ -851,6 +995,24 @@ extension Filters {
         }
 
         /// The area to reduce; default the image's extent (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaMinimumAlpha`: The pixel of least alpha in an area (first in row order on ties).
+    public final class AreaMinimumAlpha: BuiltinFilter {
+        /// A `CIAreaMinimumAlpha` with every input at its default.
+        public init() { super.init(name: "CIAreaMinimumAlpha") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
