@@ -175,6 +175,10 @@ enum CoreImageAttributeTable {
             "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
             "inputZoom": Input(value: [1.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 5.0),
         ]),
+        "CIEdges": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputIntensity": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+        ]),
         "CIEightfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -289,6 +293,9 @@ enum CoreImageAttributeTable {
         "CIMaskToAlpha": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIMedianFilter": (["CICategoryBlur", "CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIMix": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputBackgroundImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -383,6 +390,9 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CISobelGradients": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CISpotColor": (["CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange", "CICategoryStylize"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -275,6 +275,9 @@ extension Filters {
     /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
     public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
 
+    /// Coloured edges: per channel I·√(Gx² + Gy²) (3×3 Sobel, input clamped to its extent), alpha 1; extent the input's (`CIEdges`).
+    public static func edges() -> Edges { Edges() }
+
     /// An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent (`CIEightfoldReflectedTile`).
     public static func eightfoldReflectedTile() -> EightfoldReflectedTile { EightfoldReflectedTile() }
 
@@ -406,6 +409,9 @@ extension Filters {
 
     /// The larger of each channel. Premultiplied: max(s, b) (`CIMaximumCompositing`).
     public static func maximumCompositing() -> MaximumCompositing { MaximumCompositing() }
+
+    /// Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's (`CIMedianFilter`).
+    public static func medianFilter() -> MedianFilter { MedianFilter() }
 
     /// Grey from the smallest colour component (`CIMinimumComponent`).
     public static func minimumComponent() -> MinimumComponent { MinimumComponent() }
@@ -547,6 +553,9 @@ extension Filters {
 
     /// A gradient from one point and colour to another, eased at both ends (`CISmoothLinearGradient`).
     public static func smoothLinearGradient() -> SmoothLinearGradient { SmoothLinearGradient() }
+
+    /// Signed 3×3 Sobel gradients: r = the channel's Gx of greatest |Gx|, g = likewise Gy (over r, g, b), b = 0, a = 1 (`CISobelGradients`).
+    public static func sobelGradients() -> SobelGradients { SobelGradients() }
 
     /// Blends the image over the background: f = cs ≤ ½ ? cb − (1 − 2cs)·cb·(1 − cb) : cb + (2cs − 1)·(D(cb) − cb), D(cb) = cb ≤ ¼ ? ((16cb − 12)cb + 4)cb : √cb. (W3C blend mode on premultiplied colour.) (`CISoftLightBlendMode`).
     public static func softLightBlendMode() -> SoftLightBlendMode { SoftLightBlendMode() }
@@ -2873,6 +2882,24 @@ extension Filters {
         }
     }
 
+    /// `CIEdges`: Coloured edges: per channel I·√(Gx² + Gy²) (3×3 Sobel, input clamped to its extent), alpha 1; extent the input's.
+    public final class Edges: BuiltinFilter {
+        /// A `CIEdges` with every input at its default.
+        public init() { super.init(name: "CIEdges") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The gain on the edges; default 1, range 0...inf (`inputIntensity`).
+        public var intensity: Double {
+            get { number("inputIntensity") }
+            set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
     /// `CIEightfoldReflectedTile`: An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent.
     public final class EightfoldReflectedTile: BuiltinFilter {
         /// A `CIEightfoldReflectedTile` with every input at its default.
@@ -3992,6 +4019,18 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIMedianFilter`: Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's.
+    public final class MedianFilter: BuiltinFilter {
+        /// A `CIMedianFilter` with every input at its default.
+        public init() { super.init(name: "CIMedianFilter") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
@@ -5156,6 +5195,18 @@ extension Filters {
         public var color1: [Double] {
             get { vector("inputColor1") }
             set { set(.color(newValue), "inputColor1") }
+        }
+    }
+
+    /// `CISobelGradients`: Signed 3×3 Sobel gradients: r = the channel's Gx of greatest |Gx|, g = likewise Gy (over r, g, b), b = 0, a = 1.
+    public final class SobelGradients: BuiltinFilter {
+        /// A `CISobelGradients` with every input at its default.
+        public init() { super.init(name: "CISobelGradients") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
