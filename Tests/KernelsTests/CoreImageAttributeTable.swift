@@ -217,6 +217,9 @@ enum CoreImageAttributeTable {
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
             "inputAcuteAngle": Input(value: [1.5707963267948966], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
         ]),
+        "CIGaborGradients": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIGlassDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTexture": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -2,7 +2,7 @@ import XCTest
 @testable import GraphEngine
 @testable import Kernels
 
-/// The 3×3 median, edges and Sobel gradients against float64 formulas over the clamped input.
+/// The 3×3 median, edges and Sobel gradients, and the 5×5 Gabor gradients, against float64 formulas over the clamped input.
 final class EdgeAnalysisFilterTests: XCTestCase {
     let width = 17, height = 11
 
@@ -52,6 +52,34 @@ final class EdgeAnalysisFilterTests: XCTestCase {
         assertPixels(try renderPixels(gradients, image.extent), want, tolerance: 1e-5)
     }
 
+    func testGaborGradientsAgainstTheTapsWrittenHere() throws {
+        let (image, pixels) = try source()
+        let gradients = try image.filtered("CIGaborGradients")
+        XCTAssertEqual(gradients.extent, image.extent)
+        // Kx(dx, dy) ∝ exp(−(dx² + dy²)/2)·sin(π·dx/2), unit response to a ramp; Ky its transpose.
+        func raw(_ dx: Int, _ dy: Int) -> Double {
+            let d = Double(dx), e = Double(dy)
+            return exp(-(d * d + e * e) / 2) * sin(Double.pi * d / 2)
+        }
+        var s = 0.0
+        for dy in -2...2 { for dx in -2...2 { s += raw(dx, dy) * Double(dx) } }
+        func strongest(_ v: [Double]) -> Double { v.dropFirst().reduce(v[0]) { abs($1) > abs($0) ? $1 : $0 } }
+        var want = Pixels()
+        for y in 0..<height {
+            for x in 0..<width {
+                var gx = [0.0, 0, 0], gy = [0.0, 0, 0]
+                for dy in -2...2 {
+                    for dx in -2...2 {
+                        let q = pixels[min(max(y + dy, 0), height - 1) * width + min(max(x + dx, 0), width - 1)]
+                        for c in 0..<3 { gx[c] += raw(dx, dy) / s * q[c]; gy[c] += raw(dy, dx) / s * q[c] }
+                    }
+                }
+                want.append([strongest(gx), strongest(gy), 0, 1])
+            }
+        }
+        assertPixels(try renderPixels(gradients, image.extent), want, tolerance: 1e-5)
+    }
+
     func testInfiniteInputsAreReadOnlyAroundTheTile() throws {
         let infinite = try GeometrySource(width: 41, height: 31).image.clampedToExtent()
         for name in ["CIMedianFilter", "CIEdges", "CISobelGradients"] {
@@ -64,9 +92,13 @@ final class EdgeAnalysisFilterTests: XCTestCase {
                 XCTAssertEqual(operation.regionOfInterest(input: 0, for: rect), rect.outset(dx: 1, dy: 1), "\(name) \(rect)")
             }
         }
+        let gabor = try Image.filter("CIGaborGradients", parameters: ["inputImage": .image(infinite)])
+        guard case .general(let operation) = gabor.node.kind else { return XCTFail("CIGaborGradients: not a general kernel") }
+        let rect = Rect(x: -900, y: 2000, width: 16, height: 16)
+        XCTAssertEqual(operation.regionOfInterest(input: 0, for: rect), rect.outset(dx: 2, dy: 2))
     }
 
     func testAttributesMatchCoreImage() throws {
-        try assertAttributes(["CIMedianFilter", "CIEdges", "CISobelGradients"])
+        try assertAttributes(["CIMedianFilter", "CIEdges", "CISobelGradients", "CIGaborGradients"])
     }
 }

@@ -305,6 +305,9 @@ extension Filters {
     /// Translated copies of a parallelogram tile: u = rot(−angle)(p − c)/w = s·a + t·b, a = (1, 0), b = (cos α, sin α); out(p) = bilinear(in, c + w·rot(angle)·((s − round s)·a + (t − round t)·b)); infinite extent (`CIFourfoldTranslatedTile`).
     public static func fourfoldTranslatedTile() -> FourfoldTranslatedTile { FourfoldTranslatedTile() }
 
+    /// Signed 5×5 Gabor gradients: r = the channel's Σ Kx·c of greatest magnitude, g = likewise Ky (over r, g, b), b = 0, a = 1; Kx ∝ exp(−(dx² + dy²)/2)·sin(π·dx/2), unit response to a ramp (`CIGaborGradients`).
+    public static func gaborGradients() -> GaborGradients { GaborGradients() }
+
     /// Raises colour to a power (sign-preserving for extended range) (`CIGammaAdjust`).
     public static func gammaAdjust() -> GammaAdjust { GammaAdjust() }
 
@@ -3173,6 +3176,18 @@ extension Filters {
         public var acuteAngle: Double {
             get { number("inputAcuteAngle") }
             set { set(.number(newValue), "inputAcuteAngle") }
+        }
+    }
+
+    /// `CIGaborGradients`: Signed 5×5 Gabor gradients: r = the channel's Σ Kx·c of greatest magnitude, g = likewise Ky (over r, g, b), b = 0, a = 1; Kx ∝ exp(−(dx² + dy²)/2)·sin(π·dx/2), unit response to a ramp.
+    public final class GaborGradients: BuiltinFilter {
+        /// A `CIGaborGradients` with every input at its default.
+        public init() { super.init(name: "CIGaborGradients") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GraphEngine
 
 /// Core Image's 3×3 analysis filters (issue 25): the median (CIMedianFilter), edges (CIEdges) and
@@ -7,7 +8,7 @@ import GraphEngine
 /// same at x − 1)` and `Gy(v)` alike in y (y up). Apple does not publish its scaling, so each
 /// formula here is ours.
 enum EdgeAnalysisFilters {
-    static let all: [FilterDescriptor] = [median, edges, sobelGradients]
+    static let all: [FilterDescriptor] = [median, edges, sobelGradients, gaborGradients]
 
     /// The nine neighbours `p0…p8` (row by row from `(x−1, y−1)`), declared in kernel source.
     static let neighbours = (0..<9).map { i in
@@ -79,4 +80,64 @@ enum EdgeAnalysisFilters {
             vec2 p = destCoord();
 
         """ + neighbours + sobelSource + "    return vec4(strongest(gx.rgb), strongest(gy.rgb), 0.0, 1.0);\n}\n")
+
+    /// Ours: `r` = the `Σ Kx(dx, dy)·c(x + dx, y + dy)` of greatest magnitude over c in r, g, b
+    /// (signed), `g` the same with `Ky`, `b = 0`, `a = 1`; `Kx`, `Ky` are `GaborTaps`' 5×5 odd
+    /// Gabor filters; the input is clamped to its extent and read two pixels around the output.
+    static let gaborGradients = FilterDescriptor(
+        name: "CIGaborGradients", categories: ["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"],
+        summary: "Signed 5×5 Gabor gradients: r = the channel's Σ Kx·c of greatest magnitude, g = likewise Ky (over r, g, b), b = 0, a = 1; "
+            + "Kx ∝ exp(−(dx² + dy²)/2)·sin(π·dx/2), unit response to a ramp.",
+        inputs: [ColorAdjustmentFilters.imageInput]
+    ) { args in
+        let image = try args.image("inputImage")
+        return try gaborKernel.apply([.image(image.clampedToExtent())], extent: image.extent,
+                                     regionOfInterest: KernelRegionOfInterest.callback { _, rect in rect.outset(dx: 2, dy: 2) })
+    }
+
+    static let gaborKernel: CatalogueKernel = {
+        var body = ""
+        for dy in -2...2 {
+            for dx in -2...2 {
+                let wx = GaborTaps.weights[dy + 2][dx + 2], wy = GaborTaps.weights[dx + 2][dy + 2]
+                guard wx != 0 || wy != 0 else { continue }
+                body += "    s = sample(image, p + vec2(\(Double(dx)), \(Double(dy))));\n"
+                if wx != 0 { body += "    gx += \(wx) * s;\n" }
+                if wy != 0 { body += "    gy += \(wy) * s;\n" }
+            }
+        }
+        return CatalogueKernel("""
+            float strongest(vec3 v) {
+                float best = v.r;
+                if (abs(v.g) > abs(best)) { best = v.g; }
+                if (abs(v.b) > abs(best)) { best = v.b; }
+                return best;
+            }
+            kernel vec4 CIGaborGradients(sampler image) {
+                vec2 p = destCoord();
+                vec4 s;
+                vec4 gx = vec4(0.0);
+                vec4 gy = vec4(0.0);
+
+            """ + body + "    return vec4(strongest(gx.rgb), strongest(gy.rgb), 0.0, 1.0);\n}\n")
+    }()
+}
+
+/// Ours (Apple does not publish its taps): CIGaborGradients' 5×5 odd Gabor filters, `Kx(dx, dy) =
+/// w(dx, dy)/S` with `w = exp(−(dx² + dy²)/2)·sin(π·dx/2)` for dx, dy in −2…2 and `S = Σ w·dx` (so a
+/// ramp `v = x` gives 1), and `Ky(dx, dy) = Kx(dy, dx)`.
+enum GaborTaps {
+    static let weights: [[Double]] = {
+        var raw = [[Double]](repeating: [Double](repeating: 0, count: 5), count: 5)
+        var s = 0.0
+        for dy in -2...2 {
+            for dx in -2...2 {
+                let d = Double(dx), e = Double(dy)
+                let w: Double = exp(-(d * d + e * e) / 2) * sin(Double.pi * d / 2)
+                raw[dy + 2][dx + 2] = w
+                s += w * d
+            }
+        }
+        return raw.map { row in row.map { $0 / s } }
+    }()
 }
