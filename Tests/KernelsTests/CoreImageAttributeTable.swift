@@ -28,6 +28,36 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTransform": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIAreaAlphaWeightedHistogram": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputCount": Input(value: [64.0], minimum: 1.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+        ]),
+        "CIAreaAverageMaximumRed": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIAreaBoundsRed": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIAreaLogarithmicHistogram": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputCount": Input(value: [64.0], minimum: 1.0, sliderMinimum: 10.0, sliderMaximum: 1000.0),
+            "inputMinimumStop": Input(value: [-10.0], minimum: nil, sliderMinimum: -12.0, sliderMaximum: -4.0),
+            "inputMaximumStop": Input(value: [4.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 8.0),
+        ]),
+        "CIAreaMaximumAlpha": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIAreaMinimumAlpha": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIBarsSwipeTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -157,6 +187,10 @@ enum CoreImageAttributeTable {
             "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
             "inputZoom": Input(value: [1.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 5.0),
         ]),
+        "CIEdges": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputIntensity": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+        ]),
         "CIEightfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -194,6 +228,9 @@ enum CoreImageAttributeTable {
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
             "inputAcuteAngle": Input(value: [1.5707963267948966], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
+        ]),
+        "CIGaborGradients": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CIGlassDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -303,6 +340,9 @@ enum CoreImageAttributeTable {
             "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
         "CIMaskToAlpha": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIMedianFilter": (["CICategoryBlur", "CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CIMix": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
@@ -432,6 +472,9 @@ enum CoreImageAttributeTable {
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [100.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 200.0),
+        ]),
+        "CISobelGradients": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CISpotColor": (["CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange", "CICategoryStylize"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -20,14 +20,29 @@ extension Filters {
     /// Applies an affine transform [a b c d tx ty]: x' = a·x + c·y + tx, y' = b·x + d·y + ty (`CIAffineTransform`).
     public static func affineTransform() -> AffineTransform { AffineTransform() }
 
+    /// Alpha-weighted histograms of an area's unpremultiplied RGB, count pixels wide (`CIAreaAlphaWeightedHistogram`).
+    public static func areaAlphaWeightedHistogram() -> AreaAlphaWeightedHistogram { AreaAlphaWeightedHistogram() }
+
     /// The average colour of an area (`CIAreaAverage`).
     public static func areaAverage() -> AreaAverage { AreaAverage() }
+
+    /// The average (r) and maximum (g) red value of an area (`CIAreaAverageMaximumRed`).
+    public static func areaAverageMaximumRed() -> AreaAverageMaximumRed { AreaAverageMaximumRed() }
+
+    /// The normalised bounding box (x, y, w, h) of the pixels with red > 0 (`CIAreaBoundsRed`).
+    public static func areaBoundsRed() -> AreaBoundsRed { AreaBoundsRed() }
 
     /// Per-channel histograms of an area, as an image count pixels wide (`CIAreaHistogram`).
     public static func areaHistogram() -> AreaHistogram { AreaHistogram() }
 
+    /// Histograms of log₂ R, G, B between two stops (and of alpha), count pixels wide (`CIAreaLogarithmicHistogram`).
+    public static func areaLogarithmicHistogram() -> AreaLogarithmicHistogram { AreaLogarithmicHistogram() }
+
     /// The maximum of each channel in an area (`CIAreaMaximum`).
     public static func areaMaximum() -> AreaMaximum { AreaMaximum() }
+
+    /// The pixel of greatest alpha in an area (first in row order on ties) (`CIAreaMaximumAlpha`).
+    public static func areaMaximumAlpha() -> AreaMaximumAlpha { AreaMaximumAlpha() }
 
     /// The minimum (left pixel) and maximum (right pixel) of each channel (`CIAreaMinMax`).
     public static func areaMinMax() -> AreaMinMax { AreaMinMax() }
@@ -37,6 +52,9 @@ extension Filters {
 
     /// The minimum of each channel in an area (`CIAreaMinimum`).
     public static func areaMinimum() -> AreaMinimum { AreaMinimum() }
+
+    /// The pixel of least alpha in an area (first in row order on ties) (`CIAreaMinimumAlpha`).
+    public static func areaMinimumAlpha() -> AreaMinimumAlpha { AreaMinimumAlpha() }
 
     /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
     public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
@@ -263,6 +281,9 @@ extension Filters {
     /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
     public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
 
+    /// Coloured edges: per channel I·√(Gx² + Gy²) (3×3 Sobel, input clamped to its extent), alpha 1; extent the input's (`CIEdges`).
+    public static func edges() -> Edges { Edges() }
+
     /// An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent (`CIEightfoldReflectedTile`).
     public static func eightfoldReflectedTile() -> EightfoldReflectedTile { EightfoldReflectedTile() }
 
@@ -289,6 +310,9 @@ extension Filters {
 
     /// Translated copies of a parallelogram tile: u = rot(−angle)(p − c)/w = s·a + t·b, a = (1, 0), b = (cos α, sin α); out(p) = bilinear(in, c + w·rot(angle)·((s − round s)·a + (t − round t)·b)); infinite extent (`CIFourfoldTranslatedTile`).
     public static func fourfoldTranslatedTile() -> FourfoldTranslatedTile { FourfoldTranslatedTile() }
+
+    /// Signed 5×5 Gabor gradients: r = the channel's Σ Kx·c of greatest magnitude, g = likewise Ky (over r, g, b), b = 0, a = 1; Kx ∝ exp(−(dx² + dy²)/2)·sin(π·dx/2), unit response to a ramp (`CIGaborGradients`).
+    public static func gaborGradients() -> GaborGradients { GaborGradients() }
 
     /// Raises colour to a power (sign-preserving for extended range) (`CIGammaAdjust`).
     public static func gammaAdjust() -> GammaAdjust { GammaAdjust() }
@@ -406,6 +430,9 @@ extension Filters {
 
     /// The larger of each channel. Premultiplied: max(s, b) (`CIMaximumCompositing`).
     public static func maximumCompositing() -> MaximumCompositing { MaximumCompositing() }
+
+    /// Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's (`CIMedianFilter`).
+    public static func medianFilter() -> MedianFilter { MedianFilter() }
 
     /// Grey from the smallest colour component (`CIMinimumComponent`).
     public static func minimumComponent() -> MinimumComponent { MinimumComponent() }
@@ -562,6 +589,9 @@ extension Filters {
 
     /// A gradient from one point and colour to another, eased at both ends (`CISmoothLinearGradient`).
     public static func smoothLinearGradient() -> SmoothLinearGradient { SmoothLinearGradient() }
+
+    /// Signed 3×3 Sobel gradients: r = the channel's Gx of greatest |Gx|, g = likewise Gy (over r, g, b), b = 0, a = 1 (`CISobelGradients`).
+    public static func sobelGradients() -> SobelGradients { SobelGradients() }
 
     /// Blends the image over the background: f = cs ≤ ½ ? cb − (1 − 2cs)·cb·(1 − cb) : cb + (2cs − 1)·(D(cb) − cb), D(cb) = cb ≤ ¼ ? ((16cb − 12)cb + 4)cb : √cb. (W3C blend mode on premultiplied colour.) (`CISoftLightBlendMode`).
     public static func softLightBlendMode() -> SoftLightBlendMode { SoftLightBlendMode() }
@@ -782,6 +812,36 @@ extension Filters {
         }
     }
 
+    /// `CIAreaAlphaWeightedHistogram`: Alpha-weighted histograms of an area's unpremultiplied RGB, count pixels wide.
+    public final class AreaAlphaWeightedHistogram: BuiltinFilter {
+        /// A `CIAreaAlphaWeightedHistogram` with every input at its default.
+        public init() { super.init(name: "CIAreaAlphaWeightedHistogram") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// Scales every bin; default 1, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The number of bins (a whole number); default 64, range 1...2048 (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+    }
+
     /// `CIAreaAverage`: The average colour of an area.
     public final class AreaAverage: BuiltinFilter {
         /// A `CIAreaAverage` with every input at its default.
@@ -794,6 +854,42 @@ extension Filters {
         }
 
         /// The area to reduce; default the image's extent (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaAverageMaximumRed`: The average (r) and maximum (g) red value of an area.
+    public final class AreaAverageMaximumRed: BuiltinFilter {
+        /// A `CIAreaAverageMaximumRed` with every input at its default.
+        public init() { super.init(name: "CIAreaAverageMaximumRed") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaBoundsRed`: The normalised bounding box (x, y, w, h) of the pixels with red > 0.
+    public final class AreaBoundsRed: BuiltinFilter {
+        /// A `CIAreaBoundsRed` with every input at its default.
+        public init() { super.init(name: "CIAreaBoundsRed") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
@@ -830,6 +926,48 @@ extension Filters {
         }
     }
 
+    /// `CIAreaLogarithmicHistogram`: Histograms of log₂ R, G, B between two stops (and of alpha), count pixels wide.
+    public final class AreaLogarithmicHistogram: BuiltinFilter {
+        /// A `CIAreaLogarithmicHistogram` with every input at its default.
+        public init() { super.init(name: "CIAreaLogarithmicHistogram") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// Scales every bin; default 1, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The number of bins (a whole number); default 64, range 1...2048 (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+
+        /// The stop (log₂ value) of bin 0's start; default -10 (`inputMinimumStop`).
+        public var minimumStop: Double {
+            get { number("inputMinimumStop") }
+            set { set(.number(newValue), "inputMinimumStop") }
+        }
+
+        /// The stop of the last bin's end; default 4 (`inputMaximumStop`).
+        public var maximumStop: Double {
+            get { number("inputMaximumStop") }
+            set { set(.number(newValue), "inputMaximumStop") }
+        }
+    }
+
     /// `CIAreaMaximum`: The maximum of each channel in an area.
     public final class AreaMaximum: BuiltinFilter {
         /// A `CIAreaMaximum` with every input at its default.
@@ -842,6 +980,24 @@ extension Filters {
         }
 
         /// The area to reduce; default the image's extent (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaMaximumAlpha`: The pixel of greatest alpha in an area (first in row order on ties).
+    public final class AreaMaximumAlpha: BuiltinFilter {
+        /// A `CIAreaMaximumAlpha` with every input at its default.
+        public init() { super.init(name: "CIAreaMaximumAlpha") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
@@ -896,6 +1052,24 @@ extension Filters {
         }
 
         /// The area to reduce; default the image's extent (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAreaMinimumAlpha`: The pixel of least alpha in an area (first in row order on ties).
+    public final class AreaMinimumAlpha: BuiltinFilter {
+        /// A `CIAreaMinimumAlpha` with every input at its default.
+        public init() { super.init(name: "CIAreaMinimumAlpha") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to reduce; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
@@ -2816,6 +2990,24 @@ extension Filters {
         }
     }
 
+    /// `CIEdges`: Coloured edges: per channel I·√(Gx² + Gy²) (3×3 Sobel, input clamped to its extent), alpha 1; extent the input's.
+    public final class Edges: BuiltinFilter {
+        /// A `CIEdges` with every input at its default.
+        public init() { super.init(name: "CIEdges") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The gain on the edges; default 1, range 0...inf (`inputIntensity`).
+        public var intensity: Double {
+            get { number("inputIntensity") }
+            set { set(.number(newValue), "inputIntensity") }
+        }
+    }
+
     /// `CIEightfoldReflectedTile`: An eighth of the square tile mirrored 8 ways: g = (|fold(u.x)|, |fold(u.y)|) sorted so g.y ≤ g.x, out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent.
     public final class EightfoldReflectedTile: BuiltinFilter {
         /// A `CIEightfoldReflectedTile` with every input at its default.
@@ -3089,6 +3281,18 @@ extension Filters {
         public var acuteAngle: Double {
             get { number("inputAcuteAngle") }
             set { set(.number(newValue), "inputAcuteAngle") }
+        }
+    }
+
+    /// `CIGaborGradients`: Signed 5×5 Gabor gradients: r = the channel's Σ Kx·c of greatest magnitude, g = likewise Ky (over r, g, b), b = 0, a = 1; Kx ∝ exp(−(dx² + dy²)/2)·sin(π·dx/2), unit response to a ramp.
+    public final class GaborGradients: BuiltinFilter {
+        /// A `CIGaborGradients` with every input at its default.
+        public init() { super.init(name: "CIGaborGradients") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
@@ -4115,6 +4319,18 @@ extension Filters {
         public var backgroundImage: GraphEngine.Image? {
             get { image("inputBackgroundImage") }
             set { setImage(newValue, "inputBackgroundImage") }
+        }
+    }
+
+    /// `CIMedianFilter`: Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's.
+    public final class MedianFilter: BuiltinFilter {
+        /// A `CIMedianFilter` with every input at its default.
+        public init() { super.init(name: "CIMedianFilter") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 
@@ -5447,6 +5663,18 @@ extension Filters {
         public var color1: [Double] {
             get { vector("inputColor1") }
             set { set(.color(newValue), "inputColor1") }
+        }
+    }
+
+    /// `CISobelGradients`: Signed 3×3 Sobel gradients: r = the channel's Gx of greatest |Gx|, g = likewise Gy (over r, g, b), b = 0, a = 1.
+    public final class SobelGradients: BuiltinFilter {
+        /// A `CISobelGradients` with every input at its default.
+        public init() { super.init(name: "CISobelGradients") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GraphEngine
 
 /// Reductions (CICategoryReduction): image processors whose output is a tiny image at the origin
@@ -13,14 +14,23 @@ enum ReductionFilters {
     ]
 
     static let extentInput = FilterInput("inputExtent", .rect, default: nil, "The area to reduce; default the image's extent.")
+    /// Core Image's default `[0, 0, 0, 0]`, meaning the image's extent.
+    static let zeroExtentInput = FilterInput("inputExtent", .rect, default: .rect(Rect(x: 0, y: 0, width: 0, height: 0)),
+                                             "The area to reduce; an empty one (the default) means the image's extent.")
 
     /// A reduction filter of `kind` over inputImage's `inputExtent`.
-    static func reduction(_ name: String, summary: String, extraInputs: [FilterInput] = [],
+    /// With `coreImageExtent`, inputExtent defaults to Core Image's `[0, 0, 0, 0]` and an empty
+    /// inputExtent means the image's extent (ours).
+    static func reduction(_ name: String, categories: [String] = categories, coreImageExtent: Bool = false, summary: String,
+                          extraInputs: [FilterInput] = [],
                           _ kind: @escaping @Sendable (FilterArguments) throws -> AreaReduction.Kind) -> FilterDescriptor {
-        FilterDescriptor(name: name, categories: categories, summary: summary,
-                         inputs: [ColorAdjustmentFilters.imageInput, extentInput] + extraInputs) { args in
+        let extent = coreImageExtent ? zeroExtentInput : extentInput
+        return FilterDescriptor(name: name, categories: categories, summary: summary,
+                                inputs: [ColorAdjustmentFilters.imageInput, extent] + extraInputs) { args in
             let image = try args.image("inputImage")
-            let area = ((try? args.rect("inputExtent")) ?? image.extent).integral
+            var given = try? args.rect("inputExtent")
+            if coreImageExtent, let rect = given, rect.width == 0 || rect.height == 0 { given = nil }
+            let area = (given ?? image.extent).integral
             if area.isInfinite || area.isEmpty {
                 throw GraphError.invalidParameter(filter: name, key: "inputExtent",
                                                   reason: "the area \(area) is infinite or empty: give inputExtent or crop the image")
@@ -116,6 +126,16 @@ struct AreaReduction: ImageProcessor {
         case histogram(bins: Int, scale: Double)
         /// Otsu's threshold of the luma (CIColorThresholdOtsu): a 1×1 image (t, t, t, 1).
         case otsuThreshold
+        /// The area's pixel of least (or greatest) alpha, the first in row order on ties.
+        case minimumAlpha, maximumAlpha
+        /// `(mean red, max red, 0, 1)`.
+        case averageMaximumRed
+        /// The bounding box of red > 0, normalised to the area: `(x, y, w, h)`.
+        case boundsRed
+        /// Histograms of the unpremultiplied RGB, each pixel weighted by its alpha.
+        case alphaWeightedHistogram(bins: Int, scale: Double)
+        /// Histograms of `log2` of R, G, B over stops `[minimumStop, maximumStop]`, and of alpha.
+        case logarithmicHistogram(bins: Int, scale: Double, minimumStop: Double, maximumStop: Double)
     }
 
     let name: String
@@ -132,8 +152,9 @@ struct AreaReduction: ImageProcessor {
         case .minMax: return Rect(x: 0, y: 0, width: 2, height: 1)
         case .rowAverage: return Rect(x: 0, y: 0, width: area.height, height: 1)
         case .columnAverage: return Rect(x: 0, y: 0, width: area.width, height: 1)
-        case .histogram(let bins, _): return Rect(x: 0, y: 0, width: Double(bins), height: 1)
-        case .minMaxRed, .average, .maximum, .minimum, .otsuThreshold: return Rect(x: 0, y: 0, width: 1, height: 1)
+        case .histogram(let bins, _), .alphaWeightedHistogram(let bins, _), .logarithmicHistogram(let bins, _, _, _):
+            return Rect(x: 0, y: 0, width: Double(bins), height: 1)
+        case .minMaxRed, .average, .maximum, .minimum, .otsuThreshold, .minimumAlpha, .maximumAlpha, .averageMaximumRed, .boundsRed: return Rect(x: 0, y: 0, width: 1, height: 1)
         }
     }
 
@@ -172,7 +193,92 @@ struct AreaReduction: ImageProcessor {
         case .otsuThreshold:
             let t = Float(OtsuThreshold.threshold(histogram: pixels.lumaHistogram(bins: 256)))
             write([t, t, t, 1], x: 0)
+        case .minimumAlpha, .maximumAlpha:
+            write(pixels.extremeAlphaPixel(greatest: kind == .maximumAlpha), x: 0)
+        case .averageMaximumRed:
+            let mean = pixels.mean(columns: 0..<pixels.width, rows: 0..<pixels.height)
+            write([mean[0], pixels.extremes().high[0], 0, 1], x: 0)
+        case .boundsRed:
+            write(pixels.boundsOfRed(), x: 0)
+        case .alphaWeightedHistogram(let bins, let scale):
+            var counts = [[Double]](repeating: [Double](repeating: 0, count: bins), count: 3)
+            pixels.forEachPixel { p in
+                let alpha = Double(p[3])
+                guard alpha > 0 else { return }
+                for c in 0..<3 {
+                    let value = Double(p[c]) / alpha
+                    if value.isNaN { continue }
+                    counts[c][AreaReduction.bin(value * Double(bins), bins)] += alpha
+                }
+            }
+            let total = Double(pixels.width * pixels.height)
+            for bin in 0..<bins { write((0..<3).map { Float(counts[$0][bin] / total * scale) } + [1], x: bin) }
+        case .logarithmicHistogram(let bins, let scale, let minimumStop, let maximumStop):
+            var counts = [[Double]](repeating: [Double](repeating: 0, count: bins), count: 4)
+            var totals = [Double](repeating: 0, count: 4)
+            let perStop = Double(bins) / (maximumStop - minimumStop)
+            pixels.forEachPixel { p in
+                for c in 0..<4 {
+                    let v = Double(p[c])
+                    if v.isNaN { continue }
+                    let scaled = c == 3 ? v * Double(bins) : (v > 0 ? (log2(v) - minimumStop) * perStop : -Double.infinity)
+                    counts[c][AreaReduction.bin(scaled, bins)] += 1
+                    totals[c] += 1
+                }
+            }
+            for bin in 0..<bins { write((0..<4).map { Float(counts[$0][bin] / max(totals[$0], 1) * scale) }, x: bin) }
         }
+    }
+
+    /// `clamp(⌊scaled⌋, 0, bins − 1)` in Double, safe for infinities (NaN gives 0).
+    static func bin(_ scaled: Double, _ bins: Int) -> Int {
+        scaled < 1 ? 0 : (scaled >= Double(bins - 1) ? bins - 1 : Int(scaled))
+    }
+}
+
+extension AreaPixels {
+    /// Calls `body` with every area pixel's `(r, g, b, a)` in row order, bottom row first
+    /// (transparent zeros outside the buffer).
+    func forEachPixel(_ body: (SIMD4<Float>) -> Void) {
+        for row in 0..<height {
+            let runs = (0..<4).map { bufferedRun(channel: $0, row: row, columns: 0..<width) }
+            for column in 0..<width {
+                var p = SIMD4<Float>(repeating: 0)
+                for c in 0..<4 {
+                    if let (run, first, count) = runs[c], column >= first, column < first + count { p[c] = run[column - first] }
+                }
+                body(p)
+            }
+        }
+    }
+
+    /// The pixel of least (or greatest) non-NaN alpha, the first in row order on ties; transparent
+    /// zeros when every alpha is NaN.
+    func extremeAlphaPixel(greatest: Bool) -> [Float] {
+        var best: SIMD4<Float>?
+        forEachPixel { p in
+            guard !p[3].isNaN else { return }
+            if let b = best, greatest ? !(p[3] > b[3]) : !(p[3] < b[3]) { return }
+            best = p
+        }
+        let pixel = best ?? SIMD4<Float>(repeating: 0)
+        return [pixel[0], pixel[1], pixel[2], pixel[3]]
+    }
+
+    /// `(x₀/W, y₀/H, (x₁ − x₀ + 1)/W, (y₁ − y₀ + 1)/H)` for the smallest box of area columns
+    /// `x₀…x₁` and rows `y₀…y₁` holding every pixel with red > 0, `W × H` the area's size; zeros when none.
+    func boundsOfRed() -> [Float] {
+        var low = (x: Int.max, y: Int.max), high = (x: -1, y: -1)
+        for row in 0..<height {
+            guard let (run, first, count) = bufferedRun(channel: 0, row: row, columns: 0..<width) else { continue }
+            for i in 0..<count where run[i] > 0 {
+                low = (min(low.x, first + i), min(low.y, row))
+                high = (max(high.x, first + i), max(high.y, row))
+            }
+        }
+        guard high.x >= 0 else { return [0, 0, 0, 0] }
+        let w = Double(width), h = Double(height)
+        return [Float(Double(low.x) / w), Float(Double(low.y) / h), Float(Double(high.x - low.x + 1) / w), Float(Double(high.y - low.y + 1) / h)]
     }
 }
 

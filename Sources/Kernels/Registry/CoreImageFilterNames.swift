@@ -1,14 +1,14 @@
 import GraphEngine
 
 /// The names of Core Image's built-in filters (`CIFilter.filterNames(inCategory: nil)` on macOS 15 /
-/// iOS 18, from Apple's Core Image documentation, and CIBlurredRoundedRectangleGenerator of macOS 26 /
-/// iOS 26 from the attribute reference), so that a name Core Image users know but this engine does
-/// not provide is answered as such rather than as a typo.
+/// iOS 18, from Apple's Core Image documentation; CIAreaAverageMaximumRed of macOS 16 / iOS 19 and
+/// CIBlurredRoundedRectangleGenerator of macOS 26 / iOS 26 from the attribute reference), so that a
+/// name Core Image users know but this engine does not provide is answered as such rather than as a typo.
 public enum CoreImageFilterNames {
     /// Every built-in Core Image filter name, sorted.
     public static let all: Set<String> = [
         "CIAccordionFoldTransition", "CIAdditionCompositing", "CIAffineClamp", "CIAffineTile", "CIAffineTransform",
-        "CIAreaAlphaWeightedHistogram", "CIAreaAverage", "CIAreaBoundsRed", "CIAreaHistogram",
+        "CIAreaAlphaWeightedHistogram", "CIAreaAverage", "CIAreaAverageMaximumRed", "CIAreaBoundsRed", "CIAreaHistogram",
         "CIAreaLogarithmicHistogram", "CIAreaMaximum", "CIAreaMaximumAlpha", "CIAreaMinMax", "CIAreaMinMaxRed",
         "CIAreaMinimum", "CIAreaMinimumAlpha", "CIAttributedTextImageGenerator", "CIAztecCodeGenerator",
         "CIBarcodeGenerator", "CIBarsSwipeTransition", "CIBicubicScaleTransform", "CIBlendWithAlphaMask",

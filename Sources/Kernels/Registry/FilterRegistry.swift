@@ -17,7 +17,7 @@ public struct FilterRegistry: Sendable {
     /// Every built-in filter.
     public static let standard = FilterRegistry(
         ColorAdjustmentFilters.all + ColorEffectFilters.all + CompositingFilters.all + GeometryFilters.all
-            + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all
+            + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all + AnalysisReductionFilters.all + EdgeAnalysisFilters.all
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
             + AreaFilterFamilies.all + StylizeFilters.all + HalftoneFilters.all + TransitionFilters.all + LightAndMaskTransitions.all + PageCurlTransitions.all + [RippleTransition.filter, AccordionFoldTransition.filter, Pointillize.filter, HueSaturationValueGradient.filter, ColorCurves.filter] + RectangleGenerators.all + KeystoneFilters.all + NinePartFilters.all + [StretchCrop.filter, ToneMapHeadroom.filter] + GlowGenerators.all
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
