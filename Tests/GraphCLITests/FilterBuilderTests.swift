@@ -103,4 +103,19 @@ final class FilterBuilderTests: XCTestCase {
                        #"CITextImageGenerator is a Core Image filter this engine does not provide (the closest provided: "#
                            + #""CIRandomGenerator", "CIStarShineGenerator", "CIStripesGenerator")"#)
     }
+
+    /// Apple's four neural filters are answered with the reason and what to use instead, by the
+    /// library, a recipe and `graph filters NAME` (issue 25).
+    func testTheNeuralFiltersSayWhyTheyAreMissing() throws {
+        XCTAssertEqual(Set(CoreImageFilterNames.neural.keys),
+                       ["CIPersonSegmentation", "CISaliencyMapFilter", "CICoreMLModelFilter", "CIDocumentEnhancer"])
+        for name in CoreImageFilterNames.neural.keys {
+            XCTAssertTrue(CoreImageFilterNames.all.contains(name), name)
+            XCTAssertTrue(FilterRegistry.standard.unknownFilterMessage(name).hasPrefix("\(name) is a Core Image filter this engine does not provide: it runs "), name)
+        }
+        let listed = Graph.runInProcess(["filters", "CIPersonSegmentation"])
+        XCTAssertEqual(listed.status, 2)
+        XCTAssertTrue(listed.err.contains("Vision person-segmentation network"), listed.err)
+        XCTAssertTrue(listed.err.contains(#""auxiliary": "matte""#), listed.err)
+    }
 }

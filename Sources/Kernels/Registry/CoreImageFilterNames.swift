@@ -65,13 +65,32 @@ public enum CoreImageFilterNames {
     ]
 }
 
+extension CoreImageFilterNames {
+    /// Core Image's filters that run Apple's neural networks (Vision models, Core ML), which this
+    /// engine does not ship, with what to use instead.
+    public static let neural: [String: String] = [
+        "CIPersonSegmentation": "it runs Apple's Vision person-segmentation network; an iPhone portrait carries its own "
+            + "person matte (\"auxiliary\": \"matte\"), and a mask of the subject can be made from its depth "
+            + "(Examples/depth/depth-mask.json)",
+        "CISaliencyMapFilter": "it runs Apple's Vision saliency network; GEFocusDisparity and `graph info` give the "
+            + "photo's subject from its depth and regions",
+        "CICoreMLModelFilter": "it runs a Core ML model, and Core ML exists only on Apple's systems; write the model's "
+            + "operation as a custom kernel, or run the model elsewhere and load its output as an image",
+        "CIDocumentEnhancer": "it runs Apple's document-enhancement network; CIColorControls, CIHighlightShadowAdjust "
+            + "and CISharpenLuminance approximate it",
+    ]
+}
+
 extension FilterRegistry {
     /// Why `name` is not a filter here, in words: `CIBokehBlur is a Core Image filter this engine does
     /// not provide (the closest provided: "CIBoxBlur", "CIDiscBlur", "CIGaussianBlur")` for a known
-    /// Core Image name, else `unknown filter "X" (did you mean "Y"?)` when a name is close (and when
+    /// Core Image name (for one of Apple's neural filters, the reason and what to use instead), else `unknown filter "X" (did you mean "Y"?)` when a name is close (and when
     /// that name is Core Image's but not provided here, it says so).
     public func unknownFilterMessage(_ name: String) -> String {
         let provided = filters.map(\.name)
+        if let reason = CoreImageFilterNames.neural[name], !provided.contains(name) {
+            return "\(name) is a Core Image filter this engine does not provide: \(reason)"
+        }
         if CoreImageFilterNames.all.contains(name), !provided.contains(name) {
             let closest = closestFilters(to: name).map { "\"\($0)\"" }.joined(separator: ", ")
             return "\(name) is a Core Image filter this engine does not provide" + (closest.isEmpty ? "" : " (the closest provided: \(closest))")
