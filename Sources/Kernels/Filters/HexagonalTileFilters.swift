@@ -43,9 +43,7 @@ enum HexagonalTileFilters {
             + "k = floor((φ − 30°)/60°), out(p) = bilinear(in, c + w·rot(angle)·rot(−60°k)·v); infinite extent.",
         inputs: TileFilters.squareInputs
     ) { args in
-        let f = try TileFilters.frame(args)
-        return try sixfoldRotatedKernel.apply([.image(try args.image("inputImage"))] + f.arguments,
-                                              extent: .infinite, regionOfInterest: TileFilters.tileRegion(f.center, f.width))
+        try TileFilters.tiled(sixfoldRotatedKernel, args)
     }
 
     static let sixfoldRotatedKernel = CatalogueKernel(hexSource + """
@@ -66,9 +64,7 @@ enum HexagonalTileFilters {
             + "φ' = 30° + 60°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent.",
         inputs: TileFilters.squareInputs
     ) { args in
-        let f = try TileFilters.frame(args)
-        return try sixfoldReflectedKernel.apply([.image(try args.image("inputImage"))] + f.arguments,
-                                                extent: .infinite, regionOfInterest: TileFilters.tileRegion(f.center, f.width))
+        try TileFilters.tiled(sixfoldReflectedKernel, args)
     }
 
     static let sixfoldReflectedKernel = CatalogueKernel(hexSource + """
@@ -88,9 +84,7 @@ enum HexagonalTileFilters {
             + "φ' = 30° + 30°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent.",
         inputs: TileFilters.squareInputs
     ) { args in
-        let f = try TileFilters.frame(args)
-        return try twelvefoldReflectedKernel.apply([.image(try args.image("inputImage"))] + f.arguments,
-                                                   extent: .infinite, regionOfInterest: TileFilters.tileRegion(f.center, f.width))
+        try TileFilters.tiled(twelvefoldReflectedKernel, args)
     }
 
     static let twelvefoldReflectedKernel = CatalogueKernel(hexSource + """
@@ -114,9 +108,7 @@ enum HexagonalTileFilters {
         inputs: [ColorAdjustmentFilters.imageInput, TileFilters.centerInput, TileFilters.angleInput,
                  FilterInput("inputWidth", .number, default: .number(100), minimum: 0, slider: 1...200, "The side of a triangle in pixels.")]
     ) { args in
-        let f = try TileFilters.frame(args)
-        return try triangleKernel.apply([.image(try args.image("inputImage"))] + f.arguments,
-                                        extent: .infinite, regionOfInterest: TileFilters.tileRegion(f.center, 0.6 * f.width))
+        try TileFilters.tiled(triangleKernel, args, radius: 0.6)
     }
 
     static let triangleKernel = CatalogueKernel(TileFilters.frameSource + """

@@ -46,6 +46,16 @@ enum TileFilters {
         return (c, [.vector(c), .vector([cos(angle), sin(angle)]), .number(width)], width)
     }
 
+    /// The input tiled by `kernel` (a warp taking the frame arguments, then `extra`): what every
+    /// tile filter of the square and triangle grids does, reading the fundamental tile's box
+    /// (`radius` tile units about the centre, 1 by default).
+    static func tiled(_ kernel: CatalogueKernel, _ args: FilterArguments, extra: [KernelArgument] = [],
+                      radius: Double = 1) throws -> Image {
+        let f = try frame(args)
+        return try kernel.apply([.image(try args.image("inputImage"))] + f.arguments + extra,
+                                extent: .infinite, regionOfInterest: tileRegion(f.center, radius * f.width))
+    }
+
     /// The box of the disc of `radius` tile units about the centre, a pixel more for the bilinear
     /// footprint: what a tiling reads, whatever the output rectangle.
     static func tileRegion(_ c: [Double], _ radius: Double) -> KernelRegionOfInterest {
@@ -73,9 +83,7 @@ enum TileFilters {
             + "out(p) = bilinear(in, c + w·rot(angle)·((s − round s)·a + (t − round t)·b)); infinite extent.",
         inputs: skewedInputs
     ) { args in
-        let f = try frame(args)
-        return try fourfoldTranslatedKernel.apply([.image(try args.image("inputImage"))] + f.arguments + [try skew(args)],
-                                                  extent: .infinite, regionOfInterest: tileRegion(f.center, f.width))
+        try tiled(fourfoldTranslatedKernel, args, extra: [try skew(args)])
     }
 
     static let skewSource = frameSource + """
@@ -104,9 +112,7 @@ enum TileFilters {
             + "out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + fold(t)·b)), fold(x) = 1/2 − |mod(x + 1/2, 2) − 1|; infinite extent.",
         inputs: skewedInputs
     ) { args in
-        let f = try frame(args)
-        return try fourfoldReflectedKernel.apply([.image(try args.image("inputImage"))] + f.arguments + [try skew(args)],
-                                                 extent: .infinite, regionOfInterest: tileRegion(f.center, f.width))
+        try tiled(fourfoldReflectedKernel, args, extra: [try skew(args)])
     }
 
     static let fourfoldReflectedKernel = CatalogueKernel(skewSource + """
@@ -124,9 +130,7 @@ enum TileFilters {
             + "out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent.",
         inputs: [ColorAdjustmentFilters.imageInput, centerInput, angleInput, acuteAngleInput, widthInput]
     ) { args in
-        let f = try frame(args)
-        return try parallelogramKernel.apply([.image(try args.image("inputImage"))] + f.arguments + [try skew(args)],
-                                             extent: .infinite, regionOfInterest: tileRegion(f.center, f.width))
+        try tiled(parallelogramKernel, args, extra: [try skew(args)])
     }
 
     static let parallelogramKernel = CatalogueKernel(skewSource + """
@@ -147,9 +151,7 @@ enum TileFilters {
             + "that brings it into [−1, 0)², u' = v + 1/2, out(p) = bilinear(in, c + w·rot(angle)·u'); infinite extent.",
         inputs: squareInputs
     ) { args in
-        let f = try frame(args)
-        return try fourfoldRotatedKernel.apply([.image(try args.image("inputImage"))] + f.arguments,
-                                               extent: .infinite, regionOfInterest: tileRegion(f.center, f.width))
+        try tiled(fourfoldRotatedKernel, args)
     }
 
     static let fourfoldRotatedKernel = CatalogueKernel(frameSource + """
@@ -172,9 +174,7 @@ enum TileFilters {
             + "out(p) = bilinear(in, c + w·rot(angle)·g); infinite extent.",
         inputs: squareInputs
     ) { args in
-        let f = try frame(args)
-        return try eightfoldReflectedKernel.apply([.image(try args.image("inputImage"))] + f.arguments,
-                                                  extent: .infinite, regionOfInterest: tileRegion(f.center, f.width))
+        try tiled(eightfoldReflectedKernel, args)
     }
 
     static let eightfoldReflectedKernel = CatalogueKernel(frameSource + """
@@ -195,9 +195,7 @@ enum TileFilters {
             + "infinite extent.",
         inputs: squareInputs
     ) { args in
-        let f = try frame(args)
-        return try glideReflectedKernel.apply([.image(try args.image("inputImage"))] + f.arguments,
-                                              extent: .infinite, regionOfInterest: tileRegion(f.center, f.width))
+        try tiled(glideReflectedKernel, args)
     }
 
     static let glideReflectedKernel = CatalogueKernel(frameSource + """
