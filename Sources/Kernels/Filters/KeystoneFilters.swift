@@ -54,15 +54,7 @@ enum KeystoneFilters {
 
     /// The warp, with the input's corners mapped by `forward` as the extent.
     static func warped(_ image: Image, destinationToSource: Homography, forward: Homography, _ name: String) -> Image {
-        var extent = Rect.infinite
-        let e = image.extent
-        if !e.isInfinite {
-            let corners = [(e.minX, e.minY), (e.maxX, e.minY), (e.minX, e.maxY), (e.maxX, e.maxY)].compactMap { forward.apply($0.0, $0.1) }
-            let xs = corners.map(\.x), ys = corners.map(\.y)
-            if corners.count == 4, let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() {
-                extent = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-            }
-        }
+        let extent = forward.mappedBounds(of: image.extent) ?? .infinite
         return image.applying(ProjectiveWarp(name: name, destinationToSource: destinationToSource), extent: extent)
     }
 

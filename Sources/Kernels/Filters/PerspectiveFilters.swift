@@ -107,18 +107,9 @@ enum PerspectiveFilters {
         if try args.bool("inputCrop") {
             return image.applying(warp, extent: Rect(x: 0, y: 0, width: width, height: height))
         }
-        var extent = Rect.infinite
-        if !image.extent.isInfinite, let inverse = h.inverted {
-            let e = image.extent
-            let corners = [(e.minX, e.minY), (e.maxX, e.minY), (e.minX, e.maxY), (e.maxX, e.maxY)].map { inverse.apply($0.0, $0.1) }
-            let mapped = corners.compactMap { $0 }
-            if mapped.count == 4 {
-                let xs = mapped.map { $0.x * width }, ys = mapped.map { $0.y * height }
-                if let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() {
-                    extent = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-                }
-            }
-        }
+        // The input's corners in the unit square, scaled to the corrected size.
+        let toCorrected = Homography(width, 0, 0, 0, height, 0, 0, 0, 1)
+        let extent = h.inverted.flatMap { toCorrected.concatenating($0).mappedBounds(of: image.extent) } ?? .infinite
         return image.applying(warp, extent: extent)
     }
 
@@ -194,6 +185,17 @@ struct Homography: Sendable {
         let w = m[6] * x + m[7] * y + m[8]
         guard w > 0 else { return nil }
         return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+    }
+
+    /// The bounding box of `rect`'s four corners mapped; nil when `rect` is infinite or a corner
+    /// lies on or behind the horizon (the image of the rectangle is then unbounded).
+    func mappedBounds(of rect: Rect) -> Rect? {
+        guard !rect.isInfinite else { return nil }
+        let corners = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)]
+            .compactMap { apply($0.0, $0.1) }
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        guard corners.count == 4, let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
 
