@@ -25,9 +25,9 @@ enum DepthEffectFilters {
     ///    depths or misses the photo's edge by a pixel or two, blur with the foreground instead of
     ///    staying a sharp outline under its spread; the focused subject's rim joins no background layer
     ///    (where a Gaussian would blur it into the background).
-    /// 4. Levels: radii R·2^(−i/2) down to 1.5 px (R the clamp on each side; a √2 lattice: between
-    ///    two radii a factor 2 apart the mix of their discs is a core with a faint tail, 6–8 dB from the
-    ///    disc between them in blurred interiors). The largest up to 3 px (r₁, 2.1 to 3 px) is a
+    /// 4. Levels: radii R·2^(−i/3) down to 1.5 px (R the clamp on each side; a ∛2 lattice: the mix of
+    ///    two neighbouring discs is a core with a faint tail, about 50 dB from the disc between them
+    ///    on textures at a √2 spacing and 60 dB at ∛2, which costs half as many layers again). The largest up to 3 px (r₁, 2.4 to 3 px) is a
     ///    Gaussian of the photo (σ = r₁/2, a disc's spread). Every larger radius t is a premultiplied layer, made at half
     ///    size or less from the 2×2 blocks of the layer source (the colour with small highlights
     ///    clipped white boosted, `rgb·(1 + 1.5·clamp((L − 0.97)/0.03, 0, 1)·isolation)` (L the
@@ -39,25 +39,29 @@ enum DepthEffectFilters {
     ///    around its c (tent weights w_j linear in c², Σ w_j = 1, so the mix has the spread of the disc
     ///    of radius |c|); layer j, `(w_j·rgb, w_j)`, is box-decimated to 1/d (d a power of two ≤ t/3,
     ///    at least 2) as it is made, disc-blurred at that size by the radius whose spread, with the
-    ///    box's and the enlargements', is the disc of radius t's (``disc(radius:factor:smoothing:filterName:)``),
+    ///    box's, is the disc of radius t's (``disc(radius:factor:smoothing:filterName:)``),
     ///    and the layers are summed from the coarsest down (each level adds the one above, enlarged
-    ///    bilinearly).
+    ///    by Catmull-Rom, which adds no spread and keeps the discs' rims: 5–6 dB nearer the full-size
+    ///    disc in blurred interiors than bilinear enlargement).
     /// 5. Composite without halos: `B` = Σ layers behind the focus, `F` = Σ layers in front (both
-    ///    premultiplied, so the subject's colour never enters `B`). Behind the focus plane the pixel's
+    ///    premultiplied, so the subject's colour never enters `B`; `F` scaled to a coverage within
+    ///    [0, 1], since where a nearer front depth's spread overlaps a farther one's own share the
+    ///    sum passes 1, and the enlargements' lobes dip below 0 outside a layer). Behind the focus plane the pixel's
     ///    own part `S` runs linearly in c² from the photo through the Gaussian to `B/B.a` at the
     ///    innermost layer's radius `t`, and `out = F + (1 − F.a)·S`: the blurred foreground covers its
     ///    edge, the background behind the subject is its own colour extended. In focus or in front,
     ///    the pixel keeps only its share not already spread by the front layers, `1 − w`
     ///    (`w = clamp((c² − r₁²)/(t² − r₁²), 0, 1)`), as the photo-to-Gaussian mix `s`, and what the
     ///    blurred foreground no longer covers shows the hidden scene `H` behind it:
-    ///    `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·(H + (1 − H.a)·F/F.a)`. So a blurred foreground's silhouette
+    ///    `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·mix(F/F.a, H/H.a, clamp(20·H.a, 0, 1))`. So a blurred foreground's silhouette
     ///    is semi-transparent on both sides of its edge (partial occlusion) instead of an opaque
     ///    cut-out. `H` is the photo's pixels that are not spread by the front layers (weight `1 − w`,
     ///    1 behind the focus plane) filled in by a pull-push pyramid (tent-decimated by 2 down to
     ///    a pixel of max(maxFront/2, 2), then each level over the next coarser one enlarged
-    ///    bilinearly): the colour around the foreground, extended under it, with a coverage `H.a` that
-    ///    fades with the distance from such pixels; where it is below 1 the rest is the front layers'
-    ///    own colour `F/F.a` (a seam between two blurred foreground depths is not a hole).
+    ///    bilinearly): the colour around the foreground, extended under it and normalised (`H/H.a`: the
+    ///    scene just outside the outline shows through just inside it at full strength, as in a layered
+    ///    render); only where no such pixel is within reach (`H.a` under 0.05, a seam between two
+    ///    blurred foreground depths) does the front layers' own colour `F/F.a` take its place.
     /// 6. Grain: `+ g·(h(x, y) − ½)·clamp(|c|/2, 0, 1)` on R, G, B, h the interleaved gradient noise
     ///    `fract(52.9829189·fract(0.06711056·x + 0.00583715·y))` of the pixel position (Jimenez 2014),
     ///    g = inputLumaNoiseScale (0 → 0.004), so blurred areas keep a sensor-like texture.
@@ -138,11 +142,11 @@ struct PortraitBlur {
     /// Largest radius in front of it.
     var maximumFrontRadius: Double { 0.5 * maximumBackRadius }
 
-    /// Lattice radii from the smallest (≥ 1.5 px) up to `maximum`, halving from it.
+    /// Lattice radii from the smallest (≥ 1.5 px) up to `maximum`, a factor ∛2 apart.
     static func radii(upTo maximum: Double) -> [Double] {
         var radii: [Double] = []
         var r = maximum
-        while r >= 1.5 { radii.append(r); r /= 2.0.squareRoot() }
+        while r >= 1.5 { radii.append(r); r /= 1.2599210498948732 }
         return radii.reversed()
     }
 
@@ -150,9 +154,9 @@ struct PortraitBlur {
         let back = Self.radii(upTo: maximumBackRadius), front = Self.radii(upTo: maximumFrontRadius)
         // The largest radius up to 3 px is a Gaussian of the photo (a half-size layer's disc of 1.1 px
         // would be no better, at the cost of a layer); the larger ones are layers. The front lattice is
-        // the back one without its top two, so both sides share the Gaussian.
+        // the back one without its top three, so both sides share the Gaussian.
         guard let r1 = back.last(where: { $0 <= 3 }) ?? back.first else { return photo }
-        let backLayers = back.filter { $0 > r1 }, frontLayers = front.filter { $0 > r1 }
+        let backLayers = back.filter { $0 > r1 * 1.0001 }, frontLayers = front.filter { $0 > r1 * 1.0001 }  // the front's r₁ may differ in the last bit
         // Too small an image for a foreground blur: nothing is blurred in front of the focus.
         let frontCap = front.isEmpty ? 0 : maximumFrontRadius
         let refined = try photo.applyingFilter("CIEdgePreserveUpsampleFilter", parameters: [
@@ -240,9 +244,8 @@ struct PortraitBlur {
             let stage = side + formatRadius(t)
             let (low, high) = sign < 0 ? (-upper, -lower) : (lower, upper)
             let tent = DepthLayerTent(low: low, mid: sign * t, high: high)
-            // Enlarging bilinearly from every coarser factor down to full size: a tent of half-width p each.
-            let enlarging = Set(factors.filter { $0 <= d }).reduce(0.0) { $0 + Double($1 * $1) / 6 }
-            let disc = Self.disc(radius: t, factor: d, smoothing: Double(d * d) / 12 + enlarging, filterName: stage)
+            // The enlargements to full size are Catmull-Rom: they add no spread.
+            let disc = Self.disc(radius: t, factor: d, smoothing: Double(d * d) / 12, filterName: stage)
             var level: Image
             if d == 2 {
                 // At the blocks' own size: the layer is made as the disc reads it (outside the blocks,
@@ -254,13 +257,13 @@ struct PortraitBlur {
                 level = layer.applying(disc).cropped(to: layer.extent.outset(dx: 1, dy: 1))
             }
             if let coarser = sum {
-                let above = sumFactor == d ? coarser : Self.enlarged(coarser, by: sumFactor / d, origin: (0, 0), stage: stage)
+                let above = sumFactor == d ? coarser : Self.enlarged(coarser, by: sumFactor / d, origin: (0, 0), stage: stage, kernel: .cubic(b: 0, c: 0.5))
                 level = try Self.sumKernel.apply([.image(level), .image(above)], extent: level.extent)
             }
             sum = level
             sumFactor = d
         }
-        return sum.map { Self.enlarged($0, by: sumFactor, origin: (extent.minX, extent.minY), stage: side).cropped(to: extent) }
+        return sum.map { Self.enlarged($0, by: sumFactor, origin: (extent.minX, extent.minY), stage: side, kernel: .cubic(b: 0, c: 0.5)).cropped(to: extent) }
     }
 
     /// A layer's decimation: the largest power of two d ≤ t/3 (at least 2).
@@ -286,9 +289,10 @@ struct PortraitBlur {
     }
 
     /// `image` enlarged `factor` times bilinearly (a separable pass), its origin moved to `origin`.
-    static func enlarged(_ image: Image, by factor: Int, origin: (x: Double, y: Double), stage: String) -> Image {
+    static func enlarged(_ image: Image, by factor: Int, origin: (x: Double, y: Double), stage: String,
+                         kernel: Resample.Kernel = .linear) -> Image {
         let step = 1 / Double(factor)
-        return image.applying(Resample(kernel: .linear, x: .init(step: step, offset: -origin.x * step),
+        return image.applying(Resample(kernel: kernel, x: .init(step: step, offset: -origin.x * step),
                                        y: .init(step: step, offset: -origin.y * step), filterName: stage + "_enlarge"))
     }
 
@@ -342,16 +346,17 @@ struct PortraitBlur {
         kernel vec4 depthLayerSum(__sample a, __sample b) { return a + b; }
         """)
 
-    /// The composite (step 5): behind the focus plane `out = F + (1 − F.a)·S`, `S` linear in c²
+    /// The composite (step 5), `F` the front sum scaled to a coverage within [0, 1]: behind the focus plane `out = F + (1 − F.a)·S`, `S` linear in c²
     /// (c the blur value) from the photo (0) through the Gaussian (r1) to `B/B.a` (reached at the
     /// innermost layer radius t; the spans come as reciprocals, `1/r1²` and `1/max(t² − r1², 0.0001)`);
-    /// in focus or in front `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·(H + (1 − H.a)·F/F.a)`
-    /// (s the photo-to-Gaussian mix, w the share in the front layers, H the hidden scene, over the
-    /// front layers' own colour where no hidden scene is near; s where F is empty); plus grain
+    /// in focus or in front `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·mix(F/F.a, H/H.a, clamp(20·H.a, 0, 1))`
+    /// (s the photo-to-Gaussian mix, w the share in the front layers, H the hidden scene, normalised,
+    /// and the front layers' own colour only where no hidden scene is near; s where F is empty); plus grain
     /// where blurred; alpha of the photo. destCoord − ½ is the pixel's integer position.
     static let compositeKernel = CatalogueKernel("""
-        kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample front, __sample hidden,
+        kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample frontSum, __sample hidden,
                                    float r1Squared, float inverseR1Squared, float backSpan, float frontSpan, float grain) {
+            vec4 front = frontSum * (clamp(frontSum.a, 0.0, 1.0) / max(frontSum.a, 0.000001));
             float r = c.r;
             float a = abs(r);
             vec3 small = mix(s.rgb, g.rgb, clamp(a * a * inverseR1Squared, 0.0, 1.0));
@@ -363,7 +368,7 @@ struct PortraitBlur {
             float ownPart = behind ? 1.0 - cover : min(1.0 - wl, 1.0 - cover);
             float hiddenPart = behind ? 0.0 : max(wl - cover, 0.0);
             vec3 others = cover > 0.0001 ? front.rgb * (1.0 / front.a) : small;
-            vec3 scene = hidden.rgb + (1.0 - clamp(hidden.a, 0.0, 1.0)) * others;
+            vec3 scene = mix(others, hidden.rgb * (1.0 / max(hidden.a, 0.0001)), clamp(hidden.a * 20.0, 0.0, 1.0));
             vec2 p = destCoord() - 0.5;
             float h = fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715)))) - 0.5;
             float amount = grain * h * clamp(a * 0.5, 0.0, 1.0);
