@@ -23,6 +23,8 @@ public final class ImageBuffer: @unchecked Sendable {
     let storage: UnsafeMutableRawPointer
     /// The storage is an anonymous memory map (a windowed fill) rather than a heap block.
     private let mappedBytes: Int?
+    /// For borrowed memory: what gives it back to its owner (instead of freeing the storage).
+    private let release: (@Sendable () -> Void)?
 
     /// A zero-filled buffer. Fails for non-positive or absurd sizes.
     public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
@@ -58,10 +60,12 @@ public final class ImageBuffer: @unchecked Sendable {
             }
             self.storage = mapped
             self.mappedBytes = max(total, 1)
+            self.release = nil
         } else {
             self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
             self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
             self.mappedBytes = nil
+            self.release = nil
         }
     }
 
@@ -86,8 +90,39 @@ public final class ImageBuffer: @unchecked Sendable {
         try body(storage, rowBytes)
     }
 
+    /// A buffer over memory the caller owns, read in place (no copy): `height` rows of `width`
+    /// pixels, `rowBytes` apart (at least a row of pixels; top row first; native byte order).
+    /// The memory must stay valid and unchanged until `release` is called, which happens once,
+    /// on whatever thread lets go of the buffer last (the last image or render using it).
+    /// Fails for non-positive or absurd sizes and a `rowBytes` shorter than a row.
+    public init(borrowing memory: UnsafeRawPointer, width: Int, height: Int, rowBytes: Int, format: PixelFormat,
+                alphaMode: AlphaMode = .premultiplied, colorSpace: ColorSpace? = .sRGB,
+                release: @escaping @Sendable () -> Void) throws(GraphError) {
+        guard width > 0, height > 0 else {
+            throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
+        }
+        let (row, overflowRow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
+        guard !overflowRow, rowBytes >= row else {
+            throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(width) \(format.rawValue) pixels")
+        }
+        let (total, overflowTotal) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !overflowTotal, total <= ImageBuffer.maximumByteCount else {
+            throw GraphError.invalidSize("buffer size \(width)x\(height) \(format.rawValue) (\(rowBytes) bytes a row) is too large")
+        }
+        self.width = width
+        self.height = height
+        self.format = format
+        self.alphaMode = format.hasAlpha ? alphaMode : .opaque
+        self.rowBytes = rowBytes
+        self.colorSpace = colorSpace
+        self.rowProgress = nil
+        self.storage = UnsafeMutableRawPointer(mutating: memory)
+        self.mappedBytes = nil
+        self.release = release
+    }
+
     deinit {
-        if let mappedBytes { munmap(storage, mappedBytes) } else { storage.deallocate() }
+        if let release { release() } else if let mappedBytes { munmap(storage, mappedBytes) } else { storage.deallocate() }
     }
 
     /// Windowed fills: hands rows `0 ..< row` (top first) back to the system; the render reads them
@@ -108,7 +143,8 @@ public final class ImageBuffer: @unchecked Sendable {
     /// Read-only access to the bytes (waits for a streaming fill to finish).
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         _ = rowProgress?.waitForAll()
-        return try body(UnsafeRawBufferPointer(start: storage, count: rowBytes * height))
+        // The last row ends after its pixels (borrowed memory may end there, before a full stride).
+        return try body(UnsafeRawBufferPointer(start: storage, count: rowBytes * (height - 1) + width * format.bytesPerPixel))
     }
 
     /// Where a streaming fill writes its rows (top row first, `rowBytes` apart).

@@ -1,0 +1,26 @@
+import Foundation
+import GraphEngine
+
+/// Renders `rect` (x, y, width, height in Core Image coordinates; NULL: the image's extent, which
+/// must then be finite) into `destination`: rows `row_bytes` apart, top row first, `channels` (1, 2,
+/// 3 or 4; float32: 1 or 4) samples of `sample_type`, premultiplied alpha, converted to
+/// `color_space` (NULL: the space the image's sources share, else sRGB; `"data"`: the working
+/// values unconverted). The caller provides `row_bytes` × height bytes. `progress`, when not NULL,
+/// is called with `user` from another thread while the render runs; returning non-zero cancels it
+/// (`GE_ERROR_CANCELLED`). Several threads may render at once.
+@_cdecl("ge_render")
+public func ge_render(_ image: OpaquePointer?, _ rect: UnsafePointer<Double>?, _ destination: UnsafeMutableRawPointer?,
+                      _ rowBytes: Int64, _ channels: Int32, _ sampleType: Int32, _ colorSpace: UnsafePointer<CChar>?,
+                      _ progress: ProgressCallback?, _ user: UnsafeMutableRawPointer?, _ error: StringOut) -> Int32 {
+    catching(error) {
+        let image = try Handles.image(image)
+        guard let destination else { throw BoundaryError("destination is NULL") }
+        let format = try MemoryLayout.renderFormat(channels: channels, type: sampleType)
+        let area = rect.map { Rect(x: $0[0], y: $0[1], width: $0[2], height: $0[3]) } ?? image.extent
+        let output = try ColorSpaceNames.output(optionalString(colorSpace), for: image)
+        try ProgressMonitor.run(progress, user) { counter in
+            try sharedContext.render(image, to: destination, rowBytes: Int(rowBytes), rect: area, format: format,
+                                     colorSpace: output, progress: counter)
+        }
+    }
+}
