@@ -57,24 +57,24 @@ public func ge_image_from_memory(_ data: UnsafeRawPointer?, _ width: Int64, _ he
                 buffer = try ImageBuffer(borrowing: data, width: width, height: height, rowBytes: rowBytes, format: format,
                                          alphaMode: alpha, colorSpace: space, release: { pending() })
             } else {
-                buffer = try ImageBuffer(width: width, height: height, format: format, alphaMode: alpha, colorSpace: space) { target, targetRowBytes in
-                    for row in 0..<height {
-                        (target + row * targetRowBytes).copyMemory(from: data + row * rowBytes, byteCount: packed.partialValue)
+                buffer = try ImageBuffer(width: width, height: height, format: format, alphaMode: alpha, colorSpace: space,
+                                         zeroed: false) { target, targetRowBytes in
+                    let source = SendableAddress(UnsafeMutableRawPointer(mutating: data)), destination = SendableAddress(target)
+                    RowCopy.rows(height) { row in
+                        (destination.pointer + row * targetRowBytes).copyMemory(from: source.pointer + row * rowBytes,
+                                                                                byteCount: packed.partialValue)
                     }
                 }
             }
         } else if channels == 3 && type == .float32 {
             // No packed RGB float format: copied to RGBA with alpha 1.
-            buffer = try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque, colorSpace: space) { target, targetRowBytes in
-                for row in 0..<height {
-                    let from = (data + row * rowBytes).assumingMemoryBound(to: Float.self)
-                    let to = (target + row * targetRowBytes).assumingMemoryBound(to: Float.self)
-                    for x in 0..<width {
-                        to[4 * x] = from[3 * x]
-                        to[4 * x + 1] = from[3 * x + 1]
-                        to[4 * x + 2] = from[3 * x + 2]
-                        to[4 * x + 3] = 1
-                    }
+            buffer = try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque, colorSpace: space,
+                                     zeroed: false) { target, targetRowBytes in
+                let source = SendableAddress(UnsafeMutableRawPointer(mutating: data)), destination = SendableAddress(target)
+                RowCopy.rows(height) { row in
+                    RowCopy.rgbToRGBA(from: (source.pointer + row * rowBytes).assumingMemoryBound(to: Float.self),
+                                      to: (destination.pointer + row * targetRowBytes).assumingMemoryBound(to: Float.self),
+                                      width: width)
                 }
             }
         } else {

@@ -34,7 +34,7 @@ public final class ImageBuffer: @unchecked Sendable {
 
     /// A zero-filled buffer whose rows a decoder publishes as it fills them (`rowProgress`).
     package init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                 colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress?) throws(GraphError) {
+                 colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress?, zeroed: Bool = true) throws(GraphError) {
         guard width > 0, height > 0 else {
             throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
         }
@@ -63,7 +63,7 @@ public final class ImageBuffer: @unchecked Sendable {
             self.release = nil
         } else {
             self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
-            self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
+            if zeroed { self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1)) }
             self.mappedBytes = nil
             self.release = nil
         }
@@ -83,10 +83,14 @@ public final class ImageBuffer: @unchecked Sendable {
         }
     }
 
-    /// A buffer filled by `body`, which gets the storage (top row first) and its row stride.
+    /// A buffer filled by `body`, which gets the storage (top row first) and its row stride. With
+    /// `zeroed` false the storage is not cleared first (for a `body` that writes every byte: a
+    /// 384 MB buffer is then written once, not twice).
     public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                            colorSpace: ColorSpace? = .sRGB, fill body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
-        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace)
+                            colorSpace: ColorSpace? = .sRGB, zeroed: Bool = true,
+                            fill body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace,
+                      rowProgress: nil, zeroed: zeroed)
         try body(storage, rowBytes)
     }
 
