@@ -77,7 +77,10 @@ public func ge_params_set_image(_ params: OpaquePointer?, _ key: UnsafePointer<C
 @_cdecl("ge_params_set_rect")
 public func ge_params_set_rect(_ params: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ x: Double, _ y: Double,
                                _ width: Double, _ height: Double, _ error: StringOut) -> Int32 {
-    setting(params, key, error) { .rect(Rect(x: x, y: y, width: width, height: height)) }
+    setting(params, key, error) {
+        guard ![x, y, width, height].contains(where: \.isNaN) else { throw BoundaryError("rectangle [\(x) \(y) \(width) \(height)] has a NaN") }
+        return .rect(Rect(x: x, y: y, width: width, height: height))
+    }
 }
 
 /// Sets an affine transform input (`inputTransform`): a, b, c, d, tx, ty.

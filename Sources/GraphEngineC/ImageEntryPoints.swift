@@ -40,6 +40,7 @@ public func ge_image_from_memory(_ data: UnsafeRawPointer?, _ width: Int64, _ he
                                  _ error: StringOut) -> Int32 {
     catching(error) {
         guard let data else { throw BoundaryError("data is NULL") }
+        guard out != nil else { throw BoundaryError("the out pointer for the image is NULL") }  // before release could be called
         let type = try SampleType(code: sampleType)
         let alpha = try MemoryLayout.alphaMode(alphaMode)
         let space = try optionalString(colorSpace).map(ColorSpaceNames.source) ?? .sRGB

@@ -19,7 +19,7 @@ _ALPHA = {"premultiplied": _lib.ALPHA_PREMULTIPLIED, "straight": _lib.ALPHA_STRA
 
 # Arrays lent to the engine with copy=False, by key, until the engine releases them (any thread).
 _borrowed = {}
-_borrowed_lock = threading.Lock()
+_borrowed_lock = threading.RLock()  # re-entrant: a collection inside the lock may release an array
 _keys = itertools.count(1)
 
 
@@ -93,7 +93,14 @@ class Image:
         file's profile, `"data"` to read the stored values unconverted (masks, maps), or a space to
         assume (`"sRGB"`, `"displayP3"`, `"linearSRGB"`)."""
         handle = _new_handle(_lib.lib.ge_image_open, _lib.encode(path), _lib.encode(color_space))
-        return cls(handle, bands=4, dtype=np.uint8, color_space=color_space)
+        image = cls(handle, bands=4, dtype=np.uint8, color_space=color_space)
+        try:
+            info = _info(path)
+        except Exception:  # the header was read already; its summary only sets the defaults
+            return image
+        image.bands = min(max(int(info.get("channels", 4)), 1), 4)
+        image.dtype = np.dtype(np.uint16 if info.get("bitDepth") == 16 else np.uint8)
+        return image
 
     @classmethod
     def from_array(cls, array, color_space="sRGB", alpha="premultiplied", copy=True):
@@ -289,6 +296,14 @@ class Image:
         x, y, w, h = self.extent
         return "<graphengine.Image %gx%g at (%g, %g), %d bands %s%s>" % (
             w, h, x, y, self.bands, self.dtype.name, ", " + self.color_space if self.color_space else "")
+
+
+def _info(path):
+    """The header facts of an image file (`graph info --format json`)."""
+    import json
+    text, error = c_void_p(), c_void_p()
+    check(_lib.lib.ge_photo_info_json(_lib.encode(path), ctypes.byref(text), ctypes.byref(error)), error)
+    return json.loads(_lib.take_string(text.value))
 
 
 def _pixel_span(area, axis):
