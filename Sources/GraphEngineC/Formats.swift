@@ -22,8 +22,8 @@ enum SampleType: Int32 {
 
 /// Memory layouts: channels and sample type to the engine's pixel formats.
 enum MemoryLayout {
-    /// The engine format that holds `channels` samples of `type` as they are, or nil (3-channel
-    /// float, 2-channel float: no such engine format).
+    /// The engine format that holds `channels` samples of `type` as they are, or nil (2-channel
+    /// float: no such engine format).
     static func format(channels: Int, type: SampleType) -> PixelFormat? {
         switch (channels, type) {
         case (1, .uint8): return .gray8
@@ -33,6 +33,7 @@ enum MemoryLayout {
         case (2, .uint16): return .grayAlpha16
         case (3, .uint8): return .rgb8
         case (3, .uint16): return .rgb16
+        case (3, .float32): return .rgbf
         case (4, .uint8): return .rgba8
         case (4, .uint16): return .rgba16
         case (4, .float32): return .rgbaf
@@ -45,7 +46,7 @@ enum MemoryLayout {
         let type = try SampleType(code: code)
         guard let format = format(channels: Int(channels), type: type) else {
             throw BoundaryError("cannot render \(channels) channels of \(type.name) samples: 1, 2, 3 or 4 channels of 8 or 16 bits, "
-                                + "or 1 or 4 channels of float32 (render 4 and drop alpha for RGB)")
+                                + "or 1, 3 or 4 channels of float32")
         }
         return format
     }

@@ -31,7 +31,7 @@ public func ge_image_open(_ path: UnsafePointer<CChar>?, _ colorSpace: UnsafePoi
 /// `channels` (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA) samples of `sample_type` each, in native byte
 /// order. With `release` NULL the pixels are copied now; otherwise they are read in place and
 /// `release(user)` is called once when the engine no longer needs them (on any thread). On failure
-/// nothing is kept and `release` is not called. 3-channel float32 memory is always copied (to RGBA).
+/// nothing is kept and `release` is not called. 2-channel float32 memory is not supported.
 @_cdecl("ge_image_from_memory")
 public func ge_image_from_memory(_ data: UnsafeRawPointer?, _ width: Int64, _ height: Int64, _ rowBytes: Int64,
                                  _ channels: Int32, _ sampleType: Int32, _ alphaMode: Int32,
@@ -65,17 +65,6 @@ public func ge_image_from_memory(_ data: UnsafeRawPointer?, _ width: Int64, _ he
                         (destination.pointer + row * targetRowBytes).copyMemory(from: source.pointer + row * rowBytes,
                                                                                 byteCount: packed.partialValue)
                     }
-                }
-            }
-        } else if channels == 3 && type == .float32 {
-            // No packed RGB float format: copied to RGBA with alpha 1.
-            buffer = try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque, colorSpace: space,
-                                     zeroed: false) { target, targetRowBytes in
-                let source = SendableAddress(UnsafeMutableRawPointer(mutating: data)), destination = SendableAddress(target)
-                RowCopy.rows(height) { row in
-                    RowCopy.rgbToRGBA(from: (source.pointer + row * rowBytes).assumingMemoryBound(to: Float.self),
-                                      to: (destination.pointer + row * targetRowBytes).assumingMemoryBound(to: Float.self),
-                                      width: width)
                 }
             }
         } else {

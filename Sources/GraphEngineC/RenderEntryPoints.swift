@@ -3,7 +3,7 @@ import GraphEngine
 
 /// Renders `rect` (x, y, width, height in Core Image coordinates; NULL: the image's extent, which
 /// must then be finite) into `destination`: rows `row_bytes` apart, top row first, `channels` (1, 2,
-/// 3 or 4; float32: 1 or 4) samples of `sample_type`, premultiplied alpha, converted to
+/// 3 or 4; float32: 1, 3 or 4) samples of `sample_type`, premultiplied alpha, converted to
 /// `color_space` (NULL: the space the image's sources share, else sRGB; `"data"`: the working
 /// values unconverted). The caller provides `row_bytes` × height bytes. `progress`, when not NULL,
 /// is called with `user` from another thread while the render runs; returning non-zero cancels it

@@ -17,16 +17,4 @@ enum RowCopy {
         }
     }
 
-    /// One row of packed RGB floats as RGBA with alpha 1.
-    static func rgbToRGBA(from source: UnsafePointer<Float>, to target: UnsafeMutablePointer<Float>, width: Int) {
-        var from = source, to = target
-        for _ in 0..<width {
-            to[0] = from[0]
-            to[1] = from[1]
-            to[2] = from[2]
-            to[3] = 1
-            from += 3
-            to += 4
-        }
-    }
 }

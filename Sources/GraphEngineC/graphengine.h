@@ -47,7 +47,7 @@ void ge_image_free(ge_image *image);
 /* A PNG, JPEG or HEIF file, lazily; color_space NULL: the file's profile. */
 int32_t ge_image_open(const char *path, const char *color_space, ge_image **out, char **error);
 /* Caller memory: rows row_bytes apart, top first; channels 1, 2, 3 or 4 (float32: 1, 3, 4).
- * release NULL: copied now. Otherwise read in place until release(user) is called. */
+ * release NULL: copied now. Otherwise read in place until release(user) is called; on failure it is not. */
 int32_t ge_image_from_memory(const void *data, int64_t width, int64_t height, int64_t row_bytes,
                              int32_t channels, int32_t sample_type, int32_t alpha_mode,
                              const char *color_space, ge_release_fn release, void *user,
@@ -80,7 +80,7 @@ int32_t ge_image_apply(const ge_image *input, const char *filter, const ge_param
 /* JSON array: name, categories, summary, inputs (key, type, default, minimum, maximum, ...). */
 int32_t ge_filters_json(char **json, char **error);
 
-/* Render rect (NULL: the extent) into caller memory, premultiplied; channels 1, 2, 3, 4 (float32: 1, 4).
+/* Render rect (NULL: the extent) into caller memory, premultiplied; channels 1, 2, 3, 4 (float32: 1, 3, 4).
  * color_space NULL: the sources' shared space, else sRGB. progress may be NULL. */
 int32_t ge_render(const ge_image *image, const double rect[4], void *destination, int64_t row_bytes,
                   int32_t channels, int32_t sample_type, const char *color_space,

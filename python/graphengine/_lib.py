@@ -1,8 +1,9 @@
 """Loads libGraphEngineC (the engine's C ABI, graphengine.h) with ctypes and declares its functions.
 
 The library is looked for, in order: $GRAPHENGINE_LIBRARY (a path to the .so), the copy bundled in
-this package (graphengine/_lib/, as wheels and `pip install ./python` put it), then the build folders
-of the repository this package sits in (.build/release, .build/debug), for a checkout used in place.
+this package (graphengine/_lib/, as wheels and `pip install ./python` put it), then the newer of the
+build folders of the repository this package sits in (.build/release, .build/debug), for a checkout
+used in place.
 ctypes releases the GIL around every foreign call, so renders run while other Python threads do.
 """
 import ctypes
@@ -28,8 +29,8 @@ def _candidates():
     here = os.path.dirname(os.path.abspath(__file__))
     yield os.path.join(here, "_lib", _NAME)
     repository = os.path.dirname(os.path.dirname(here))
-    for configuration in ("release", "debug"):
-        yield os.path.join(repository, ".build", configuration, _NAME)
+    built = [os.path.join(repository, ".build", configuration, _NAME) for configuration in ("release", "debug")]
+    yield from sorted(built, key=lambda path: os.path.getmtime(path) if os.path.exists(path) else 0, reverse=True)
 
 
 def _load():

@@ -111,7 +111,7 @@ class Image:
         `"straight"`; `"opaque"`). With `copy=True` (the default) the pixels are copied and the
         array can change or go; with `copy=False` the engine reads the array in place and keeps it
         alive until no image needs it (it must not be changed meanwhile); an array that cannot be
-        read in place (pixels not packed, 3-channel float32, another dtype) is then an error."""
+        read in place (pixels not packed, 2-channel float32, another dtype) is then an error."""
         array = np.asarray(array)
         if array.ndim not in (2, 3) or (array.ndim == 3 and not 1 <= array.shape[2] <= 4):
             raise ValueError("expected an array of shape (height, width) or (height, width, 1...4), got %s" % (array.shape,))
@@ -124,7 +124,7 @@ class Image:
             if array.dtype.kind not in "fiub":
                 raise TypeError("cannot make an image of %s samples" % array.dtype)
             dtype = np.dtype(np.float32)
-        channels = 1 if array.ndim == 2 else array.shape[2]
+        channels = bands = 1 if array.ndim == 2 else array.shape[2]
         height, width = array.shape[:2]
         packed = (array.dtype == dtype and array.strides[1] == channels * dtype.itemsize
                   and (array.ndim == 2 or array.strides[2] == dtype.itemsize) and array.strides[0] >= width * channels * dtype.itemsize)
@@ -132,11 +132,13 @@ class Image:
             if not packed:
                 raise ValueError("copy=False needs each row's pixels packed, rows top first (strides %s for shape %s); "
                                  "pass copy=True" % (array.strides, array.shape))
-            if channels == 3 and dtype == np.float32:
-                raise ValueError("copy=False cannot read 3-channel float32 in place (the engine has no packed RGB float "
-                                 "format); pass copy=True or a 4-channel array")
+            if channels == 2 and dtype == np.float32:
+                raise ValueError("copy=False cannot read 2-channel float32 in place; pass copy=True")
         elif not packed:
             array = np.ascontiguousarray(array, dtype=dtype)
+        if channels == 2 and dtype == np.float32:  # no grey+alpha float format: grey, grey, grey, alpha
+            array = np.ascontiguousarray(array[..., (0, 0, 0, 1)])
+            channels = 4
         key, release = None, _lib.RELEASE_FN()
         if not copy:
             key = next(_keys)
@@ -151,7 +153,7 @@ class Image:
                 with _borrowed_lock:
                     _borrowed.pop(key, None)
             raise
-        return cls(handle, bands=channels, dtype=dtype, color_space=color_space)
+        return cls(handle, bands=bands, dtype=dtype, color_space=color_space)
 
     @classmethod
     def filter(cls, name, image=None, **parameters):
@@ -245,14 +247,14 @@ class Image:
         if any(math.isinf(v) for v in area):
             raise ValueError("the image is infinite (clamped or a generator): crop it or pass rect=(x, y, width, height)")
         width, height = _pixel_span(area, 0), _pixel_span(area, 1)
-        rendered = 4 if dtype == np.float32 and bands in (2, 3) else bands
+        rendered = 4 if dtype == np.float32 and bands == 2 else bands
         out = np.empty((height, width) if rendered == 1 else (height, width, rendered), dtype=dtype)
         error = c_void_p()
         callback = _progress_callback(progress)
         check(_lib.lib.ge_render(self._handle, (c_double * 4)(*area), out.ctypes.data, out.strides[0], rendered,
                                  _SAMPLE_TYPES[dtype], _lib.encode(color_space), callback, None, ctypes.byref(error)), error)
         if rendered != bands:
-            out = out[..., :3] if bands == 3 else out[..., (0, 3)]
+            out = out[..., (0, 3)]
         return out
 
     def __array__(self, dtype=None, copy=None):
