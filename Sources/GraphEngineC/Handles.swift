@@ -14,7 +14,7 @@ enum Handles {
         OpaquePointer(Unmanaged.passRetained(object).toOpaque())
     }
 
-    /// The object behind `handle` (not consumed), or a ``BoundaryError`` naming `what` when NULL.
+    /// The object behind `handle` (not consumed), or a `BoundaryError` naming `what` when NULL.
     static func object<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type, _ what: String) throws -> T {
         guard let handle else { throw BoundaryError("\(what) is NULL") }
         return Unmanaged<T>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()

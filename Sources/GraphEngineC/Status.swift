@@ -69,7 +69,7 @@ func deliver(_ text: String, to out: StringOut) {
     out?.pointee = strdup(text)
 }
 
-/// The Swift string of a C string argument, or a ``BoundaryError`` naming `what` when it is NULL.
+/// The Swift string of a C string argument, or a `BoundaryError` naming `what` when it is NULL.
 func string(_ pointer: UnsafePointer<CChar>?, _ what: String) throws -> String {
     guard let pointer else { throw BoundaryError("\(what) is NULL") }
     return String(cString: pointer)
