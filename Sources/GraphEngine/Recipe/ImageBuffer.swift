@@ -21,7 +21,7 @@ public final class ImageBuffer: @unchecked Sendable {
     /// For a buffer still being filled (streaming decode): which rows are ready. nil when complete.
     package let rowProgress: RowProgress?
     let storage: UnsafeMutableRawPointer
-    /// The storage is an anonymous memory map (a windowed fill) rather than a heap block.
+    /// The storage is an anonymous memory map (a windowed fill, or a large buffer) rather than a heap block.
     private let mappedBytes: Int?
     /// For borrowed memory: what gives it back to its owner (instead of freeing the storage).
     private let release: (@Sendable () -> Void)?
