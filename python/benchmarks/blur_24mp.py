@@ -7,7 +7,8 @@ child process of its own for its peak memory (VmHWM, reset once the input array 
 Core Image's CIGaussianBlur inputRadius is the sigma, as vips' gaussblur sigma; both keep the
 output the input's size here (graphengine's result is cropped to the input's extent, as Core
 Image's extends it by the blur). `data` reads the values as they are (like vips); `sRGB` (the
-from_array default) decodes them to linear light for the blur and encodes after.
+from_array default) decodes them to linear light for the blur and encodes after; `borrow` is
+`data` with copy=False (the array read in place).
 """
 import os
 import subprocess
@@ -25,10 +26,10 @@ def make_array():
     return rng.random((HEIGHT, WIDTH, BANDS), dtype=np.float32)
 
 
-def graphengine_run(a, color_space="data", split=False):
+def graphengine_run(a, color_space="data", split=False, copy=True):
     import graphengine as ge
     start = time.perf_counter()
-    image = ge.Image.from_array(a, color_space=color_space)
+    image = ge.Image.from_array(a, color_space=color_space, copy=copy)
     copied = time.perf_counter()
     out = image.apply("CIGaussianBlur", inputRadius=10).crop(0, 0, WIDTH, HEIGHT).numpy()
     end = time.perf_counter()
@@ -60,7 +61,12 @@ def child(variant):
     with open("/proc/self/clear_refs", "w") as file:
         file.write("5")  # resets VmHWM to the current RSS
     base, _ = _memory()
-    seconds = pyvips_run(a) if variant == "pyvips" else graphengine_run(a, color_space=variant)
+    if variant == "pyvips":
+        seconds = pyvips_run(a)
+    elif variant == "borrow":
+        seconds = graphengine_run(a, color_space="data", copy=False)
+    else:
+        seconds = graphengine_run(a, color_space=variant)
     _, peak = _memory()
     print("%s %.3f %d %d %d" % (variant, seconds, base, peak, peak - base))
 
@@ -76,13 +82,15 @@ def main():
         pyvips.__version__, pyvips.version(0), pyvips.version(1), os.environ.get("VIPS_CONCURRENCY", "default"),
         os.cpu_count()))
     graphengine_run(a), pyvips_run(a)  # warm-up: programs compiled, libraries loaded
-    results = {"graphengine data": [], "graphengine sRGB": [], "pyvips": [], "copy": [], "render": []}
+    results = {"graphengine data": [], "graphengine borrow": [], "graphengine sRGB": [], "pyvips": [], "copy": [],
+               "render": []}
     for _ in range(RUNS):
         total, copy, render = graphengine_run(a, "data", split=True)
         results["graphengine data"].append(total)
         results["copy"].append(copy)
         results["render"].append(render)
         results["pyvips"].append(pyvips_run(a))
+        results["graphengine borrow"].append(graphengine_run(a, "data", copy=False))
         results["graphengine sRGB"].append(graphengine_run(a, "sRGB"))
     for name, values in results.items():
         print("%-18s best %.3f s  median %.3f s  (%s)" % (name, min(values), sorted(values)[len(values) // 2],
@@ -90,7 +98,7 @@ def main():
     print("copy overhead: %.1f %% of the render (best copy %.3f s / best render %.3f s)" % (
         100 * min(results["copy"]) / min(results["render"]), min(results["copy"]), min(results["render"])))
     print("peak memory (child processes; the 24 MP float32 input alone is %d MiB):" % (a.nbytes >> 20))
-    for variant in ("data", "sRGB", "pyvips"):
+    for variant in ("data", "borrow", "sRGB", "pyvips"):
         line = subprocess.run([sys.executable, __file__, "--child", variant], capture_output=True, text=True,
                               check=True).stdout.split()
         print("  %-7s %s s: RSS with the input made %s MiB, peak %s MiB, +%s MiB for the run" % tuple(line))
