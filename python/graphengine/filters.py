@@ -89,6 +89,17 @@ def input_type(filter_name, key):
     return None
 
 
+def describe(filter_name):
+    """A filter's summary and inputs as text (the docstring of its builder)."""
+    entry = catalogue()[filter_name]
+    lines = ["%s: %s" % (filter_name, entry["summary"]), "", "Inputs (keyword: input key, type, default):"]
+    for item in entry["inputs"]:
+        keyword = min(key_names(item["key"]) - {item["key"]}, key=len, default=item["key"])
+        default = "" if item["default"] is None else " = %r" % (item["default"],)
+        lines.append("  %s (%s, %s%s): %s" % (_snake(keyword), item["key"], item["type"], default, item["summary"]))
+    return "\n".join(lines)
+
+
 class _Generators:
     """Filters as functions: `graphengine.filters.constant_color_generator(color=(1, 0, 0, 1))`;
     a filter with an input image takes it as `image=` (or `inputImage=`)."""
@@ -103,7 +114,7 @@ class _Generators:
             return Image.filter(name, image=image, **parameters)
 
         build.__name__ = attribute
-        build.__doc__ = catalogue()[name]["summary"]
+        build.__doc__ = describe(name)
         return build
 
     def __dir__(self):

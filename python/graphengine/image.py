@@ -184,7 +184,7 @@ class Image:
             return self.apply(name, **parameters)
 
         build.__name__ = attribute
-        build.__doc__ = filters.catalogue()[name]["summary"]
+        build.__doc__ = filters.describe(name)
         return build
 
     def __dir__(self):

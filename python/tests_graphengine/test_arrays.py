@@ -151,3 +151,15 @@ def test_render_releases_the_gil():
     counter.join()
     during = [t for t in ticks if start <= t <= start + elapsed]
     assert elapsed < 0.05 or len(during) > elapsed / 0.01, (elapsed, len(during))
+
+
+def test_threads_render_at_once_with_the_same_results():
+    from concurrent.futures import ThreadPoolExecutor
+    arrays = [_random((120, 160, 3), np.float32) for _ in range(4)]
+    images = [ge.Image.from_array(a, color_space="data").apply("CIGaussianBlur", inputRadius=3).crop(0, 0, 160, 120)
+              for a in arrays]
+    serial = [image.numpy() for image in images]
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda image: image.numpy(), images))
+    for one, other in zip(serial, parallel):
+        np.testing.assert_array_equal(one, other)
