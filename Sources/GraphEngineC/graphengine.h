@@ -81,8 +81,10 @@ int32_t ge_image_apply(const ge_image *input, const char *filter, const ge_param
 int32_t ge_filters_json(char **json, char **error);
 
 /* Render rect (NULL: the extent) into caller memory, premultiplied; channels 1, 2, 3, 4 (float32: 1, 3, 4).
+ * A rect off whole pixels is rounded outward; a render larger than destination_bytes is refused.
  * color_space NULL: the sources' shared space, else sRGB. progress may be NULL. */
-int32_t ge_render(const ge_image *image, const double rect[4], void *destination, int64_t row_bytes,
+int32_t ge_render(const ge_image *image, const double rect[4], void *destination, int64_t destination_bytes,
+                  int64_t row_bytes,
                   int32_t channels, int32_t sample_type, const char *color_space,
                   ge_progress_fn progress, void *user, char **error);
 /* PNG, JPEG or HEIC by extension; quality 0: 90; bit_depth 0: 8. With depth_photo and original (the

@@ -80,7 +80,7 @@ _declare("ge_params_set_string", c_int32, c_void_p, c_char_p, c_char_p, _err)
 _declare("ge_params_set_data", c_int32, c_void_p, c_char_p, c_void_p, c_int64, _err)
 _declare("ge_image_apply", c_int32, c_void_p, c_char_p, c_void_p, _out, _err)
 _declare("ge_filters_json", c_int32, _err, _err)
-_declare("ge_render", c_int32, c_void_p, POINTER(c_double), c_void_p, c_int64, c_int32, c_int32, c_char_p,
+_declare("ge_render", c_int32, c_void_p, POINTER(c_double), c_void_p, c_int64, c_int64, c_int32, c_int32, c_char_p,
          PROGRESS_FN, c_void_p, _err)
 _declare("ge_image_write", c_int32, c_void_p, c_char_p, c_int32, c_int32, c_char_p, c_char_p, c_void_p,
          PROGRESS_FN, c_void_p, _err, _err)

@@ -246,12 +246,14 @@ class Image:
         area = tuple(float(v) for v in (self.extent if rect is None else rect))
         if any(math.isinf(v) for v in area):
             raise ValueError("the image is infinite (clamped or a generator): crop it or pass rect=(x, y, width, height)")
+        x, y = math.floor(area[0]), math.floor(area[1])  # whole pixels, rounded outward as the engine does
         width, height = _pixel_span(area, 0), _pixel_span(area, 1)
+        area = (x, y, width, height)
         rendered = 4 if dtype == np.float32 and bands == 2 else bands
         out = np.empty((height, width) if rendered == 1 else (height, width, rendered), dtype=dtype)
         error = c_void_p()
         callback = _progress_callback(progress)
-        check(_lib.lib.ge_render(self._handle, (c_double * 4)(*area), out.ctypes.data, out.strides[0], rendered,
+        check(_lib.lib.ge_render(self._handle, (c_double * 4)(*area), out.ctypes.data, out.nbytes, out.strides[0], rendered,
                                  _SAMPLE_TYPES[dtype], _lib.encode(color_space), callback, None, ctypes.byref(error)), error)
         if rendered != bands:
             out = out[..., (0, 3)]

@@ -6,6 +6,8 @@ import re
 import shutil
 import subprocess
 
+import numpy as np
+
 import graphengine as ge
 from graphengine import _lib
 from conftest import REPOSITORY
@@ -52,3 +54,18 @@ int main(void) {
                     "-Wl,-rpath," + folder, "-o", str(binary)], check=True)
     done = subprocess.run([str(binary)], capture_output=True, text=True)
     assert done.returncode == 0 and "/no/such/file.png" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_render_larger_than_its_destination_is_refused():
+    image = ge.Image.from_array(np.zeros((10, 10, 4), np.uint8))
+    small = np.empty((5, 10, 4), np.uint8)
+    error = ctypes.c_void_p()
+    status = _lib.lib.ge_render(image._handle, None, small.ctypes.data, small.nbytes, 40, 4, _lib.UINT8, None,
+                                _lib.PROGRESS_FN(), None, ctypes.byref(error))
+    message = _lib.take_string(error.value)
+    assert status == _lib.INVALID_ARGUMENT and "too small for 10x10 RGBA8" in message, message
+
+
+def test_fractional_rects_render_whole_pixels():
+    image = ge.Image.from_array(np.arange(16, dtype=np.uint8).reshape(4, 4), color_space="data")
+    assert image.numpy(rect=(0.5, 0.5, 2, 2)).shape == (3, 3)
