@@ -40,8 +40,11 @@ class Recipe:
 
     def run(self, overrides=None, write=False):
         """Builds the recipe with `overrides` ({"IMAGE.KEY": value}, as `graph run --set IMAGE.KEY=JSON`)
-        and returns its outputs' images by image name, each rendering as its output is written
-        (colour space, bit depth); with `write=True` the output files are written too."""
+        and returns its outputs' images by image name, each rendering in its output's colour space
+        and bit depth by default; with `write=True` the output files are written too, exactly as
+        `graph run` writes them. Arrays are rendered with the default context options: a recipe
+        whose `options` change them (working format, colour management) renders its files with
+        its own, so `write=True` is the faithful path for those."""
         loaded = self._loaded(overrides)
         if write:
             loaded.write()
