@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "GraphCodecs", targets: ["GraphCodecs"]),
         .library(name: "GraphRecipes", targets: ["GraphRecipes"]),
         .executable(name: "graph", targets: ["GraphCLI"]),
+        // The C ABI (Sources/GraphEngineC/graphengine.h) as a shared library: libGraphEngineC.so, which
+        // the Python package `graphengine` loads with ctypes.
+        .library(name: "GraphEngineC", type: .dynamic, targets: ["GraphEngineC"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +48,10 @@ let package = Package(
 
         // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
         .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),
+
+        // C entry points (`ge_*`) over the library: opaque handles, status codes and messages.
+        .target(name: "GraphEngineC", dependencies: ["GraphEngine", "Kernels", "GraphRecipes", "GraphCodecs"],
+                exclude: ["graphengine.h"]),
 
         .executableTarget(
             name: "GraphCLI",

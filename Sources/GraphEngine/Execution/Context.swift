@@ -70,11 +70,12 @@ public final class Context: @unchecked Sendable {
     // MARK: Rendering
 
     /// Renders `rect` of `image` into caller memory: `rowBytes` apart, top row first, in `format`, converted
-    /// to `colorSpace` (default: the context's output colour space).
+    /// to `colorSpace` (default: the context's output colour space); `progress`, when given, counts
+    /// the pixels written and can cancel the render (``RenderProgress/cancel()``).
     public func render(_ image: Image, to destination: UnsafeMutableRawPointer, rowBytes: Int, rect: Rect,
-                       format: PixelFormat, colorSpace: OutputColorSpace? = nil) throws {
+                       format: PixelFormat, colorSpace: OutputColorSpace? = nil, progress: RenderProgress? = nil) throws {
         _ = try render(image, rect: rect, destination: destination, rowBytes: rowBytes, format: format,
-                       colorSpace: colorSpace)
+                       colorSpace: colorSpace, progress: progress)
     }
 
     /// Renders `rect` (default: the image's extent) into a new buffer, converted to `colorSpace` (default:

@@ -68,11 +68,14 @@ struct Executor {
         let units = workUnits(rect)
         let executables = self.executables()
         let progress = self.progress
+        try progress?.checkCancelled()
         parallel(units.count, pixels: rect.pixelCount) { scratch, unit in
+            if progress?.isCancelled == true { return }  // the rest is skipped; thrown below
             runUnit(units[unit], scratch: scratch, executables: executables, precomputed: precomputed,
                     makeSink: makeSink, timings: timings)
             progress?.finished(pixels: units[unit].pixelCount)
         }
+        try progress?.checkCancelled()
     }
 
     /// Runs the image processors, each once over its region for the whole render (not per band:

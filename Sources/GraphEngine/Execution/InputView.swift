@@ -195,6 +195,7 @@ struct InputView {
             case .rgbaf:
                 return gather(RGBAFloatGather<Float32Samples>(storage: storage, rowBytes: buffer.rowBytes, height: buffer.height,
                                                               straight: buffer.alphaMode == .straight, opaque: buffer.alphaMode == .opaque))
+            case .rgbf: return gather(RGBFloatGather(storage: storage, rowBytes: buffer.rowBytes, height: buffer.height))
             case .rgbah:
                 return gather(RGBAFloatGather<HalfSamples>(storage: storage, rowBytes: buffer.rowBytes, height: buffer.height,
                                                            straight: buffer.alphaMode == .straight, opaque: buffer.alphaMode == .opaque))

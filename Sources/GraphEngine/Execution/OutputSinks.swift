@@ -97,6 +97,11 @@ struct BufferSink: OutputSink, @unchecked Sendable {
             for i in 0..<count {
                 p[4 * i] = r[i]; p[4 * i + 1] = g[i]; p[4 * i + 2] = b[i]; p[4 * i + 3] = a[i]
             }
+        case .rgbf:
+            let p = (row + column * 12).assumingMemoryBound(to: Float.self)
+            for i in 0..<count {
+                p[3 * i] = r[i]; p[3 * i + 1] = g[i]; p[3 * i + 2] = b[i]
+            }
         case .grayf:
             (row + column * 4).assumingMemoryBound(to: Float.self).update(from: r, count: count)
         case .rgbah:

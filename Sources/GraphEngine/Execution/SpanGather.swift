@@ -372,6 +372,18 @@ struct RGBAFloatGather<Samples: FloatSamples>: GatherSource {
     }
 }
 
+/// Packed RGB float buffers (alpha 1).
+struct RGBFloatGather: GatherSource {
+    let storage: UnsafeRawPointer, rowBytes: Int, height: Int
+    @inline(__always) func row(_ y: Int) -> UnsafePointer<Float> {
+        (storage + (height - 1 - y) * rowBytes).assumingMemoryBound(to: Float.self)
+    }
+    @inline(__always) func pixel(_ row: UnsafePointer<Float>, _ x: Int) -> SIMD4<Float> {
+        let p = row + 3 * x
+        return SIMD4(p[0], p[1], p[2], 1)
+    }
+}
+
 /// Any other storage (16-bit integer buffers, camera frames): one pixel fetch per tap.
 struct FetchGather: GatherSource {
     let view: InputView

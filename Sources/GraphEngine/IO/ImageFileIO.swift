@@ -240,8 +240,10 @@ extension Context {
     /// Renders and writes `image` to `path` atomically (streamed into a `PendingFile` of GraphCodecs beside it,
     /// then renamed): a failed render or encode leaves no file. The format comes from the extension
     /// unless given. Paths in `protectedPaths` (the render's inputs) are never overwritten.
+    /// `progress`, when given, counts the pixels written and can cancel the write (no file is left).
     public func write(_ image: Image, to path: String, format: OutputFileFormat? = nil,
-                      options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = []) throws {
+                      options: ImageWriteOptions = ImageWriteOptions(), protectedPaths: [String] = [],
+                      progress: RenderProgress? = nil) throws {
         guard let resolved = format ?? OutputFileFormat(path: path) else {
             throw GraphError.invalidParameter(filter: "output", key: "file",
                                               reason: OutputFileFormat.unknownFormatMessage(path: path))
@@ -251,7 +253,7 @@ extension Context {
         }
         let file = try PendingFile(path: path)
         do {
-            try encode(image, format: resolved, options: options, to: file.descriptor)
+            try encode(image, format: resolved, options: options, to: file.descriptor, progress: progress)
         } catch let error as CodecError where error.path == nil {
             throw error.at(path: path)  // e.g. a full disk
         }

@@ -1,7 +1,7 @@
 import GraphCodecs
 
 /// How ``Context/encodedData(_:format:options:progress:)`` and
-/// ``Context/write(_:to:format:options:protectedPaths:)`` encode a rendered image.
+/// ``Context/write(_:to:format:options:protectedPaths:progress:)`` encode a rendered image.
 public struct ImageWriteOptions: Sendable, Equatable {
     /// JPEG quality, 1...100 (libjpeg's scale); HEIC outputs take the same scale, turned into the
     /// libheif quality whose file has about the same SSIM (90 gives libheif's 70).

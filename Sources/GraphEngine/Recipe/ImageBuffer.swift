@@ -21,8 +21,10 @@ public final class ImageBuffer: @unchecked Sendable {
     /// For a buffer still being filled (streaming decode): which rows are ready. nil when complete.
     package let rowProgress: RowProgress?
     let storage: UnsafeMutableRawPointer
-    /// The storage is an anonymous memory map (a windowed fill) rather than a heap block.
+    /// The storage is an anonymous memory map (a windowed fill, or a large buffer) rather than a heap block.
     private let mappedBytes: Int?
+    /// For borrowed memory: what gives it back to its owner (instead of freeing the storage).
+    private let release: (@Sendable () -> Void)?
 
     /// A zero-filled buffer. Fails for non-positive or absurd sizes.
     public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
@@ -32,7 +34,7 @@ public final class ImageBuffer: @unchecked Sendable {
 
     /// A zero-filled buffer whose rows a decoder publishes as it fills them (`rowProgress`).
     package init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                 colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress?) throws(GraphError) {
+                 colorSpace: ColorSpace? = .sRGB, rowProgress: RowProgress?, zeroed: Bool = true) throws(GraphError) {
         guard width > 0, height > 0 else {
             throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
         }
@@ -58,10 +60,20 @@ public final class ImageBuffer: @unchecked Sendable {
             }
             self.storage = mapped
             self.mappedBytes = max(total, 1)
+            self.release = nil
+        } else if total >= ImageBuffer.mappedThreshold,
+                  let mapped = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), mapped != MAP_FAILED {
+            // Large buffers: fresh pages from the system, zero already, in huge pages where the
+            // system allows (a 300 MB copy from caller memory then faults 150 pages, not 75,000).
+            _ = madvise(mapped, total, Int32(MADV_HUGEPAGE))
+            self.storage = mapped
+            self.mappedBytes = total
+            self.release = nil
         } else {
             self.storage = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 64)
-            self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1))
+            if zeroed { self.storage.initializeMemory(as: UInt8.self, repeating: 0, count: max(total, 1)) }
             self.mappedBytes = nil
+            self.release = nil
         }
     }
 
@@ -79,15 +91,50 @@ public final class ImageBuffer: @unchecked Sendable {
         }
     }
 
-    /// A buffer filled by `body`, which gets the storage (top row first) and its row stride.
+    /// A buffer filled by `body`, which gets the storage (top row first) and its row stride. With
+    /// `zeroed` false the storage is not cleared first (for a `body` that writes every byte: a
+    /// 384 MB buffer is then written once, not twice).
     public convenience init(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode = .premultiplied,
-                            colorSpace: ColorSpace? = .sRGB, fill body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
-        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace)
+                            colorSpace: ColorSpace? = .sRGB, zeroed: Bool = true,
+                            fill body: (UnsafeMutableRawPointer, Int) throws -> Void) throws {
+        try self.init(width: width, height: height, format: format, alphaMode: alphaMode, colorSpace: colorSpace,
+                      rowProgress: nil, zeroed: zeroed)
         try body(storage, rowBytes)
     }
 
+    /// A buffer over memory the caller owns, read in place (no copy): `height` rows of `width`
+    /// pixels, `rowBytes` apart (at least a row of pixels; top row first; native byte order).
+    /// The memory must stay valid and unchanged until `release` is called, which happens once,
+    /// on whatever thread lets go of the buffer last (the last image or render using it).
+    /// Fails for non-positive or absurd sizes and a `rowBytes` shorter than a row.
+    public init(borrowing memory: UnsafeRawPointer, width: Int, height: Int, rowBytes: Int, format: PixelFormat,
+                alphaMode: AlphaMode = .premultiplied, colorSpace: ColorSpace? = .sRGB,
+                release: @escaping @Sendable () -> Void) throws(GraphError) {
+        guard width > 0, height > 0 else {
+            throw GraphError.invalidSize("buffer size \(width)x\(height) must be positive")
+        }
+        let (row, overflowRow) = width.multipliedReportingOverflow(by: format.bytesPerPixel)
+        guard !overflowRow, rowBytes >= row else {
+            throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(width) \(format.rawValue) pixels")
+        }
+        let (total, overflowTotal) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !overflowTotal, total <= ImageBuffer.maximumByteCount else {
+            throw GraphError.invalidSize("buffer size \(width)x\(height) \(format.rawValue) (\(rowBytes) bytes a row) is too large")
+        }
+        self.width = width
+        self.height = height
+        self.format = format
+        self.alphaMode = format.hasAlpha ? alphaMode : .opaque
+        self.rowBytes = rowBytes
+        self.colorSpace = colorSpace
+        self.rowProgress = nil
+        self.storage = UnsafeMutableRawPointer(mutating: memory)
+        self.mappedBytes = nil
+        self.release = release
+    }
+
     deinit {
-        if let mappedBytes { munmap(storage, mappedBytes) } else { storage.deallocate() }
+        if let release { release() } else if let mappedBytes { munmap(storage, mappedBytes) } else { storage.deallocate() }
     }
 
     /// Windowed fills: hands rows `0 ..< row` (top first) back to the system; the render reads them
@@ -108,7 +155,8 @@ public final class ImageBuffer: @unchecked Sendable {
     /// Read-only access to the bytes (waits for a streaming fill to finish).
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         _ = rowProgress?.waitForAll()
-        return try body(UnsafeRawBufferPointer(start: storage, count: rowBytes * height))
+        // The last row ends after its pixels (borrowed memory may end there, before a full stride).
+        return try body(UnsafeRawBufferPointer(start: storage, count: rowBytes * (height - 1) + width * format.bytesPerPixel))
     }
 
     /// Where a streaming fill writes its rows (top row first, `rowBytes` apart).
@@ -123,6 +171,9 @@ public final class ImageBuffer: @unchecked Sendable {
         let base = storage + row * rowBytes + x * format.bytesPerPixel
         return (0..<format.channels).map { channel in PixelIO.readSample(base, index: channel, component: format.component) }
     }
+
+    /// Buffers from this size up are mapped from the system rather than allocated (see `init`).
+    static let mappedThreshold = 8 << 20
 
     /// 4 GiB: more than any sane single buffer, small enough that sizes never overflow downstream.
     public static let maximumByteCount = 1 << 32

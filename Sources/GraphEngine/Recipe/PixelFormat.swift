@@ -8,8 +8,8 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
     case rgba8 = "RGBA8", rgba16 = "RGBA16", rgbah = "RGBAh", rgbaf = "RGBAf"
     /// BGRA with 8-bit channels (the order displays and video use).
     case bgra8 = "BGRA8"
-    /// RGB without alpha, 8 or 16 bits.
-    case rgb8 = "RGB8", rgb16 = "RGB16"
+    /// RGB without alpha, 8 or 16 bits, or float (NumPy's packed RGB float images).
+    case rgb8 = "RGB8", rgb16 = "RGB16", rgbf = "RGBf"
     /// Grey with alpha, 8 or 16 bits.
     case grayAlpha8 = "LA8", grayAlpha16 = "LA16"
     /// Grey, 8 or 16 bits, half float or float (depth maps, masks).
@@ -19,7 +19,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
     public var channels: Int {
         switch self {
         case .rgba8, .bgra8, .rgba16, .rgbah, .rgbaf: return 4
-        case .rgb8, .rgb16: return 3
+        case .rgb8, .rgb16, .rgbf: return 3
         case .grayAlpha8, .grayAlpha16: return 2
         case .gray8, .gray16, .grayh, .grayf: return 1
         }
@@ -31,7 +31,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
         case .rgba8, .bgra8, .rgb8, .grayAlpha8, .gray8: return .uint8
         case .rgba16, .rgb16, .grayAlpha16, .gray16: return .uint16
         case .rgbah, .grayh: return .float16
-        case .rgbaf, .grayf: return .float32
+        case .rgbaf, .rgbf, .grayf: return .float32
         }
     }
 
