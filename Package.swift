@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Kernels", targets: ["Kernels"]),
         .library(name: "GraphCodecs", targets: ["GraphCodecs"]),
         .library(name: "GraphRecipes", targets: ["GraphRecipes"]),
+        .library(name: "GraphVideo", targets: ["GraphVideo"]),
         .executable(name: "graph", targets: ["GraphCLI"]),
     ],
     dependencies: [
@@ -33,6 +34,11 @@ let package = Package(
         .systemLibrary(
             name: "CLibHeif", path: "Sources/CLibHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
+        // FFmpeg's libraries (video in and out, `graph video`).
+        .systemLibrary(
+            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        .target(name: "CVideoShims", dependencies: ["CFFmpeg"], path: "Sources/CVideoShims"),
 
         // Codecs: libpng / libjpeg-turbo decode and encode, libheif decode, metadata segments.
         .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif", "CZlib"]),
@@ -46,10 +52,13 @@ let package = Package(
         // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
         .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),
 
+        // Video: decode, per-frame recipes with depth streams, encode (FFmpeg's libraries).
+        .target(name: "GraphVideo", dependencies: ["GraphEngine", "GraphRecipes", "GraphCodecs", "Kernels", "CVideoShims"]),
+
         .executableTarget(
             name: "GraphCLI",
             dependencies: [
-                "GraphEngine", "Kernels", "GraphRecipes",
+                "GraphEngine", "Kernels", "GraphRecipes", "GraphVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -57,6 +66,7 @@ let package = Package(
         .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "GraphCodecs", "Kernels", "CHalf", "CRowKernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphRecipesTests", dependencies: ["GraphRecipes", "GraphCLI", "GraphEngine"]),
+        .testTarget(name: "GraphVideoTests", dependencies: ["GraphVideo", "GraphRecipes", "GraphEngine", "CVideoShims"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "Kernels"]),
     ],
     swiftLanguageModes: [.v6]
