@@ -38,7 +38,9 @@ let package = Package(
         .systemLibrary(
             name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
-        .target(name: "CVideoShims", dependencies: ["CFFmpeg"], path: "Sources/CVideoShims"),
+        .target(
+            name: "CVideoShims", dependencies: ["CFFmpeg"], path: "Sources/CVideoShims",
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
 
         // Codecs: libpng / libjpeg-turbo decode and encode, libheif decode, metadata segments.
         .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif", "CZlib"]),
