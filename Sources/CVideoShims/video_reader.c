@@ -157,6 +157,24 @@ static int deliver(gv_reader *r, gv_frame *frame, char *error, size_t error_size
         frame->format = kind;
         return 0;
     }
+    if (format == AV_PIX_FMT_GRAY16BE) {
+        /* PNG's 16-bit grey: swap to native order (no conversion needed). */
+        if (r->converted_for != (int)format) {
+            av_freep(&r->converted[0]);
+            int code = av_image_alloc(r->converted, r->converted_linesize, f->width, f->height, AV_PIX_FMT_GRAY16LE, 64);
+            if (code < 0) { gv_error(error, error_size, "out of memory", code); return -1; }
+            r->converted_for = format;
+        }
+        for (int y = 0; y < f->height; y++) {
+            const uint8_t *in = f->data[0] + (ptrdiff_t)y * f->linesize[0];
+            uint8_t *out = r->converted[0] + (ptrdiff_t)y * r->converted_linesize[0];
+            for (int x = 0; x < f->width; x++) { out[2 * x] = in[2 * x + 1]; out[2 * x + 1] = in[2 * x]; }
+        }
+        frame->data[0] = r->converted[0];
+        frame->linesize[0] = r->converted_linesize[0];
+        frame->format = GV_PIX_GRAY16;
+        return 0;
+    }
     int target = delivered(format);
     enum AVPixelFormat to = target == GV_PIX_GRAY16 ? AV_PIX_FMT_GRAY16LE : AV_PIX_FMT_YUV420P;
     if (r->converted_for != (int)format || !r->sws) {

@@ -38,6 +38,9 @@ static enum AVPixelFormat encoder_format(const AVCodec *codec, int input_format)
                               : input_format == GV_PIX_GRAY8 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_YUV420P;
     if (!codec->pix_fmts) return wanted;
     for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE; p++) if (*p == wanted) return wanted;
+    /* Big-endian 16-bit grey (the PNG encoder's): samples are swapped when copied. */
+    if (wanted == AV_PIX_FMT_GRAY16LE)
+        for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE; p++) if (*p == AV_PIX_FMT_GRAY16BE) return *p;
     return grey ? AV_PIX_FMT_NONE : codec->pix_fmts[0];
 }
 
@@ -226,6 +229,12 @@ int gv_writer_write(gv_writer *w, const uint8_t *const planes[3], const int line
             int width = p == 0 ? f->width : (f->width + 1) / 2;
             int height = p == 0 ? f->height : (f->height + 1) / 2;
             av_image_copy_plane(f->data[p], f->linesize[p], planes[p], linesizes[p], width * bytes, height);
+        }
+        if (f->format == AV_PIX_FMT_GRAY16BE) {
+            for (int y = 0; y < f->height; y++) {
+                uint8_t *row = f->data[0] + (ptrdiff_t)y * f->linesize[0];
+                for (int x = 0; x < f->width; x++) { uint8_t t = row[2 * x]; row[2 * x] = row[2 * x + 1]; row[2 * x + 1] = t; }
+            }
         }
     }
     f->pts = pts;
