@@ -45,6 +45,9 @@ struct VideoCommand: ParsableCommand {
     @Option(help: "Stop after this many frames.") var frames: Int?
     @Flag(name: .customLong("no-audio"), help: "Do not copy the input's audio.") var noAudio = false
     @Option(help: "Worker threads for rendering.") var threads: Int?
+    @Option(name: .customLong("decoder-threads"), help: "Decoder threads (0: FFmpeg's choice).") var decoderThreads: Int = 1
+    @Option(name: .customLong("encoder-threads"), help: "Encoder threads (0: the encoder's choice; fewer hold fewer frames).") var encoderThreads: Int = 2
+    @Flag(help: "Print the plan and timings of the first frame's render, and write nothing.") var profile = false
 
     func run() throws {
         try Graph.reportingErrors {
@@ -63,7 +66,8 @@ struct VideoCommand: ParsableCommand {
                 source = try DepthSource(video: input, stream: depthTrack, encoding: encoding)
             }
             var options = VideoRenderOptions()
-            options.encoding = VideoEncoding(codec: VideoEncoding.encoderName(codec), preset: preset, crf: crf)
+            options.encoding = VideoEncoding(codec: VideoEncoding.encoderName(codec), preset: preset, crf: crf, threads: encoderThreads)
+            options.decodeThreads = decoderThreads
             options.depthFilter = DepthFilter(alpha: noSmoothing ? 1 : Float(smoothing), gate: Float(smoothingGate))
             options.copyAudio = !noAudio
             options.frameLimit = frames
@@ -74,6 +78,12 @@ struct VideoCommand: ParsableCommand {
                 var contextOptions = videoRecipe.contextOptions
                 contextOptions.threads = threads
                 context = Context(options: contextOptions)
+            }
+            if profile {
+                let dump = try VideoRender.profileFirstFrame(recipe: videoRecipe, input: input, depth: source,
+                                                             filter: options.depthFilter, context: context)
+                Terminal.shared.out(dump.text(stages: [.programs, .timing]))
+                return
             }
             let summary: VideoRenderSummary
             do {

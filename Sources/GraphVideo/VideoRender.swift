@@ -127,6 +127,9 @@ public enum VideoRender {
                     throw VideoError(file: input, frame: frame.index, seconds: frame.seconds, "cannot render: \(error)")
                 }
                 renderNanoseconds += DispatchTime.now().uptimeNanoseconds - renderStart
+                // No later frame reads this frame's intermediates (each reads another frame): drop
+                // them now rather than let them fill the context's cache (up to 256 MiB).
+                context.removeCachedImages()
                 var pts = frame.pts == Int64.min ? Int64(frame.index) * stepPTS : frame.pts
                 if pts <= lastPTS { pts = lastPTS + 1 }
                 lastPTS = pts
