@@ -168,7 +168,8 @@ int gv_writer_open(const char *path, const char *format_from, const gv_writer_co
     w->stream->avg_frame_rate = cc->framerate;
     if (c->rotation % 360 != 0) {
         uint8_t *matrix = av_stream_new_side_data(w->stream, AV_PKT_DATA_DISPLAYMATRIX, sizeof(int32_t) * 9);
-        if (matrix) av_display_rotation_set((int32_t *)matrix, -(double)c->rotation);
+        /* av_display_rotation_set takes a clockwise angle (av_display_rotation_get answers counterclockwise). */
+        if (matrix) av_display_rotation_set((int32_t *)matrix, (double)c->rotation);
     }
     if (c->audio_source && open_audio(w, c->audio_source, error, error_size) < 0) { gv_writer_free(w); return -1; }
     if (!(container->flags & AVFMT_NOFILE)) {
@@ -243,11 +244,11 @@ int gv_writer_write(gv_writer *w, const uint8_t *const planes[3], const int line
     return drain(w, error, error_size);
 }
 
-int gv_writer_finish(gv_writer *w, char *error, size_t error_size) {
+int gv_writer_finish(gv_writer *w, double audio_until, char *error, size_t error_size) {
     int code = avcodec_send_frame(w->codec, NULL);
     if (code < 0 && code != AVERROR_EOF) { gv_error(error, error_size, "cannot flush the encoder", code); return -1; }
     if (drain(w, error, error_size) < 0) return -1;
-    if (copy_audio(w, 1e300, error, error_size) < 0) return -1;
+    if (copy_audio(w, audio_until, error, error_size) < 0) return -1;
     code = av_write_trailer(w->format);
     if (code < 0) { gv_error(error, error_size, "cannot finish the file", code); return -1; }
     w->finished = 1;

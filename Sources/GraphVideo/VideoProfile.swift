@@ -17,6 +17,6 @@ extension VideoRender {
         let context = context ?? Context(options: recipe.contextOptions)
         // Once to compile the programs (as every frame after the first finds them), once timed.
         _ = try context.render(image, format: .rgba8)
-        return try context.dumpWithProfile(image.extent.isInfinite ? image : image, format: .rgba8)
+        return try context.dumpWithProfile(image, format: .rgba8)
     }
 }

@@ -82,6 +82,7 @@ public enum VideoRender {
         var size: (width: Int, height: Int)?
         var renderNanoseconds: UInt64 = 0
         var lastPTS = Int64.min
+        var lastSeconds = 0.0
         let stepPTS = ptsStep(info)
 
         do {
@@ -136,6 +137,7 @@ public enum VideoRender {
                 store.frame = frame.index
                 store.pts = pts
                 store.seconds = frame.seconds
+                if frame.seconds.isFinite { lastSeconds = frame.seconds }
                 guard rendered.push(store) else { break }
             }
         } catch {
@@ -155,7 +157,9 @@ public enum VideoRender {
             throw error
         }
         guard let writer, let size else { throw VideoError(file: input, "the video has no frame") }
-        try writer.finish()
+        // A run cut short (frameLimit) keeps the audio of the frames it wrote.
+        let cut = options.frameLimit.map { writer.frameCount >= $0 } ?? false
+        try writer.finish(audioUntil: cut ? lastSeconds + frameDuration : .infinity)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return VideoRenderSummary(frames: writer.frameCount, width: size.width, height: size.height, seconds: seconds,
                                   renderSeconds: Double(renderNanoseconds) / 1e9)

@@ -156,12 +156,13 @@ public final class VideoWriter: @unchecked Sendable {
         framesWritten += 1
     }
 
-    /// Flushes the encoder, copies the rest of the audio, closes the file and renames it into
-    /// place (replacing an older file of that name).
-    public func finish() throws {
+    /// Flushes the encoder, copies the rest of the audio (up to `audioUntil` seconds: the end of
+    /// a video cut short; all of it by default), closes the file and renames it into place
+    /// (replacing an older file of that name).
+    public func finish(audioUntil: Double = .infinity) throws {
         guard let writer, let pending else { throw VideoError(file: path, "the video was already finished or abandoned") }
         var message = [CChar](repeating: 0, count: 512)
-        let code = gv_writer_finish(writer, &message, message.count)
+        let code = gv_writer_finish(writer, audioUntil.isFinite ? audioUntil : 1e300, &message, message.count)
         gv_writer_free(writer)
         self.writer = nil
         guard code == 0 else {

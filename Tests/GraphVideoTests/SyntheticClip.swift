@@ -14,6 +14,9 @@ struct SyntheticClip {
     /// Depth noise (standard deviation in mm) and the fraction of samples that are holes (0).
     var noise: Double = 0
     var holes: Double = 0
+    /// Clockwise display rotation and colour tags (FFmpeg's numbers) of the colour video.
+    var rotation = 0
+    var colorTags = (range: 1, primaries: 2, transfer: 2, space: 2)
     /// Background depth in mm at depth-map pixel (x, y), top row 0 (default: a flat wall at 3 m).
     var background: @Sendable (Int, Int) -> Double = { _, _ in 3000 }
 
@@ -22,7 +25,9 @@ struct SyntheticClip {
 
     /// Writes the colour video to `video` and the depth to `depth`.
     func write(video: String, depth: String) throws {
-        let stream = VideoWriter.Stream(width: width, height: height, timeBase: (1, fps), frameRate: (fps, 1))
+        var stream = VideoWriter.Stream(width: width, height: height, timeBase: (1, fps), frameRate: (fps, 1))
+        stream.rotation = rotation
+        (stream.colorRange, stream.colorPrimaries, stream.colorTransfer, stream.colorSpace) = colorTags
         let colour = try VideoWriter(path: video, stream: stream, input: .i420,
                                      encoding: VideoEncoding(codec: "libx264", preset: "ultrafast", crf: 8, threads: 1))
         for i in 0..<frames {

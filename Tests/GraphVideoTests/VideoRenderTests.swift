@@ -143,4 +143,22 @@ final class VideoRenderTests: XCTestCase {
         XCTAssertEqual(summary.frames, 10)
         XCTAssertEqual(try VideoTestSupport.decodeAll(output).frames.count, 10)
     }
+
+    func testRotationAndColourTagsCarryOver() throws {
+        let folder = try VideoTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var clip = SyntheticClip()
+        clip.frames = 3
+        clip.rotation = 90
+        clip.colorTags = (range: 1, primaries: 1, transfer: 1, space: 1)
+        let video = folder.appendingPathComponent("in.mov").path, depth = folder.appendingPathComponent("depth.mkv").path
+        try clip.write(video: video, depth: depth)
+        XCTAssertEqual(try VideoReader(path: video).info.rotation, 90)
+        let output = folder.appendingPathComponent("out.mp4").path
+        _ = try VideoRender.run(recipe: try VideoRecipe(path: VideoTestSupport.example("background-blur.json")), input: video,
+                                depth: try DepthSource(video: depth, encoding: DepthEncoding()), output: output)
+        let info = try VideoReader(path: output).info
+        XCTAssertEqual(info.rotation, 90)
+        XCTAssertEqual([info.colorRange, info.colorPrimaries, info.colorTransfer, info.colorSpace], [1, 1, 1, 1])
+    }
 }

@@ -106,8 +106,9 @@ int gv_writer_open(const char *path, const char *format_from, const gv_writer_co
 /** Encodes one frame: planes in `input_format` (one plane for RGBA and grey), pts in the time base. */
 int gv_writer_write(gv_writer *writer, const uint8_t *const planes[3], const int linesizes[3], int64_t pts,
                     char *error, size_t error_size);
-/** Flushes the encoder, copies the remaining audio, writes the trailer and closes the file. */
-int gv_writer_finish(gv_writer *writer, char *error, size_t error_size);
+/** Flushes the encoder, copies the remaining audio (up to `audio_until` seconds: a cut video's
+ *  length; infinity for all), writes the trailer and closes the file. */
+int gv_writer_finish(gv_writer *writer, double audio_until, char *error, size_t error_size);
 /** Frees the writer (closing the file unfinished if `finish` was not called). */
 void gv_writer_free(gv_writer *writer);
 /** Whether an encoder of this name exists. */
