@@ -15,8 +15,10 @@ extension VideoRender {
                                                              videoFrameDuration: reader.info.frameDuration ?? 0.04)) }
         let image = try recipe.images(frame: Image(yuv: yuv), depth: map).output
         let context = context ?? Context(options: recipe.contextOptions)
-        // Once to compile the programs (as every frame after the first finds them), once timed.
+        // Once to compile the programs (as every frame after the first finds them), then timed
+        // without the first render's cached intermediates (a new frame has none).
         _ = try context.render(image, format: .rgba8)
+        context.removeCachedImages()
         return try context.dumpWithProfile(image, format: .rgba8)
     }
 }
