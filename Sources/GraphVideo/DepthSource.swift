@@ -50,9 +50,10 @@ public final class DepthSource: @unchecked Sendable {
     public var isStill: Bool { still != nil }
 
     /// The depth map for the video frame at `seconds` (its index `frame`, used when timestamps
-    /// are missing), in metres with holes still 0. `videoFrameDuration` sets how far apart a
-    /// match may be: half a depth frame plus half a video frame; farther is an error naming
-    /// the frame (the depth stream ended early, started late, or has a gap).
+    /// are missing), in metres with holes still 0: the depth frame nearest in time. It may be
+    /// half a depth frame away (a slower depth stream), plus a quarter of a video frame
+    /// (`videoFrameDuration`) for timestamp jitter; farther is an error naming the frame (the
+    /// depth stream ended early, started late, or has a gap).
     public func map(frame: Int, seconds: Double, videoFrameDuration: Double) throws -> DepthMap {
         if let still { return still }
         guard let reader else { throw VideoError(file: path, "no depth") }
@@ -73,7 +74,7 @@ public final class DepthSource: @unchecked Sendable {
             }
         }
         let depthDuration = info.frameDuration ?? videoFrameDuration
-        let tolerance = 0.5 * depthDuration + 0.5 * videoFrameDuration + 1e-4
+        let tolerance = 0.5 * depthDuration + 0.25 * videoFrameDuration
         let distance = chosen.frame.seconds - seconds
         if abs(distance) > tolerance {
             let reason: String

@@ -2,13 +2,13 @@ import CVideoShims
 import GraphCodecs
 
 /// Encodes frames with FFmpeg's libavcodec into a container written by libavformat: into a
-/// temporary file beside the target that ``finish()`` renames into place, so a failed or
+/// temporary file beside the target that ``finish(audioUntil:)`` renames into place, so a failed or
 /// interrupted write leaves no partial output (the temporary is removed on errors, on release,
 /// and on SIGINT/SIGTERM/SIGHUP once `ImageFile.removeTemporaryFilesOnSignals()` was called).
 ///
 /// Not thread-safe: one thread writes it at a time.
 public final class VideoWriter: @unchecked Sendable {
-    /// What the frames given to ``write(_:rowBytes:pts:)`` are.
+    /// What the frames given to ``VideoWriter/write(_:rowBytes:pts:)`` are.
     public enum Input: Sendable {
         /// 8-bit RGBA rows (converted to the encoder's 4:2:0 with the stream's matrix by libswscale).
         case rgba

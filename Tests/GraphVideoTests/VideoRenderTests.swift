@@ -92,7 +92,7 @@ final class VideoRenderTests: XCTestCase {
         var shortClip = SyntheticClip()
         shortClip.depthFrames = 6
         try shortClip.write(video: folder.appendingPathComponent("unused.mp4").path, depth: short)
-        expectFailure("short depth", "short.mkv: frame 7 at 0.700 s: the depth stream is shorter than the video") {
+        expectFailure("short depth", "short.mkv: frame 6 at 0.600 s: the depth stream is shorter than the video: its last frame (5) is at 0.500 s") {
             _ = try VideoRender.run(recipe: recipe, input: video, depth: try DepthSource(video: short, encoding: DepthEncoding()), output: output)
         }
         // A depth map of another shape (a portrait map under a landscape video).
