@@ -34,13 +34,16 @@ let package = Package(
         .systemLibrary(
             name: "CLibHeif", path: "Sources/CLibHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
-        // FFmpeg's libraries (video in and out, `graph video`).
-        .systemLibrary(
-            name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev"])]),
+        // FFmpeg's headers (video in and out, `graph video`): libavformat-dev, libavcodec-dev,
+        // libavutil-dev, libswscale-dev (scripts/install-dependencies.sh). No pkgConfig on purpose:
+        // its link flags would load libavcodec and the ~140 libraries it pulls in into every `graph`
+        // run; CVideoShims opens the libraries with dlopen when a video is first read or written.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
         .target(
             name: "CVideoShims", dependencies: ["CFFmpeg"], path: "Sources/CVideoShims",
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]),
+            // FFmpeg is opened with dlopen on first use (ffmpeg_functions.c), so `graph` starts
+            // without loading libavcodec and the libraries it pulls in; CFFmpeg gives the headers.
+            linkerSettings: [.linkedLibrary("dl")]),
 
         // Codecs: libpng / libjpeg-turbo decode and encode, libheif decode, metadata segments.
         .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif", "CZlib"]),

@@ -1,13 +1,8 @@
 /* Decoding through libavformat/libavcodec: frames in the codec's own 4:2:0 or grey planes. */
 #include "CVideoShims.h"
 #include "video_internal.h"
+#include "ffmpeg_functions.h"
 
-#include <libavformat/avformat.h>
-#include <libavcodec/avcodec.h>
-#include <libavutil/display.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/pixdesc.h>
-#include <libswscale/swscale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,14 +29,14 @@ void gv_error(char *error, size_t size, const char *what, int code) {
     if (!error || size == 0) return;
     if (code < 0) {
         char text[AV_ERROR_MAX_STRING_SIZE] = {0};
-        av_strerror(code, text, sizeof text);
+        gv_ff.av_strerror(code, text, sizeof text);
         snprintf(error, size, "%s: %s", what, text);
     } else {
         snprintf(error, size, "%s", what);
     }
 }
 
-void gv_quiet(void) { av_log_set_level(AV_LOG_QUIET); }
+void gv_quiet(void) { gv_ff.av_log_set_level(AV_LOG_QUIET); }
 
 static int classify(enum AVPixelFormat f) {
     switch (f) {
@@ -61,22 +56,23 @@ static int delivered(enum AVPixelFormat f) {
     int c = classify(f);
     if (c == GV_PIX_P010) return GV_PIX_I420;
     if (c != GV_PIX_OTHER) return c;
-    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f);
+    const AVPixFmtDescriptor *d = gv_ff.av_pix_fmt_desc_get(f);
     if (d && d->nb_components <= 2 && !(d->flags & AV_PIX_FMT_FLAG_RGB)) return GV_PIX_GRAY16;
     return GV_PIX_I420;
 }
 
 int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, gv_stream_info *info,
                    char *error, size_t error_size) {
-    gv_quiet();
     *out = NULL;
     memset(info, 0, sizeof *info);
-    gv_reader *r = av_mallocz(sizeof *r);
+    if (gv_ffmpeg_load(error, error_size) < 0) return -1;
+    gv_quiet();
+    gv_reader *r = gv_ff.av_mallocz(sizeof *r);
     if (!r) { gv_error(error, error_size, "out of memory", 0); return -1; }
     r->converted_for = -1;
-    int code = avformat_open_input(&r->format, path, NULL, NULL);
+    int code = gv_ff.avformat_open_input(&r->format, path, NULL, NULL);
     if (code < 0) { gv_error(error, error_size, "cannot open the file", code); gv_reader_close(r); return -1; }
-    code = avformat_find_stream_info(r->format, NULL);
+    code = gv_ff.avformat_find_stream_info(r->format, NULL);
     if (code < 0) { gv_error(error, error_size, "cannot read the stream information", code); gv_reader_close(r); return -1; }
     for (unsigned i = 0; i < r->format->nb_streams; i++) {
         enum AVMediaType type = r->format->streams[i]->codecpar->codec_type;
@@ -84,7 +80,7 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
         if (type == AVMEDIA_TYPE_VIDEO && !(r->format->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC)) info->video_streams++;
     }
     if (stream < 0) {
-        stream = av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+        stream = gv_ff.av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
         if (stream < 0) { gv_error(error, error_size, "the file has no video stream", 0); gv_reader_close(r); return -1; }
     } else if (stream >= (int)r->format->nb_streams || r->format->streams[stream]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO) {
         snprintf(error, error_size, "stream %d is not a video stream (the file has %u streams)", stream, r->format->nb_streams);
@@ -92,21 +88,21 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
         return -1;
     }
     AVStream *st = r->format->streams[stream];
-    const AVCodec *decoder = avcodec_find_decoder(st->codecpar->codec_id);
+    const AVCodec *decoder = gv_ff.avcodec_find_decoder(st->codecpar->codec_id);
     if (!decoder) {
-        snprintf(error, error_size, "no decoder for the codec '%s'", avcodec_get_name(st->codecpar->codec_id));
+        snprintf(error, error_size, "no decoder for the codec '%s'", gv_ff.avcodec_get_name(st->codecpar->codec_id));
         gv_reader_close(r);
         return -1;
     }
-    r->codec = avcodec_alloc_context3(decoder);
+    r->codec = gv_ff.avcodec_alloc_context3(decoder);
     if (!r->codec) { gv_error(error, error_size, "out of memory", 0); gv_reader_close(r); return -1; }
-    avcodec_parameters_to_context(r->codec, st->codecpar);
+    gv_ff.avcodec_parameters_to_context(r->codec, st->codecpar);
     r->codec->thread_count = threads > 0 ? threads : 0;
     r->codec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
-    code = avcodec_open2(r->codec, decoder, NULL);
+    code = gv_ff.avcodec_open2(r->codec, decoder, NULL);
     if (code < 0) { gv_error(error, error_size, "cannot open the decoder", code); gv_reader_close(r); return -1; }
-    r->packet = av_packet_alloc();
-    r->frame = av_frame_alloc();
+    r->packet = gv_ff.av_packet_alloc();
+    r->frame = gv_ff.av_frame_alloc();
     if (!r->packet || !r->frame) { gv_error(error, error_size, "out of memory", 0); gv_reader_close(r); return -1; }
     r->stream = stream;
     r->time_base = st->time_base;
@@ -123,9 +119,9 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
     info->frame_rate_num = rate.num;
     info->frame_rate_den = rate.den;
     info->declared_frames = st->nb_frames;
-    const int32_t *matrix = (const int32_t *)av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, NULL);
+    const int32_t *matrix = (const int32_t *)gv_ff.av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, NULL);
     if (matrix) {
-        double angle = -av_display_rotation_get(matrix); /* clockwise */
+        double angle = -gv_ff.av_display_rotation_get(matrix); /* clockwise */
         int rounded = (int)lround(angle / 90.0) * 90;
         info->rotation = ((rounded % 360) + 360) % 360;
     }
@@ -134,8 +130,8 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
     info->color_transfer = st->codecpar->color_trc;
     info->color_space = st->codecpar->color_space;
     info->chroma_location = st->codecpar->chroma_location;
-    snprintf(info->codec_name, sizeof info->codec_name, "%s", avcodec_get_name(st->codecpar->codec_id));
-    const char *pixel = av_get_pix_fmt_name(st->codecpar->format);
+    snprintf(info->codec_name, sizeof info->codec_name, "%s", gv_ff.avcodec_get_name(st->codecpar->codec_id));
+    const char *pixel = gv_ff.av_get_pix_fmt_name(st->codecpar->format);
     snprintf(info->pixel_format_name, sizeof info->pixel_format_name, "%s", pixel ? pixel : "unknown");
     *out = r;
     return 0;
@@ -160,8 +156,8 @@ static int deliver(gv_reader *r, gv_frame *frame, char *error, size_t error_size
     if (format == AV_PIX_FMT_GRAY16BE) {
         /* PNG's 16-bit grey: swap to native order (no conversion needed). */
         if (r->converted_for != (int)format) {
-            av_freep(&r->converted[0]);
-            int code = av_image_alloc(r->converted, r->converted_linesize, f->width, f->height, AV_PIX_FMT_GRAY16LE, 64);
+            gv_ff.av_freep(&r->converted[0]);
+            int code = gv_ff.av_image_alloc(r->converted, r->converted_linesize, f->width, f->height, AV_PIX_FMT_GRAY16LE, 64);
             if (code < 0) { gv_error(error, error_size, "out of memory", code); return -1; }
             r->converted_for = format;
         }
@@ -178,18 +174,18 @@ static int deliver(gv_reader *r, gv_frame *frame, char *error, size_t error_size
     int target = delivered(format);
     enum AVPixelFormat to = target == GV_PIX_GRAY16 ? AV_PIX_FMT_GRAY16LE : AV_PIX_FMT_YUV420P;
     if (r->converted_for != (int)format || !r->sws) {
-        sws_freeContext(r->sws);
-        av_freep(&r->converted[0]);
-        r->sws = sws_getContext(f->width, f->height, format, f->width, f->height, to, SWS_POINT, NULL, NULL, NULL);
+        gv_ff.sws_freeContext(r->sws);
+        gv_ff.av_freep(&r->converted[0]);
+        r->sws = gv_ff.sws_getContext(f->width, f->height, format, f->width, f->height, to, SWS_POINT, NULL, NULL, NULL);
         if (!r->sws) {
-            snprintf(error, error_size, "cannot convert the pixel format '%s'", av_get_pix_fmt_name(format));
+            snprintf(error, error_size, "cannot convert the pixel format '%s'", gv_ff.av_get_pix_fmt_name(format));
             return -1;
         }
-        int code = av_image_alloc(r->converted, r->converted_linesize, f->width, f->height, to, 64);
+        int code = gv_ff.av_image_alloc(r->converted, r->converted_linesize, f->width, f->height, to, 64);
         if (code < 0) { gv_error(error, error_size, "out of memory", code); return -1; }
         r->converted_for = format;
     }
-    sws_scale(r->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, r->converted, r->converted_linesize);
+    gv_ff.sws_scale(r->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, r->converted, r->converted_linesize);
     for (int i = 0; i < 3; i++) { frame->data[i] = r->converted[i]; frame->linesize[i] = r->converted_linesize[i]; }
     frame->format = target;
     return 0;
@@ -199,24 +195,24 @@ int gv_reader_next(gv_reader *r, gv_frame *frame, char *error, size_t error_size
     memset(frame, 0, sizeof *frame);
     if (r->finished) return 0;
     for (;;) {
-        int code = avcodec_receive_frame(r->codec, r->frame);
+        int code = gv_ff.avcodec_receive_frame(r->codec, r->frame);
         if (code == 0) return deliver(r, frame, error, error_size) < 0 ? -1 : 1;
         if (code == AVERROR_EOF) { r->finished = 1; return 0; }
         if (code != AVERROR(EAGAIN)) { gv_error(error, error_size, "cannot decode a frame", code); return -1; }
         if (r->draining) { r->finished = 1; return 0; }
         /* Feed the decoder the next packet of our stream. */
         for (;;) {
-            code = av_read_frame(r->format, r->packet);
+            code = gv_ff.av_read_frame(r->format, r->packet);
             if (code == AVERROR_EOF) {
                 r->draining = 1;
-                code = avcodec_send_packet(r->codec, NULL);
+                code = gv_ff.avcodec_send_packet(r->codec, NULL);
                 if (code < 0 && code != AVERROR_EOF) { gv_error(error, error_size, "cannot flush the decoder", code); return -1; }
                 break;
             }
             if (code < 0) { gv_error(error, error_size, "cannot read a packet", code); return -1; }
-            if (r->packet->stream_index != r->stream) { av_packet_unref(r->packet); continue; }
-            code = avcodec_send_packet(r->codec, r->packet);
-            av_packet_unref(r->packet);
+            if (r->packet->stream_index != r->stream) { gv_ff.av_packet_unref(r->packet); continue; }
+            code = gv_ff.avcodec_send_packet(r->codec, r->packet);
+            gv_ff.av_packet_unref(r->packet);
             if (code < 0 && code != AVERROR(EAGAIN)) { gv_error(error, error_size, "cannot decode a packet", code); return -1; }
             break;
         }
@@ -225,22 +221,23 @@ int gv_reader_next(gv_reader *r, gv_frame *frame, char *error, size_t error_size
 
 void gv_reader_close(gv_reader *r) {
     if (!r) return;
-    sws_freeContext(r->sws);
-    av_freep(&r->converted[0]);
-    av_frame_free(&r->frame);
-    av_packet_free(&r->packet);
-    avcodec_free_context(&r->codec);
-    avformat_close_input(&r->format);
-    av_free(r);
+    gv_ff.sws_freeContext(r->sws);
+    gv_ff.av_freep(&r->converted[0]);
+    gv_ff.av_frame_free(&r->frame);
+    gv_ff.av_packet_free(&r->packet);
+    gv_ff.avcodec_free_context(&r->codec);
+    gv_ff.avformat_close_input(&r->format);
+    gv_ff.av_free(r);
 }
 
 int gv_probe_video_streams(const char *path, int *indices, int capacity, char *error, size_t error_size) {
+    if (gv_ffmpeg_load(error, error_size) < 0) return -1;
     gv_quiet();
     AVFormatContext *format = NULL;
-    int code = avformat_open_input(&format, path, NULL, NULL);
+    int code = gv_ff.avformat_open_input(&format, path, NULL, NULL);
     if (code < 0) { gv_error(error, error_size, "cannot open the file", code); return -1; }
-    code = avformat_find_stream_info(format, NULL);
-    if (code < 0) { gv_error(error, error_size, "cannot read the stream information", code); avformat_close_input(&format); return -1; }
+    code = gv_ff.avformat_find_stream_info(format, NULL);
+    if (code < 0) { gv_error(error, error_size, "cannot read the stream information", code); gv_ff.avformat_close_input(&format); return -1; }
     int count = 0;
     for (unsigned i = 0; i < format->nb_streams; i++) {
         AVStream *st = format->streams[i];
@@ -248,6 +245,6 @@ int gv_probe_video_streams(const char *path, int *indices, int capacity, char *e
         if (count < capacity) indices[count] = (int)i;
         count++;
     }
-    avformat_close_input(&format);
+    gv_ff.avformat_close_input(&format);
     return count;
 }
