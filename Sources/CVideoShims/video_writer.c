@@ -188,7 +188,7 @@ int gv_writer_open(const char *path, const char *format_from, const gv_writer_co
     if (code < 0) { gv_error(error, error_size, "out of memory", code); gv_writer_free(w); return -1; }
     if (c->input_format == GV_PIX_RGBA) {
         w->sws = gv_ff.sws_getContext(c->width, c->height, AV_PIX_FMT_RGBA, c->width, c->height, pixel,
-                                SWS_BILINEAR | SWS_ACCURATE_RND, NULL, NULL, NULL);
+                                SWS_BILINEAR, NULL, NULL, NULL);
         if (!w->sws) { gv_error(error, error_size, "cannot set up the RGB to YCbCr conversion", 0); gv_writer_free(w); return -1; }
         int full = c->color_range == AVCOL_RANGE_JPEG;
         int space = c->color_space == AVCOL_SPC_BT470BG || c->color_space == AVCOL_SPC_SMPTE170M ? SWS_CS_ITU601
