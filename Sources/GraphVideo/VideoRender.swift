@@ -28,10 +28,10 @@ public enum VideoRender {
     public static func run(recipe: VideoRecipe, input: String, depth: DepthSource?, output: String,
                            options: VideoRenderOptions = VideoRenderOptions(), context: Context? = nil) throws -> VideoRenderSummary {
         let start = DispatchTime.now().uptimeNanoseconds
-        let reader = try VideoReader(path: input, threads: options.decodeThreads)
         if recipe.needsDepth, depth == nil {
             throw VideoError("\(recipe.path): the recipe reads depth (\(recipe.depthImages.map(\.name).joined(separator: ", "))); give a depth stream (--depth)")
         }
+        let reader = try VideoReader(path: input, threads: options.decodeThreads)
         if let depth { try checkAspect(video: reader.info, depth: depth) }
         var contextOptions = recipe.contextOptions
         if contextOptions.threads <= 0 { contextOptions.threads = ProcessInfo.processInfo.activeProcessorCount }
