@@ -161,4 +161,20 @@ final class VideoRenderTests: XCTestCase {
         XCTAssertEqual(info.rotation, 90)
         XCTAssertEqual([info.colorRange, info.colorPrimaries, info.colorTransfer, info.colorSpace], [1, 1, 1, 1])
     }
+
+    func testDepthTrackMustBeAVideoStreamOfTheFile() throws {
+        let folder = try VideoTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("in.mkv").path, depth = folder.appendingPathComponent("depth.mkv").path
+        var clip = SyntheticClip()
+        clip.frames = 2
+        try clip.write(video: video, depth: depth)
+        XCTAssertEqual(try VideoReader.videoStreams(of: video), [0])
+        XCTAssertThrowsError(try DepthSource(video: video, stream: 3, encoding: DepthEncoding())) { error in
+            XCTAssertEqual("\(error)", "\(video): stream 3 is not a video stream (the file has 1 streams)")
+        }
+        // Stream 0 of the depth file is its depth track.
+        let track = try DepthSource(video: depth, stream: 0, encoding: DepthEncoding())
+        XCTAssertEqual(try track.map(frame: 0, seconds: 0, videoFrameDuration: 0.1).metres[0], 3, accuracy: 1e-6)
+    }
 }
