@@ -42,6 +42,8 @@ struct VideoCommand: ParsableCommand {
     var settings: [String] = []
     @Option(name: .customLong("photo-image"), help: "The recipe image each frame replaces (default: photo).") var photoImage: String?
     @Option(name: .customLong("output-image"), help: "The recipe image encoded (default: the first output's).") var outputImage: String?
+    @Option(name: .customLong("bind"), help: ArgumentHelp("Bind a file image of the recipe to another video, frame by frame (Backdrop over a video: --bind background=beach.mp4).", valueName: "IMAGE=VIDEO"))
+    var bindings: [String] = []
     @Option(help: "Stop after this many frames.") var frames: Int?
     @Flag(name: .customLong("no-audio"), help: "Do not copy the input's audio.") var noAudio = false
     @Option(help: "Worker threads for rendering.") var threads: Int?
@@ -71,6 +73,12 @@ struct VideoCommand: ParsableCommand {
             options.depthFilter = DepthFilter(alpha: noSmoothing ? 1 : Float(smoothing), gate: Float(smoothingGate))
             options.copyAudio = !noAudio
             options.frameLimit = frames
+            for binding in bindings {
+                guard let equals = binding.firstIndex(of: "="), equals != binding.startIndex, binding.index(after: equals) != binding.endIndex else {
+                    throw ValidationError("--bind: expected IMAGE=VIDEO, got '\(binding)'")
+                }
+                options.boundVideos[String(binding[..<equals])] = String(binding[binding.index(after: equals)...])
+            }
             let line = VideoProgressLine(label: (out as NSString).lastPathComponent)
             options.progress = { done, total in line.update(done: done, total: total) }
             var context: Context?

@@ -74,11 +74,25 @@ public struct VideoRecipe: @unchecked Sendable {
     /// Whether the recipe reads depth (then every frame needs a depth map).
     public var needsDepth: Bool { !depthImages.isEmpty }
 
+    /// Checks that `name` is an image of the recipe another video can replace (any image but the
+    /// photo and the depth images, which the input and its depth stream fill): `graph video
+    /// --bind background=beach.mp4` puts Backdrop's subject over a video instead of its gradient.
+    public func checkBindable(_ name: String) throws {
+        guard recipe.images[name] != nil else {
+            throw RecipeError("--bind", "no image named \"\(name)\" in the recipe")
+        }
+        guard name != photoImage, !depthImages.contains(where: { $0.name == name }) else {
+            throw RecipeError("--bind", "image \"\(name)\" is bound to the input or its depth; bind another video to another image")
+        }
+    }
+
     /// The image to encode for one frame and its depth map (nil only when ``needsDepth`` is
-    /// false), and every image of the recipe as built, by name.
-    public func images(frame: Image, depth: DepthMap?) throws -> (output: Image, all: [String: Image]) {
+    /// false), with `bound` images (frames of other videos, by recipe image name) in place of
+    /// theirs, and every image of the recipe as built, by name.
+    public func images(frame: Image, depth: DepthMap?, bound: [String: Image] = [:]) throws -> (output: Image, all: [String: Image]) {
         var builder = RecipeBuilder(recipe: recipe)
         builder.bind(photoImage, to: frame)
+        for (name, image) in bound { builder.bind(name, to: image) }
         if needsDepth {
             guard let depth else { throw VideoError("the recipe reads depth (\(depthImages.map(\.name).joined(separator: ", "))); give a depth stream (--depth)") }
             var metres: Image?, disparity: Image?

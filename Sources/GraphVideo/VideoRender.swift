@@ -20,6 +20,7 @@ public enum VideoRender {
     private struct Decoded: @unchecked Sendable {
         let frame: DecodedFrame
         let depth: DepthMap?
+        let bound: [String: Image]
     }
 
     /// Renders `recipe` over `input` (its depth from `depth` when the recipe reads depth) into
@@ -33,6 +34,10 @@ public enum VideoRender {
         }
         let reader = try VideoReader(path: input, threads: options.decodeThreads)
         if let depth { try checkAspect(video: reader.info, depth: depth) }
+        let boundReaders: [(name: String, reader: VideoReader)] = try options.boundVideos.sorted { $0.key < $1.key }.map { name, path in
+            try recipe.checkBindable(name)
+            return (name, try VideoReader(path: path, threads: 1))
+        }
         var contextOptions = recipe.contextOptions
         if contextOptions.threads <= 0 { contextOptions.threads = ProcessInfo.processInfo.activeProcessorCount }
         let context = context ?? Context(options: contextOptions)
@@ -61,7 +66,18 @@ public enum VideoRender {
                             throw VideoError(file: depth.path, frame: frame.index, seconds: frame.seconds, "\(error)")
                         }
                     }
-                    guard decoded.push(Decoded(frame: frame, depth: map)) else { return }
+                    var bound: [String: Image] = [:]
+                    for (name, other) in boundReaders {
+                        guard let next = try other.next() else {
+                            throw VideoError(file: other.path, frame: frame.index, seconds: frame.seconds,
+                                             "the video bound to \"\(name)\" is shorter than the input: it has \(frame.index) frames")
+                        }
+                        guard case .yuv(let yuv) = next.samples else {
+                            throw VideoError(file: other.path, frame: next.index, seconds: next.seconds, "a grey frame; a colour video is expected")
+                        }
+                        bound[name] = Image(yuv: yuv)
+                    }
+                    guard decoded.push(Decoded(frame: frame, depth: map, bound: bound)) else { return }
                     count += 1
                 }
             } catch {
@@ -93,7 +109,7 @@ public enum VideoRender {
                 }
                 let image: Image
                 do {
-                    image = try recipe.images(frame: Image(yuv: yuv), depth: item.depth).output
+                    image = try recipe.images(frame: Image(yuv: yuv), depth: item.depth, bound: item.bound).output
                 } catch {
                     throw VideoError(file: input, frame: frame.index, seconds: frame.seconds, "\(error)")
                 }

@@ -12,6 +12,10 @@ public struct VideoRenderOptions: Sendable {
     public var framesInFlight = 2
     /// Whether the source's audio streams are copied (unchanged) into the output.
     public var copyAudio = true
+    /// Other videos whose frames replace recipe images, frame by frame (`graph video --bind
+    /// background=beach.mp4`: Backdrop over a video): image name → file. The Nth frame of the
+    /// output reads the Nth frame of each; a bound video shorter than the input is an error.
+    public var boundVideos: [String: String] = [:]
     /// Stop after this many frames (nil: all).
     public var frameLimit: Int?
     /// Called on the encoding thread after each frame is encoded: frames done, and the total

@@ -177,4 +177,32 @@ final class VideoRenderTests: XCTestCase {
         let track = try DepthSource(video: depth, stream: 0, encoding: DepthEncoding())
         XCTAssertEqual(try track.map(frame: 0, seconds: 0, videoFrameDuration: 0.1).metres[0], 3, accuracy: 1e-6)
     }
+
+    func testABoundVideoReplacesTheBackdropFrameByFrame() throws {
+        let folder = try VideoTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var clip = SyntheticClip()
+        clip.frames = 4
+        let video = folder.appendingPathComponent("in.mp4").path, depth = folder.appendingPathComponent("depth.mkv").path
+        try clip.write(video: video, depth: depth)
+        // The input itself as the background: the backdrop then gives the input back (the checker
+        // the gradient would hide stays).
+        var options = VideoRenderOptions()
+        options.boundVideos = ["background": video]
+        let output = folder.appendingPathComponent("out.mp4").path
+        let recipe = try VideoRecipe(path: VideoTestSupport.example("backdrop.json"))
+        _ = try VideoRender.run(recipe: recipe, input: video, depth: try DepthSource(video: depth, encoding: DepthEncoding()),
+                                output: output, options: options)
+        let context = Context()
+        for (index, out) in try VideoTestSupport.decodeAll(output).frames.enumerated() {
+            guard case .yuv(let frame) = out.samples else { return XCTFail("not colour") }
+            let after = try context.render(Image(yuv: frame), format: .rgba8)
+            XCTAssertGreaterThan(abs(after.pixel(x: 84, row: 60)[1] - after.pixel(x: 90, row: 60)[1]), 0.1, "frame \(index)")
+        }
+        options.boundVideos = ["photo": video]
+        XCTAssertThrowsError(try VideoRender.run(recipe: recipe, input: video, depth: try DepthSource(video: depth, encoding: DepthEncoding()),
+                                                 output: output, options: options)) { error in
+            XCTAssertTrue("\(error)".contains("--bind: image \"photo\" is bound to the input"), "\(error)")
+        }
+    }
 }
