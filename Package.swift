@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Kernels", targets: ["Kernels"]),
         .library(name: "GraphCodecs", targets: ["GraphCodecs"]),
         .library(name: "GraphRecipes", targets: ["GraphRecipes"]),
+        .library(name: "GraphVideo", targets: ["GraphVideo"]),
         .executable(name: "graph", targets: ["GraphCLI"]),
         // The C ABI (Sources/GraphEngineC/graphengine.h) as a shared library: libGraphEngineC.so, which
         // the Python package `graphengine` loads with ctypes.
@@ -36,6 +37,16 @@ let package = Package(
         .systemLibrary(
             name: "CLibHeif", path: "Sources/CLibHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
+        // FFmpeg's headers (video in and out, `graph video`): libavformat-dev, libavcodec-dev,
+        // libavutil-dev, libswscale-dev (scripts/install-dependencies.sh). No pkgConfig on purpose:
+        // its link flags would load libavcodec and the ~140 libraries it pulls in into every `graph`
+        // run; CVideoShims opens the libraries with dlopen when a video is first read or written.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+        .target(
+            name: "CVideoShims", dependencies: ["CFFmpeg"], path: "Sources/CVideoShims",
+            // FFmpeg is opened with dlopen on first use (ffmpeg_functions.c), so `graph` starts
+            // without loading libavcodec and the libraries it pulls in; CFFmpeg gives the headers.
+            linkerSettings: [.linkedLibrary("dl")]),
 
         // Codecs: libpng / libjpeg-turbo decode and encode, libheif decode, metadata segments.
         .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif", "CZlib"]),
@@ -53,10 +64,13 @@ let package = Package(
         .target(name: "GraphEngineC", dependencies: ["GraphEngine", "Kernels", "GraphRecipes", "GraphCodecs"],
                 exclude: ["graphengine.h"]),
 
+        // Video: decode, per-frame recipes with depth streams, encode (FFmpeg's libraries).
+        .target(name: "GraphVideo", dependencies: ["GraphEngine", "GraphRecipes", "GraphCodecs", "Kernels", "CVideoShims"]),
+
         .executableTarget(
             name: "GraphCLI",
             dependencies: [
-                "GraphEngine", "Kernels", "GraphRecipes",
+                "GraphEngine", "Kernels", "GraphRecipes", "GraphVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -64,6 +78,7 @@ let package = Package(
         .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "GraphCodecs", "Kernels", "CHalf", "CRowKernels"]),
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphRecipesTests", dependencies: ["GraphRecipes", "GraphCLI", "GraphEngine"]),
+        .testTarget(name: "GraphVideoTests", dependencies: ["GraphVideo", "GraphRecipes", "GraphEngine", "CVideoShims"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "Kernels"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,7 +9,7 @@ struct Graph: ParsableCommand {
         abstract: "Render lazy filter-graph recipes (Core Image style) on the CPU.",
         version: Graph.version,
         subcommands: [RunCommand.self, DumpCommand.self, FiltersCommand.self, InfoCommand.self, BatchCommand.self,
-                      ApplyCommand.self, ContactSheetCommand.self])
+                      ApplyCommand.self, ContactSheetCommand.self, VideoCommand.self])
 
     /// Exit status for a bad recipe, a bad argument value, or a failed render.
     static let failureStatus: Int32 = 2

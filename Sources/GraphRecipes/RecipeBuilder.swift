@@ -145,6 +145,13 @@ package struct RecipeBuilder {
         return (images, outputs)
     }
 
+    /// Uses `image` for the recipe image `name` instead of building it: every image referring to
+    /// it reads `image` (`graph video` binds each decoded frame and its depth map this way, so the
+    /// recipe's `file` images for the photo and its depth are never opened).
+    package mutating func bind(_ name: String, to image: Image) {
+        built[name] = image
+    }
+
     package mutating func image(named name: String, from path: String) throws -> Image {
         if let done = built[name] { return done }
         guard let spec = recipe.images[name] else {

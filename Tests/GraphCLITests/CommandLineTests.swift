@@ -89,7 +89,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(other.out, "")
         let far = Graph.runInProcess(["zzzzzzzz"])
         XCTAssertEqual(far.status, 2)
-        XCTAssertEqual(far.err, "graph: error: unknown command 'zzzzzzzz' (the commands are run, dump, filters, info, batch, apply, contact-sheet)\n")
+        XCTAssertEqual(far.err, "graph: error: unknown command 'zzzzzzzz' (the commands are run, dump, filters, info, batch, apply, contact-sheet, video)\n")
         XCTAssertEqual(Graph.runInProcess(["help"]).status, 0)
     }
 

@@ -88,11 +88,11 @@ final class FilterBuilderTests: XCTestCase {
         // The engine's own: the Porter-Duff complements (Core Image has them only as CIBlendKernel
         // .destinationOver/In/Out/Atop and .exclusiveOr, not as filters) and 9x9 convolutions (Core
         // Image's square convolutions stop at 7X7; 9 taps only as 9Horizontal/9Vertical), and the
-        // depth dolly zoom, the subject's disparity and the guided upsampling of a depth mask (GE: the
+        // depth dolly zoom, the subject's disparity and the guided upsampling of a depth mask and the stretch of a mask onto its frame (GE: the
         // engine's prefix for filters Core Image has no counterpart of).
         let ours: Set<String> = ["CIDestinationAtopCompositing", "CIDestinationInCompositing", "CIDestinationOutCompositing",
                                  "CIDestinationOverCompositing", "CIExclusiveOrCompositing",
-                                 "CIConvolution9X9", "CIConvolutionRGB9X9", "GEDepthDollyZoom", "GEFocusDisparity", "GEGuidedUpsample"]
+                                 "CIConvolution9X9", "CIConvolutionRGB9X9", "GEDepthDollyZoom", "GEFocusDisparity", "GEGuidedUpsample", "GEScaleToImage"]
         XCTAssertEqual(provided.subtracting(CoreImageFilterNames.all), ours)
         XCTAssertGreaterThan(CoreImageFilterNames.all.count, 230)
         for name in CoreImageFilterNames.all.subtracting(provided) {

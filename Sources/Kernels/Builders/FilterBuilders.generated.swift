@@ -698,6 +698,9 @@ extension Filters {
     /// A small mask brought to the guide's size along its edges (the guided filter at the mask's resolution, guide G the sRGB-encoded luma): a = cov(G, p)/(var G + ε), b = mean p − a·mean G over boxes of r mask pixels, out = Ā·G + B̄ (Ā, B̄ enlarged bilinearly) (`GEGuidedUpsample`).
     public static func geGuidedUpsample() -> GEGuidedUpsample { GEGuidedUpsample() }
 
+    /// Stretches inputImage's extent onto inputTargetImage's, bilinearly (widened when shrinking), edges repeated; extent: the target's (`GEScaleToImage`).
+    public static func geScaleToImage() -> GEScaleToImage { GEScaleToImage() }
+
     /// `CIAccordionFoldTransition`: The input folds shut and the target unfolds: α = (π/2)(1 − |2t − 1|), 2n panels of the picture above bottomHeight, each foreshortened by cos α, panel k read at y_b + kℓ + (s − kℓ cos α)/cos α, odd panels darkened by shadow·sin α.
     public final class AccordionFoldTransition: BuiltinFilter {
         /// A `CIAccordionFoldTransition` with every input at its default.
@@ -6695,6 +6698,24 @@ extension Filters {
         public var epsilon: Double {
             get { number("inputEpsilon") }
             set { set(.number(newValue), "inputEpsilon") }
+        }
+    }
+
+    /// `GEScaleToImage`: Stretches inputImage's extent onto inputTargetImage's, bilinearly (widened when shrinking), edges repeated; extent: the target's.
+    public final class GEScaleToImage: BuiltinFilter {
+        /// A `GEScaleToImage` with every input at its default.
+        public init() { super.init(name: "GEScaleToImage") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The image whose extent the output takes (only its extent is read) (`inputTargetImage`).
+        public var targetImage: GraphEngine.Image? {
+            get { image("inputTargetImage") }
+            set { setImage(newValue, "inputTargetImage") }
         }
     }
 }

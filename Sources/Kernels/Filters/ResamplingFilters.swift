@@ -17,7 +17,7 @@ import GraphEngine
 /// the kernel a shrink of at least 2.
 enum ResamplingFilters {
     static let categories = ["CICategoryGeometryAdjustment", "CICategoryVideo", "CICategoryStillImage"]
-    static let all: [FilterDescriptor] = [lanczos, bicubic]
+    static let all: [FilterDescriptor] = [lanczos, bicubic, scaleToImage]
 
     static let scaleInputs = [
         ColorAdjustmentFilters.imageInput,
@@ -48,6 +48,33 @@ enum ResamplingFilters {
         ]
     ) { args in
         try scale(args, kernel: .cubic(b: try args.number("inputB"), c: try args.number("inputC")), name: "CIBicubicScaleTransform")
+    }
+
+    /// The input stretched onto another image's extent, bilinearly (the tent `1 − |x|` when
+    /// enlarging, widened by the shrink when shrinking): input extent e onto target extent g,
+    /// output pixel X reads `u = e.minX + (X + ½ − g.minX)·e.width/g.width` (y likewise), edges
+    /// repeated. Extent: the target's. A mask computed on a depth map's grid is brought to its
+    /// video frame's size this way (`graph video`'s Backdrop), whatever the two sizes are, with no
+    /// scale factor written in the recipe. Not a Core Image filter.
+    static let scaleToImage = FilterDescriptor(
+        name: "GEScaleToImage", categories: categories,
+        summary: "Stretches inputImage's extent onto inputTargetImage's, bilinearly (widened when shrinking), edges repeated; extent: the target's.",
+        inputs: [
+            ColorAdjustmentFilters.imageInput,
+            FilterInput("inputTargetImage", .image, "The image whose extent the output takes (only its extent is read)."),
+        ]
+    ) { args in
+        let name = "GEScaleToImage"
+        let image = try args.image("inputImage"), target = try args.image("inputTargetImage")
+        for (key, value) in [("inputImage", image), ("inputTargetImage", target)] where value.extent.isInfinite || value.extent.isEmpty {
+            throw GraphError.invalidParameter(filter: name, key: key, reason: "the image must have a finite, non-empty extent")
+        }
+        let e = image.extent, g = target.extent
+        if e == g { return image }
+        let stepX = e.width / g.width, stepY = e.height / g.height
+        let resample = Resample(kernel: .linear, x: .init(step: stepX, offset: e.minX - stepX * g.minX),
+                                y: .init(step: stepY, offset: e.minY - stepY * g.minY), filterName: name)
+        return image.clampedToExtent().applying(resample).cropped(to: g)
     }
 
     static func scale(_ args: FilterArguments, kernel: Resample.Kernel, name: String) throws -> Image {

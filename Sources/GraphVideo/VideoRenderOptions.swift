@@ -1,0 +1,27 @@
+/// How ``VideoRender`` runs: encoder settings, depth smoothing, threads, progress.
+public struct VideoRenderOptions: Sendable {
+    /// The encoder and its settings (default: H.264 via libx264, preset veryfast).
+    public var encoding = VideoEncoding()
+    /// The depth filter (hole filling and temporal smoothing); `DepthFilter(alpha: 1)` fills
+    /// holes without smoothing.
+    public var depthFilter = DepthFilter()
+    /// Decoder threads (0: FFmpeg's choice).
+    public var decodeThreads = 0
+    /// Frames each stage may hold ahead of the next (decoded, rendered): memory is bounded by
+    /// about twice this many frames.
+    public var framesInFlight = 2
+    /// Whether the source's audio streams are copied (unchanged) into the output.
+    public var copyAudio = true
+    /// Other videos whose frames replace recipe images, frame by frame (`graph video --bind
+    /// background=beach.mp4`: Backdrop over a video): image name → file. The Nth frame of the
+    /// output reads the Nth frame of each; a bound video shorter than the input is an error.
+    public var boundVideos: [String: String] = [:]
+    /// Stop after this many frames (nil: all).
+    public var frameLimit: Int?
+    /// Called on the encoding thread after each frame is encoded: frames done, and the total
+    /// when the container declares it.
+    public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?
+
+    /// The defaults.
+    public init() {}
+}
