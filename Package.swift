@@ -63,9 +63,8 @@ let package = Package(
         // The builders generator: the typed `Filters.*` classes (Kernels/Builders/FilterBuilders.generated.swift)
         // written from the registry. A library so the drift test (FilterBuilderTests) imports it.
         .target(name: "FilterBuilderGeneration", dependencies: ["Kernels", "GraphEngine"]),
-        .executableTarget(
-            name: "generate-filter-builders", dependencies: ["FilterBuilderGeneration", "Kernels"],
-            path: "Sources/GenerateFilterBuilders"),
+        // The tool the plugin runs (a camel-case name: DocC fails on a hyphenated executable target).
+        .executableTarget(name: "GenerateFilterBuilders", dependencies: ["FilterBuilderGeneration", "Kernels"]),
         // `swift package --allow-writing-to-package-directory generate-filter-builders`
         // (scripts/generate-filter-builders.sh) runs the tool on the committed file.
         .plugin(
@@ -77,7 +76,7 @@ let package = Package(
                 permissions: [
                     .writeToPackageDirectory(reason: "Rewrites Sources/Kernels/Builders/FilterBuilders.generated.swift.")
                 ]),
-            dependencies: ["generate-filter-builders"]),
+            dependencies: ["GenerateFilterBuilders"]),
 
         // C entry points (`ge_*`) over the library: opaque handles, status codes and messages.
         .target(name: "GraphEngineC", dependencies: ["GraphEngine", "Kernels", "GraphRecipes", "GraphCodecs"],

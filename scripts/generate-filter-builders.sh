@@ -3,7 +3,7 @@
 # from the filter registry. Run after adding or changing a filter; FilterBuilderTests fails until then.
 # A thin wrapper over the package's command plugin
 # (`swift package --allow-writing-to-package-directory generate-filter-builders`), which builds and
-# runs the `generate-filter-builders` tool. The file is emptied first: the tool links Kernels, which
+# runs the `GenerateFilterBuilders` tool. The file is emptied first: the tool links Kernels, which
 # compiles it, so a stale file never blocks regenerating.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,13 +3,13 @@ import PackagePlugin
 
 /// `swift package --allow-writing-to-package-directory generate-filter-builders`: rewrites
 /// `Sources/Kernels/Builders/FilterBuilders.generated.swift` from the filter registry by running the
-/// `generate-filter-builders` tool. `scripts/generate-filter-builders.sh` empties the file first, so
+/// `GenerateFilterBuilders` tool. `scripts/generate-filter-builders.sh` empties the file first, so
 /// a stale file that no longer compiles never blocks regenerating it.
 @main
 struct GenerateFilterBuildersPlugin: CommandPlugin {
     /// Runs the tool with the builders file's path; fails when the tool does.
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let tool = try context.tool(named: "generate-filter-builders")
+        let tool = try context.tool(named: "GenerateFilterBuilders")
         let file = context.package.directoryURL
             .appending(path: "Sources/Kernels/Builders/FilterBuilders.generated.swift")
         let process = Process()
@@ -29,5 +29,5 @@ struct GenerationFailed: Error, CustomStringConvertible {
     /// The tool's exit status.
     let status: Int32
     /// What `swift package` prints.
-    var description: String { "generate-filter-builders exited with status \(status)" }
+    var description: String { "GenerateFilterBuilders exited with status \(status)" }
 }

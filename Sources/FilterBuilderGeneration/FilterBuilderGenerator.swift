@@ -2,7 +2,7 @@ import Kernels
 
 /// Writes `Sources/Kernels/Builders/FilterBuilders.generated.swift`: the typed filter classes of
 /// `Filters` (Core Image's `CIFilterBuiltins` style), one per filter of the registry. The
-/// `generate-filter-builders` tool prints it, run by the command plugin of the same name
+/// `GenerateFilterBuilders` tool prints it, run by the `generate-filter-builders` command plugin
 /// (`swift package --allow-writing-to-package-directory generate-filter-builders`, or
 /// `scripts/generate-filter-builders.sh`). A test compares the committed file with this output,
 /// so the two cannot disagree.
