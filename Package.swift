@@ -60,6 +60,24 @@ let package = Package(
         // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
         .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),
 
+        // The builders generator: the typed `Filters.*` classes (Kernels/Builders/FilterBuilders.generated.swift)
+        // written from the registry. A library so the drift test (FilterBuilderTests) imports it.
+        .target(name: "FilterBuilderGeneration", dependencies: ["Kernels", "GraphEngine"]),
+        // The tool the plugin runs (a camel-case name: DocC fails on a hyphenated executable target).
+        .executableTarget(name: "GenerateFilterBuilders", dependencies: ["FilterBuilderGeneration", "Kernels"]),
+        // `swift package --allow-writing-to-package-directory generate-filter-builders`
+        // (scripts/generate-filter-builders.sh) runs the tool on the committed file.
+        .plugin(
+            name: "GenerateFilterBuildersPlugin",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-filter-builders",
+                    description: "Regenerate Sources/Kernels/Builders/FilterBuilders.generated.swift from the filter registry."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Rewrites Sources/Kernels/Builders/FilterBuilders.generated.swift.")
+                ]),
+            dependencies: ["GenerateFilterBuilders"]),
+
         // C entry points (`ge_*`) over the library: opaque handles, status codes and messages.
         .target(name: "GraphEngineC", dependencies: ["GraphEngine", "Kernels", "GraphRecipes", "GraphCodecs"],
                 exclude: ["graphengine.h"]),
@@ -79,7 +97,7 @@ let package = Package(
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphRecipesTests", dependencies: ["GraphRecipes", "GraphCLI", "GraphEngine"]),
         .testTarget(name: "GraphVideoTests", dependencies: ["GraphVideo", "GraphRecipes", "GraphEngine", "CVideoShims"]),
-        .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "Kernels"]),
+        .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "Kernels", "FilterBuilderGeneration"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,15 +20,9 @@ struct FiltersCommand: ParsableCommand {
     @Option(help: "Only the filters of this category (blur, CICategoryBlur; case-insensitive, part of a name will do).")
     var category: String?
     @Option(help: "text or json.") var format: TextFormat = .text
-    @Flag(name: .customLong("swift-builders"), help: "Print the generated Swift filter classes (scripts/generate-filter-builders.sh).")
-    var swiftBuilders = false
 
     func run() throws {
         try Graph.reportingErrors {
-            if swiftBuilders {
-                Terminal.shared.out(FilterBuilderGenerator.source(for: .standard), terminator: "")
-                return
-            }
             let registry = FilterRegistry.standard
             if let name, category == nil, let descriptor = registry.filters.first(where: { $0.name == name }) {
                 if format == .json {

@@ -1,3 +1,4 @@
+import FilterBuilderGeneration
 import Foundation
 import GraphEngine
 @testable import Kernels

@@ -12,7 +12,8 @@ import GraphEngine
 /// ```
 ///
 /// One factory function and one class per catalogue filter, generated from ``FilterRegistry/standard``
-/// (`FilterBuilders.generated.swift`; regenerate it with `scripts/generate-filter-builders.sh`).
+/// (`FilterBuilders.generated.swift`; regenerate it with `scripts/generate-filter-builders.sh`, which
+/// runs `swift package --allow-writing-to-package-directory generate-filter-builders`).
 /// Property names are the input keys without `input`, as Core Image's (`inputRadius` → `radius`),
 /// except `inputImage`.
 public enum Filters {}
