@@ -25,9 +25,10 @@ enum DepthEffectFilters {
     ///    depths or misses the photo's edge by a pixel or two, blur with the foreground instead of
     ///    staying a sharp outline under its spread; the focused subject's rim joins no background layer
     ///    (where a Gaussian would blur it into the background).
-    /// 4. Levels: radii R·2^(−i/3) down to 1.5 px (R the clamp on each side; a ∛2 lattice: the mix of
-    ///    two neighbouring discs is a core with a faint tail, about 50 dB from the disc between them
-    ///    on textures at a √2 spacing and 60 dB at ∛2, which costs half as many layers again). The largest up to 3 px (r₁, 2.4 to 3 px) is a
+    /// 4. Levels: radii R·2^(−i/3) while at least 6 px, then a factor √2 apart down to 1.5 px (R the
+    ///    clamp on each side). The mix of two neighbouring discs is a core with a faint tail, about
+    ///    50 dB from the disc between them on textures at a √2 spacing and 60 dB at ∛2; below 6 px
+    ///    the √2 mix is already 55–60 dB, and those layers (at half size) are the costly ones. The largest up to 3 px (r₁, 2.1 to 3 px) is a
     ///    Gaussian of the photo (σ = r₁/2, a disc's spread). Every larger radius t is a premultiplied layer, made at half
     ///    size or less from the 2×2 blocks of the layer source (the colour with small highlights
     ///    clipped white boosted, `rgb·(1 + 1.5·clamp((L − 0.97)/0.03, 0, 1)·isolation)` (L the
@@ -142,19 +143,21 @@ struct PortraitBlur {
     /// Largest radius in front of it.
     var maximumFrontRadius: Double { 0.5 * maximumBackRadius }
 
-    /// Lattice radii from the smallest (≥ 1.5 px) up to `maximum`, a factor ∛2 apart.
+    /// Lattice radii from the smallest (≥ 1.5 px) up to `maximum`: a factor ∛2 apart down to 6 px,
+    /// √2 below.
     static func radii(upTo maximum: Double) -> [Double] {
         var radii: [Double] = []
         var r = maximum
-        while r >= 1.5 { radii.append(r); r /= 1.2599210498948732 }
+        while r >= 1.5 { radii.append(r); r /= r >= 6 ? 1.2599210498948732 : 2.0.squareRoot() }  // ∛2, then √2
         return radii.reversed()
     }
 
     func render() throws -> Image {
         let back = Self.radii(upTo: maximumBackRadius), front = Self.radii(upTo: maximumFrontRadius)
         // The largest radius up to 3 px is a Gaussian of the photo (a half-size layer's disc of 1.1 px
-        // would be no better, at the cost of a layer); the larger ones are layers. The front lattice is
-        // the back one without its top three, so both sides share the Gaussian.
+        // would be no better, at the cost of a layer); the larger ones are layers. From 480 px on the
+        // long side the front lattice is the back one without its top three, so both sides share the
+        // Gaussian (smaller images share r₁ but not every radius).
         guard let r1 = back.last(where: { $0 <= 3 }) ?? back.first else { return photo }
         let backLayers = back.filter { $0 > r1 * 1.0001 }, frontLayers = front.filter { $0 > r1 * 1.0001 }  // the front's r₁ may differ in the last bit
         // Too small an image for a foreground blur: nothing is blurred in front of the focus.
