@@ -78,7 +78,7 @@ def _acceptance(rows, dolly_rows):
     edge_lead = m("engine", "psnr_edges") - max(m("gather", "psnr_edges"), m("scatter", "psnr_edges"))
     lines.append(f"| PSNR around depth edges ≥ both baselines + 2 dB | {edge_lead:+.1f} dB | {'yes' if edge_lead >= 2 else 'no'} |")
     sil, sil_gather = m("engine", "silhouette_error"), m("gather", "silhouette_error")
-    lines.append(f"| error just inside a blurred foreground's silhouette ≤ the gather's | {sil:.1f} vs {sil_gather:.1f} | {'yes' if sil <= sil_gather else 'no'} |")
+    lines.append(f"| error just inside a blurred foreground's silhouette ≤ the gather's | {sil:.2f} vs {sil_gather:.2f} | {'yes' if sil <= sil_gather else 'no'} |")
     blurred = m("engine", "psnr_blurred")
     lines.append(f"| PSNR in blurred interiors ≥ 50 dB | {blurred:.1f} dB | {'yes' if blurred >= 50 else 'no'} |")
     lines.append(f"| PSNR in focus no worse than today | {m('engine', 'psnr_focus'):.1f} dB | (compare with the results file of the base commit) |")
