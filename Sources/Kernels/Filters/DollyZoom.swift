@@ -45,7 +45,10 @@ enum DollyZoomFilters {
 /// (pixels with 1 − t·d ≤ 0, behind the camera, are dropped). k = max(1, 1/min σ₁) over the border
 /// pixels, σ₁ the scale with k = 1: the frame's edge then lands on or beyond the output's edge.
 /// Source pixels are visited bottom row first, left to right; each covers the output pixels whose
-/// centres lie in its square scaled by σ (half-open, so equal neighbours tile the output), and the
+/// centres lie in its square scaled by σ (half-open, so equal neighbours tile the output), each edge
+/// moved out to meet the neighbour across it when the two are one surface (disparities within 1 %:
+/// a surface magnified unevenly, up close and far from the centre, would otherwise crack into holes
+/// that the fill takes for disocclusions and shatters), and the
 /// largest disparity wins (the first visited on a tie). A covered output pixel q takes the photo
 /// sampled bilinearly (edges clamped) at `c + (q + ½ − c)/σ(d)`, d the winner's: a point in the
 /// winner's square. Pixels no source covers are holes, and so are covered pixels torn from both

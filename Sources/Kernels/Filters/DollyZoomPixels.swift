@@ -70,20 +70,47 @@ final class DollyZoomPixels: @unchecked Sendable {
     /// centre: a few percent more work), and a worker slowed by the system leaves the other bands
     /// to the rest.
     func splat(_ geometry: DollyZoomReprojection.Geometry, disparity: DollyZoomReprojection.StretchedDisparity) {
-        let reach = UnsafeMutablePointer<Range<Int>>.allocate(capacity: height)
-        defer { reach.deallocate() }
-        for row in 0..<height { reach[row] = reachedRows(row, geometry, disparity) }
+        let own = UnsafeMutablePointer<Range<Int>>.allocate(capacity: height), reach = UnsafeMutablePointer<Range<Int>>.allocate(capacity: height)
+        defer { own.deallocate(); reach.deallocate() }
+        for row in 0..<height { own[row] = reachedRows(row, geometry, disparity) }
+        // A square may stretch to its neighbours' rows (``stretched(_:_:_:_:_:)``).
+        for row in 0..<height {
+            let near = [own[row], own[max(row - 1, 0)], own[min(row + 1, height - 1)]].filter { !$0.isEmpty }
+            reach[row] = near.isEmpty ? 0..<0 : (near.map(\.lowerBound).min() ?? 0)..<(near.map(\.upperBound).max() ?? 0)
+        }
         let ranges = threads == 1 ? 1 : min(height, 2 * threads)
         forEach(ranges) { k in
             let band = rows(k, of: ranges)
             (depth + band.lowerBound * width).initialize(repeating: -.infinity, count: band.count * width)
-            let values = UnsafeMutablePointer<Float>.allocate(capacity: width)
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: 3 * width)
             defer { values.deallocate() }
             for row in 0..<height where reach[row].overlaps(band) {
-                disparity.fill(row: row, into: values)
-                splat(row: row, values: values, band: band, geometry)
+                disparity.fill(row: max(row - 1, 0), into: values)
+                disparity.fill(row: row, into: values + width)
+                disparity.fill(row: min(row + 1, height - 1), into: values + 2 * width)
+                splat(row: row, values: values + width, below: row > 0 ? values : nil,
+                      above: row + 1 < height ? values + 2 * width : nil, band: band, geometry)
             }
         }
+    }
+
+    /// The most two neighbouring source pixels' disparities may differ, relative to the larger,
+    /// for them to be one surface: a smooth surface changes far less between pixels (a slanted floor
+    /// or cushion seen up close: well under 0.5 %), a depth edge far more (the map's ramp across it:
+    /// several percent per pixel).
+    static let surface: Float = 0.01
+
+    /// An edge of a square (`e·s`, e the edge relative to c in source pixels, s its scale) moved
+    /// out to where the neighbour across it puts the same edge (`e·n`, n the neighbour's scale) when
+    /// the two are one surface (``surface``) and the neighbour's lies beyond (`outward`: the larger
+    /// e·n for a right or top edge, the smaller for a left or bottom one). The zoom scales pixels by
+    /// their own σ, so on a surface magnified unevenly (strongly, far from the centre) their squares
+    /// drift apart and leave cracks that are not disocclusions; stretched to meet, they cover it.
+    @inline(__always)
+    private static func stretched(_ e: Double, _ s: Double, _ d: Float, neighbour n: Float?, outward: Bool,
+                                  _ geometry: DollyZoomReprojection.Geometry) -> Double {
+        guard let n, abs(n - d) <= surface * max(n, d), let sn = geometry.scale(n) else { return e * s }
+        return outward ? max(e * s, e * sn) : min(e * s, e * sn)
     }
 
     /// The output rows source row `row` can cover, from the least and greatest σ of its map rows'
@@ -100,24 +127,29 @@ final class DollyZoomPixels: @unchecked Sendable {
         return max(min(firstRow(least), firstRow(greatest)) - 1, 0)..<min(max(endRow(least), endRow(greatest)) + 1, height)
     }
 
-    /// Source row `row` (its disparities in `values`) into the output rows of `band`: each pixel
-    /// covers the output pixels whose centres lie in [c + e·s, c + (e + 1)·s), e its square's edges
-    /// relative to c.
+    /// Source row `row` (its disparities in `values`, its neighbour rows' in `below` and `above`)
+    /// into the output rows of `band`: each pixel covers the output pixels whose centres lie in
+    /// [c + e·s, c + (e + 1)·s), e its square's edges relative to c, each edge moved out to meet the
+    /// neighbour across it on the same surface (``stretched(_:_:_:neighbour:outward:_:)``).
     @inline(__always)
-    private func splat(row: Int, values: UnsafeMutablePointer<Float>, band: Range<Int>, _ geometry: DollyZoomReprojection.Geometry) {
+    private func splat(row: Int, values: UnsafeMutablePointer<Float>, below: UnsafeMutablePointer<Float>?,
+                       above: UnsafeMutablePointer<Float>?, band: Range<Int>, _ geometry: DollyZoomReprojection.Geometry) {
         let (x0, y0, cx, cy) = (geometry.x0, geometry.y0, geometry.cx, geometry.cy)
         let bottom = y0 + Double(row) - cy
-        var firstRow = FirstCentre(count: height), endRow = FirstCentre(count: height)
-        var firstColumn = FirstCentre(count: width), endColumn = FirstCentre(count: width)
+        // The edges are no longer in order from pixel to pixel: plain ceilings.
+        func first(_ v: Double, _ count: Int) -> Int { max(Int(min(max(v, -1), Double(count)).rounded(.up)), 0) }
         for column in 0..<width {
             let d = values[column]
             guard let s = geometry.scale(d) else { continue }
-            let lowest = max(firstRow(cy + bottom * s - y0 - 0.5), band.lowerBound)
-            let end = min(endRow(cy + (bottom + 1) * s - y0 - 0.5), band.upperBound)
+            let low = Self.stretched(bottom, s, d, neighbour: below?[column], outward: false, geometry)
+            let high = Self.stretched(bottom + 1, s, d, neighbour: above?[column], outward: true, geometry)
+            let lowest = max(first(cy + low - y0 - 0.5, height), band.lowerBound)
+            let end = min(first(cy + high - y0 - 0.5, height), band.upperBound)
             guard lowest < end else { continue }
             let left = x0 + Double(column) - cx
-            // Ordered: the edges' x grow with e (s > 0), and so do their ceilings.
-            let columns = firstColumn(cx + left * s - x0 - 0.5)..<endColumn(cx + (left + 1) * s - x0 - 0.5)
+            let l = Self.stretched(left, s, d, neighbour: column > 0 ? values[column - 1] : nil, outward: false, geometry)
+            let r = Self.stretched(left + 1, s, d, neighbour: column + 1 < width ? values[column + 1] : nil, outward: true, geometry)
+            let columns = first(cx + l - x0 - 0.5, width)..<max(first(cx + r - x0 - 0.5, width), first(cx + l - x0 - 0.5, width))
             for target in lowest..<end {
                 let line = depth + target * width
                 for i in columns { line[i] = d > line[i] ? d : line[i] }
