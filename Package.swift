@@ -62,7 +62,7 @@ let package = Package(
 
         // The builders generator: the typed `Filters.*` classes (Kernels/Builders/FilterBuilders.generated.swift)
         // written from the registry. A library so the drift test (FilterBuilderTests) imports it.
-        .target(name: "FilterBuilderGeneration", dependencies: ["Kernels", "GraphEngine"]),
+        .target(name: "FilterBuilderGeneration", dependencies: ["Kernels", "GraphEngine", "GraphRecipes"]),
         // The tool the plugin runs (a camel-case name: DocC fails on a hyphenated executable target).
         .executableTarget(name: "GenerateFilterBuilders", dependencies: ["FilterBuilderGeneration", "Kernels"]),
         // `swift package --allow-writing-to-package-directory generate-filter-builders`

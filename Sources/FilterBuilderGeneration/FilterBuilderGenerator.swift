@@ -1,3 +1,4 @@
+import GraphRecipes
 import Kernels
 
 /// Writes `Sources/Kernels/Builders/FilterBuilders.generated.swift`: the typed filter classes of
@@ -125,9 +126,9 @@ public enum FilterBuilderGenerator {
     static func facts(_ input: FilterInput) -> String {
         var parts: [String] = []
         if input.type == .color { parts.append("unpremultiplied sRGB RGBA") }
-        if let value = input.defaultValue, input.type != .data { parts.append("default \(FilterValueText.compact(value))") }
+        if let value = input.defaultValue, input.type != .data { parts.append("default \(JSON(value).compact)") }
         if input.minimum != nil || input.maximum != nil {
-            parts.append("range \(input.minimum.map(FilterValueText.number) ?? "-inf")...\(input.maximum.map(FilterValueText.number) ?? "inf")")
+            parts.append("range \(input.minimum.map(formatNumber) ?? "-inf")...\(input.maximum.map(formatNumber) ?? "inf")")
         }
         return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ")
     }

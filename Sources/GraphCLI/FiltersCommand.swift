@@ -107,29 +107,7 @@ struct FiltersCommand: ParsableCommand {
         return input.type.rawValue
     }
 
-    static func valueText(_ value: FilterValue) -> String { jsonValue(value).compact }
-
-    static func jsonValue(_ value: FilterValue) -> JSON {
-        switch value {
-        case .number(let n): return .number(n)
-        case .vector(let v): return .array(v.map { .number($0) })
-        case .transform(let t): return .array(t.coefficients.map { .number($0) })
-        case .rect(let r):
-            if r.isInfinite { return .string("infinite") }
-            return .array([r.x, r.y, r.width, r.height].map { .number($0) })
-        case .bool(let b): return .bool(b)
-        case .string(let s): return .string(s)
-        case .image: return .string("image")
-        case .color(let v, let space):
-            let components = JSON.array(v.map { .number($0) })
-            if space == .sRGB { return components }
-            return .object([("color", components), ("colorSpace", .string(NamedColorSpaces.name(of: space) ?? space.name))])
-        case .data(let data):
-            let floats = data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
-            return .array(floats.map { .number(Double($0)) })
-        case .colorSpace(let space): return .string(NamedColorSpaces.name(of: space) ?? space.name)
-        }
-    }
+    static func valueText(_ value: FilterValue) -> String { JSON(value).compact }
 
     static func json(_ filter: FilterDescriptor, withInputs: Bool) -> JSON {
         var members: [(String, JSON)] = [
@@ -143,7 +121,7 @@ struct FiltersCommand: ParsableCommand {
                 if case .image = input.defaultValue {
                     entry.append(("optional", .bool(true)))
                 } else if let value = input.defaultValue {
-                    entry.append(("default", jsonValue(value)))
+                    entry.append(("default", JSON(value)))
                 }
                 if let minimum = input.minimum { entry.append(("minimum", .number(minimum))) }
                 if let maximum = input.maximum { entry.append(("maximum", .number(maximum))) }
