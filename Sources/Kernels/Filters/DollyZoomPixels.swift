@@ -149,7 +149,8 @@ final class DollyZoomPixels: @unchecked Sendable {
             let left = x0 + Double(column) - cx
             let l = Self.stretched(left, s, d, neighbour: column > 0 ? values[column - 1] : nil, outward: false, geometry)
             let r = Self.stretched(left + 1, s, d, neighbour: column + 1 < width ? values[column + 1] : nil, outward: true, geometry)
-            let columns = first(cx + l - x0 - 0.5, width)..<max(first(cx + r - x0 - 0.5, width), first(cx + l - x0 - 0.5, width))
+            let firstColumn = first(cx + l - x0 - 0.5, width)
+            let columns = firstColumn..<max(first(cx + r - x0 - 0.5, width), firstColumn)
             for target in lowest..<end {
                 let line = depth + target * width
                 for i in columns { line[i] = d > line[i] ? d : line[i] }
