@@ -92,4 +92,46 @@ final class GuidedUpsampleTests: XCTestCase {
         XCTAssertEqual(Array(snapped[0...36]), Array(repeating: 1, count: 37), "\(row[0...36])")
         XCTAssertEqual(Array(snapped[37...]), Array(repeating: 0, count: 91), "\(row[37...])")
     }
+
+    /// A mask the photo's texture does not explain comes back as itself at the default (half-float)
+    /// working format with a small ε: its coefficients are computed in Double, so `var Ĩ` does not
+    /// cancel into noise (with half-float moments and ε = 1e-5 a constant mask over this texture
+    /// came back with errors of several tenths).
+    func testATextureTheMaskDoesNotFollowLeavesItUnchangedInHalfFloats() throws {
+        let source = try TestImage(width: 96, height: 64, seed: 43)
+        let mask = Image(color: [0.6, 0.6, 0.6, 1]).cropped(to: Rect(x: 0, y: 0, width: 24, height: 16))
+        let image = try mask.applyingFilter("GEGuidedUpsample", parameters: [
+            "inputGuideImage": .image(source.image), "inputRadius": .number(1), "inputEpsilon": .number(1e-5)])
+        var options = ContextOptions()
+        options.workingFormat = .rgbah
+        options.workingColorSpace = nil
+        let buffer = try Context(options: options).render(image, rect: image.extent, format: .rgbaf)
+        var worst = 0.0
+        for row in 0..<buffer.height { for x in 0..<buffer.width { worst = max(worst, abs(Double(buffer.pixel(x: x, row: row)[0]) - 0.6)) } }
+        // The result's own half-float store: within 2⁻¹¹ of 0.6.
+        XCTAssertLessThan(worst, 6e-4)
+    }
+
+    /// NaN holes of the mask are no samples: a one-pixel hole is filled from the pixels around it
+    /// (here a constant 0.3, so exactly 0.3), and a hole wider than every box that reaches into it
+    /// stays NaN in its middle.
+    func testNaNHolesAreNoSamples() throws {
+        func mask(_ hole: (Int, Int) -> Bool) throws -> Image {
+            var floats: [Float] = []
+            for y in 0..<12 { for x in 0..<12 { let v: Float = hole(x, y) ? .nan : 0.3; floats += [v, v, v, 1] } }
+            return Image(buffer: try ImageBuffer(width: 12, height: 12, format: .rgbaf, alphaMode: .opaque, colorSpace: nil,
+                                                 bytes: floats.withUnsafeBytes { Array($0) }))
+        }
+        let guide = try TestImage(width: 48, height: 48, seed: 44).image
+        func upsampled(_ m: Image) throws -> [[SIMD4<Double>]] {
+            let image = try m.applyingFilter("GEGuidedUpsample", parameters: [
+                "inputGuideImage": .image(guide), "inputRadius": .number(1), "inputEpsilon": .number(0.001)])
+            return try renderExactly(image, guide.extent)
+        }
+        let small = try upsampled(try mask { x, y in x == 5 && y == 6 })
+        XCTAssertEqual(small.flatMap { $0 }.map { abs($0[0] - 0.3) }.max() ?? 1, 0, accuracy: 1e-6)
+        let large = try upsampled(try mask { x, y in (2...9).contains(x) && (2...9).contains(y) })
+        XCTAssertTrue(large[24][24][0].isNaN, "the middle of an 8×8 hole: \(large[24][24])")
+        XCTAssertEqual(large[2][2][0], 0.3, accuracy: 1e-6, "outside the hole")
+    }
 }

@@ -83,6 +83,10 @@ package protocol ImageProcessor: Operation, OutputProperties {
     func process(inputs: [PlanarBuffer], output: PlanarBuffer) throws
     /// The same, on at most `threads` workers (the context's); by default on the calling thread.
     func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws
+    /// Where input `index`'s content lands in the output, as ``AreaOperation/geometry(input:)``
+    /// says it for area passes: an affine map, or nil (the default) when none describes it, and
+    /// auxiliary images carried with an edited photo cannot follow a photo that passes through.
+    func geometry(input index: Int) -> AffineTransform?
 }
 
 /// How an image processor's planes store samples.
@@ -101,6 +105,7 @@ extension ImageProcessor {
     package func readsAlpha(input index: Int) -> Bool { true }
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { false }
+    package func geometry(input index: Int) -> AffineTransform? { nil }
     package func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws {
         try process(inputs: inputs, output: output)
     }

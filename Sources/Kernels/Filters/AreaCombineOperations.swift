@@ -30,11 +30,6 @@ struct AreaCombineOperation: ColorOperation {
         case guidedOffset
         /// inputs (mean A, mean B, guide): `mean A·L(guide) + mean B`.
         case guidedResult
-        /// inputs (p, grey guide I): `(I, I², p.r, I·p.r)` (GEGuidedUpsample's moments, one image).
-        case guidePack
-        /// input (means of the pack) with k = ε: `a = (mean Ip − mean I·mean p)/(var I + ε)`,
-        /// `b = mean p − a·mean I` as (a, b, 0, 1).
-        case guidedCoefficients
         /// inputs (mean (a, b), guide): `v = mean a·G + mean b` as (v, v, v, 1), `G = encode_sRGB(L(guide rgb / alpha))`.
         case guidedMaskResult
     }
@@ -110,13 +105,6 @@ struct AreaCombineOperation: ColorOperation {
         case .guidedResult:
             let i = Self.luma(inputs[2], &b)
             return OperandQuad(zip(s.operands, inputs[1].operands).map { a, o in b.ternary(.multiplyAdd, a, i, o) })
-        case .guidePack:
-            let i = inputs[1].r
-            return OperandQuad(i, b.binary(.multiply, i, i), s.r, b.binary(.multiply, i, s.r))
-        case .guidedCoefficients:
-            let variance = b.binary(.subtract, s.g, b.binary(.multiply, s.r, s.r))
-            let a = b.binary(.divide, b.binary(.subtract, s.a, b.binary(.multiply, s.r, s.b)), b.binary(.add, variance, u[0]))
-            return OperandQuad(a, b.binary(.subtract, s.b, b.binary(.multiply, a, s.r)), .constant(0), .constant(1))
         case .guidedMaskResult:
             let g = b.unary(.linearToSRGB, Self.luma(b.unpremultiply(inputs[1]), &b))
             let v = b.ternary(.multiplyAdd, s.r, g, s.g)

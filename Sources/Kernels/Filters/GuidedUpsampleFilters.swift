@@ -87,7 +87,8 @@ enum GuidedUpsampleFilters {
     /// `(g.minX + t·(X − e.minX + ½), g.minY + t_y·(Y − e.minY + ½))`. `Ĩ` is G resampled there by a tent
     /// (`Σ w·G/Σ w`, `w = max(1 − |Δ|/max(t, 1), 0)` per axis, Δ in guide pixels; edges repeated). Over
     /// (2r + 1)² boxes of mask pixels (running sums, partial end taps for a fractional r; p and Ĩ with
-    /// edges repeated) `a = (mean(Ĩ·p) − mean(Ĩ)·mean(p))/(var(Ĩ) + ε)` and `b = mean(p) − a·mean(Ĩ)`;
+    /// edges repeated; NaN holes of p are no samples) `a = (mean(Ĩ·p) − mean(Ĩ)·mean(p))/(var(Ĩ) + ε)`
+    /// and `b = mean(p) − a·mean(Ĩ)`, in Double (``GuidedCoefficients``);
     /// `Ā`, `B̄` are their box means, enlarged to the guide by the tent of half-width one mask pixel
     /// (bilinear, edges repeated), and `out = Ā·G + B̄` at every guide pixel, as a grey (out, out, out, 1).
     /// Only the last step runs at the guide's size. Extent: the guide's. Not a Core Image filter.
@@ -112,17 +113,12 @@ enum GuidedUpsampleFilters {
         let i = guide.clampedToExtent().applying(GuideLumaResample(Resample(
             kernel: .linear, x: .init(step: tx, offset: g.minX - tx * e.minX), y: .init(step: ty, offset: g.minY - ty * e.minY),
             filterName: name + "_guide")))
-        let radius = try args.number("inputRadius"), epsilon = Float(try args.number("inputEpsilon"))
-        func mean(_ x: Image) -> Image {
-            guard radius > 0 else { return x }
-            return x.applying(BoxMean(axis: .horizontal, radius: radius, filterName: name))
-                .applying(BoxMean(axis: .vertical, radius: radius, filterName: name))
-        }
-        // (Ĩ, Ĩ², p, Ĩ·p) in one image, then (a, b): two box means serve all four moments and both coefficients.
-        let moments = mean(image.clampedToExtent().applying(AreaCombineOperation(.guidePack), with: [i]))
-        let coefficients = mean(moments.applying(AreaCombineOperation(.guidedCoefficients, [epsilon])))
-        let enlarged = coefficients.applying(Resample(kernel: .linear, x: .init(step: 1 / tx, offset: e.minX - g.minX / tx),
-                                                      y: .init(step: 1 / ty, offset: e.minY - g.minY / ty), filterName: name + "_enlarge"))
+        // The coefficients in Double at the mask's size (``GuidedCoefficients``: half-float moments
+        // cancel in var Ĩ), enlarged to the guide's.
+        let coefficients = image.applying(GuidedCoefficients(maskExtent: e, radius: try args.number("inputRadius"),
+                                                             epsilon: try args.number("inputEpsilon"), filterName: name), with: [i])
+        let enlarged = coefficients.clampedToExtent().applying(Resample(kernel: .linear, x: .init(step: 1 / tx, offset: e.minX - g.minX / tx),
+                                                                        y: .init(step: 1 / ty, offset: e.minY - g.minY / ty), filterName: name + "_enlarge"))
         return enlarged.applying(AreaCombineOperation(.guidedMaskResult), with: [guide], extent: g)
     }
 }

@@ -85,6 +85,11 @@ enum AuxiliaryGeometry {
                 }
             case .affine(let transform, _):
                 for input in node.inputs { stack.append((input, transform.concatenating(toNext), above)) }
+            case .processor(let processor) where !(processor is any MapFollowingProcessor) && node.inputs.indices.allSatisfy({ processor.geometry(input: $0) != nil }):
+                // A processor that keeps its inputs' geometry (an affine map from each): as an area pass.
+                for (index, input) in node.inputs.enumerated() {
+                    stack.append((input, (processor.geometry(input: index) ?? .identity).concatenating(toNext), above))
+                }
             case .processor(let processor as any MapFollowingProcessor):
                 if let other = node.inputs.indices.dropFirst().first(where: { reachesSource(node.inputs[$0]) }) {
                     problem = "the photo reaches \(processor.name) through its input \(other), which maps cannot follow"
