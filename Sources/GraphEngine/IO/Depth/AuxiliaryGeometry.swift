@@ -161,13 +161,17 @@ extension DepthPhoto {
     /// like the photo (see `AuxiliaryGeometry`) at its own resolution. Maps the edit leaves in
     /// place are kept as the file stores them; moved maps lose the calibration, which describes
     /// the stored geometry. When the edit cannot be followed, or a map cannot be read, nothing is
-    /// attached and `warnings` say why. Semantic mattes, an HDR gain map and a confidence map are
-    /// not written yet: when the photo has any and `edited` is an edit of it, a warning names them.
+    /// attached and `warnings` say why. A Dynamic Depth photo (a Pixel portrait) comes with its
+    /// container (``AuxiliaryImages/dynamicDepth``: confidence map, Original, Ultra HDR gain map),
+    /// written back as Dynamic Depth. Otherwise an Ultra HDR gain map and a confidence map are
+    /// not written: when the photo has any and `edited` is an edit of it, a warning names them.
     public func auxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation = .upright)
         -> (images: AuxiliaryImages, warnings: [String])
     {
         var (images, warnings) = carriedAuxiliaryImages(following: edited, from: photo, orientation: orientation)
-        if let note = droppedAuxiliaryImagesNote, !images.isEmpty || AuxiliaryGeometry.trace(edited, to: photo) != .notReached {
+        // A Dynamic Depth container carries them (or warns about each one it drops).
+        if images.dynamicDepth == nil, let note = droppedAuxiliaryImagesNote,
+           !images.isEmpty || AuxiliaryGeometry.trace(edited, to: photo) != .notReached {
             warnings.append(note)
         }
         return (images, warnings)
@@ -218,7 +222,9 @@ extension DepthPhoto {
             if depthMapInfo != nil {
                 let depth = try depthData(orientation: orientation)
                 images.depthData = unchanged ? depth : depth.replacingMap(follow(depth.map, nil), calibration: nil)
-                if let original = try originalImage() {
+                images.dynamicDepth = dynamicDepthContainer(following: edited, from: photo, orientation: orientation, unchanged: unchanged,
+                                                            follow: { follow($0, nil) }, warnings: &warnings)
+                if images.dynamicDepth == nil, let original = try originalImage() {
                     if orientation == .upright && info.metadata.exifOrientation != 1 {
                         // GImage is stored like the primary's pixels; it is not rotated here.
                         warnings.append("\(path): GImage:Data (the original image) not written: the photo is rotated by its EXIF orientation")

@@ -117,7 +117,8 @@ public struct DepthPhoto: Sendable {
             switch aux.location {
             case .jpeg(let stream): stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: storedKind)
             case .gDepth: stored = aux.gDepth.map { StoredAuxiliary(encoded: .gDepth($0), map: map, kind: storedKind) }
-            case .heifItem, .containerItem: stored = nil
+            case .containerItem(_, let range): stored = StoredAuxiliary(encoded: .containerItem(Array(bytes[range])), map: map, kind: storedKind)
+            case .heifItem: stored = nil
             }
         }
         let apple = aux.apple
