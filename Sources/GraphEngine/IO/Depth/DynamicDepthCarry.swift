@@ -10,15 +10,17 @@ extension DepthPhoto {
     ///   (a gain map keeps its own `hdrgm:` XMP; one of several channels that moved is dropped);
     /// - the Original: the edit replayed on it (``replayingEdit(_:from:on:)``), so that an app
     ///   re-rendering the portrait from it shows the edit; copied as is when the output is the
-    ///   photo itself. Dropped when the photo is turned upright by its EXIF orientation (the
-    ///   Original is stored like the primary's pixels, and is not turned here).
+    ///   photo itself, or when the output is rendered from the Original (`fromOriginal`) without
+    ///   moving its pixels (it is still the capture the output came from). Dropped when the photo
+    ///   is turned upright by its EXIF orientation (the Original is stored like the primary's
+    ///   pixels, and is not turned here), or rendered from and moved.
     ///
     /// Items that cannot be kept (unknown semantics such as a Motion Photo video, items that do
     /// not decode) are dropped, each with a warning naming it. Nil (the depth map is then written
     /// as GDepth) when the photo is not Dynamic Depth or its extended XMP, which holds the depth
     /// description on a Pixel, cannot be carried (its MD5 does not match its GUID).
     func dynamicDepthContainer(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation, unchanged: Bool,
-                               follow: (Image) -> Image, warnings: inout [String]) -> DynamicDepthContainer? {
+                               fromOriginal: Bool, follow: (Image) -> Image, warnings: inout [String]) -> DynamicDepthContainer? {
         guard let depthInfo = depthMapInfo, let description = depthInfo.dynamicDepth,
               case .containerItem(_, let depthRange) = depthInfo.location, let main = info.metadata.xmp else { return nil }
         let extended = info.metadata.carriableExtendedXMP
@@ -77,8 +79,10 @@ extension DepthPhoto {
                     }
                 case "original":
                     guard let original = try originalImage() else { continue }
-                    if edited.node === photo.node {
+                    if edited.node === photo.node || (fromOriginal && unchanged) {
                         keep(.original(original), storedMap: original)
+                    } else if fromOriginal {
+                        warnings.append("\(name) is not written: the output is rendered from it and moves its pixels")
                     } else if orientation == .upright && info.metadata.exifOrientation != 1 {
                         warnings.append("\(name) is not written: the photo is turned upright by its EXIF orientation, the Original is not")
                     } else if let replayed = Self.replayingEdit(edited, from: photo, on: original) {
