@@ -4,7 +4,7 @@ import GraphCodecs
 /// a thread of their own while the primary renders: they do not depend on it, and their serial
 /// parts (decoding the maps, encoding them) then overlap the primary's (decoding the photo,
 /// encoding it). Without a thread (none could be started) they are made when asked for.
-/// The first ``indexed`` are listed in the primary's MPF index (all of Apple's; a Google
+/// The first `indexed` are listed in the primary's MPF index (all of Apple's; a Google
 /// container's gain map only); the others follow them unindexed (the container's XMP lists them).
 final class AppendedImages: @unchecked Sendable {
     private let make: @Sendable () throws -> [[UInt8]]

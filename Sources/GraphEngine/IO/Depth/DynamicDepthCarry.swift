@@ -8,7 +8,7 @@ extension DepthPhoto {
     /// - the depth map: ``AuxiliaryImages/depthData`` (moved by the caller);
     /// - Confidence and an Ultra HDR gain map: moved like the depth map at their own resolution
     ///   (a gain map keeps its own `hdrgm:` XMP; one of several channels that moved is dropped);
-    /// - the Original: the edit replayed on it (``replayingEdit(_:from:on:)``), so that an app
+    /// - the Original: the edit replayed on it (`replayingEdit(_:from:on:)`), so that an app
     ///   re-rendering the portrait from it shows the edit; copied as is when the output is the
     ///   photo itself, or when the output is rendered from the Original (`fromOriginal`) without
     ///   moving its pixels (it is still the capture the output came from). Dropped when the photo

@@ -3,7 +3,7 @@ import GraphCodecs
 /// The Google container an edit of a Dynamic Depth photo (a Pixel portrait) is written back in
 /// (``AuxiliaryImages/dynamicDepth``): the items after the primary in the photo's directory order
 /// (the depth map itself comes from ``AuxiliaryImages/depthData``), and the photo's XMP packets,
-/// which the output rewrites (``DynamicDepthPackets`` of GraphCodecs: new directory, depth range,
+/// which the output rewrites (`DynamicDepthPackets` of GraphCodecs: new directory, depth range,
 /// dropped descriptions, extended-XMP GUID). Each item is copied byte for byte while its image is
 /// still the one the file's bytes decode to, and encoded anew otherwise (8-bit grey JPEG or PNG
 /// as the directory's mime type says; the Original as a colour JPEG).

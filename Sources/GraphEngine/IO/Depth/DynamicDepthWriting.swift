@@ -4,7 +4,7 @@ extension Context {
     /// A Dynamic Depth output (depth-formats.md 4): the container's items encoded (or copied while
     /// unchanged) in the photo's directory order, except that a kept gain map goes first, right
     /// after the primary, where the MPF index names it as Ultra HDR readers expect; and the XMP
-    /// packets rewritten to list them (``DynamicDepthPackets`` of GraphCodecs). The items are
+    /// packets rewritten to list them (`DynamicDepthPackets` of GraphCodecs). The items are
     /// made before the primary: their lengths are part of the primary's XMP.
     func dynamicDepthOutput(_ options: ImageWriteOptions, depth: DepthData, container: DynamicDepthContainer, quality: Int) throws
         -> (options: ImageWriteOptions, appended: AppendedImages)
