@@ -77,10 +77,13 @@ struct ApplyChain {
     /// is the input opened for its maps, when a filter takes one that has a default (nil: it has
     /// none, or cannot be opened). With `edges` (see ``edgeCrop(input:result:)``), the first
     /// filter reads the input clamped to its extent (image `edges`) and the result is cropped to
-    /// that rectangle; without, the chain is Core Image's.
+    /// that rectangle; without, the chain is Core Image's. `primary` false leaves the input's
+    /// `"useOriginal"` to the recipe's default (a depth effect on a Lens Blur or Pixel portrait
+    /// starts from its stored original); true keeps the main image.
     func recipe(input: String, output: String, quality: Int?, bitDepth: Int?, metadata: Bool, photo: DepthPhoto? = nil,
-                edges: Rect? = nil) -> JSON {
-        var images: [(String, JSON)] = [("input", .object([("file", .string(input))]))]
+                edges: Rect? = nil, primary: Bool = false) -> JSON {
+        let inputSpec: [(String, JSON)] = [("file", .string(input))] + (primary ? [("useOriginal", .bool(false))] : [])
+        var images: [(String, JSON)] = [("input", .object(inputSpec))]
         if edges != nil { images.append(("edges", .object([("clamp", .object([("image", .string("input"))]))]))) }
         for file in files { images.append((file.name, file.spec)) }
         let maps = photoMaps.filter { !$0.optional || photo?.has($0.map) == true }

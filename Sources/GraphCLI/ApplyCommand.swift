@@ -22,7 +22,9 @@ struct ApplyCommand: ParsableCommand {
             spaces by name (sRGB), images and .cube data as file paths (inputBackgroundImage=bg.png), or \
             any value as recipe JSON ([1,0,0,0], {"color": [1,0,0], "colorSpace": "linearSRGB"}). Depth \
             effects read IN's own disparity (and portrait matte, when it has one) unless given \
-            (graph apply IN.jpg OUT.jpg CIDepthBlurEffect inputAperture=2). The \
+            (graph apply IN.jpg OUT.jpg CIDepthBlurEffect inputAperture=2); on a Google Lens Blur or Pixel \
+            portrait, whose main image is Google's already-blurred rendering, they start from the sharp \
+            original the file stores (at its size; --primary keeps the main image). The \
             output carries IN's EXIF and XMP (upright) unless --no-metadata, and a JPEG output the depth \
             data of a depth photo. The format follows OUT's extension.
 
@@ -43,6 +45,8 @@ struct ApplyCommand: ParsableCommand {
     @Option(help: "JPEG and HEIC quality, 1...100.") var quality: Int?
     @Option(name: .customLong("bit-depth"), help: "PNG bit depth: 8 or 16.") var bitDepth: Int?
     @Flag(name: .customLong("no-metadata"), help: "Write no EXIF or XMP from the input.") var noMetadata = false
+    @Flag(help: "Depth effects on a Lens Blur or Pixel portrait start from its blurred main image, not its stored original.")
+    var primary = false
     @Option(help: "Worker threads.") var threads: Int?
     @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
     @Flag(name: .customLong("no-color-management"), help: "No working colour space: skip every colour conversion.")
@@ -65,7 +69,7 @@ struct ApplyCommand: ParsableCommand {
                                           noColorManagement: noColorManagement, allowOverwritingInputs: allowOverwritingInputs)
             func prepare(edges: Rect?) throws -> RecipeSession {
                 let json = chain.recipe(input: input, output: output, quality: quality, bitDepth: bitDepth, metadata: !noMetadata,
-                                        photo: photo, edges: edges)
+                                        photo: photo, edges: edges, primary: primary)
                 let recipe = try RecipeDecoder(baseDirectory: FileManager.default.currentDirectoryPath).decode(json)
                 return try RecipeSession.prepare(recipe, settings: settings)
             }

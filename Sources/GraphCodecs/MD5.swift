@@ -7,12 +7,6 @@ import Darwin
 /// MD5 (RFC 1321), used only to verify extended-XMP GUIDs, which XMP defines as the MD5 of
 /// the extended packet. Not for security.
 enum MD5 {
-    private static let shifts: [UInt32] = [
-        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-        5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-        6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-    ]
     private static let table: [UInt32] = (0..<64).map { i in
         UInt32(truncatingIfNeeded: Int64((abs(sin(Double(i + 1))) * 4_294_967_296.0).rounded(.down)))
     }
@@ -42,40 +36,58 @@ enum MD5 {
         return out
     }
 
+    /// `x` rotated left by `s` bits (0 < s < 32).
+    @inline(__always)
+    private static func rotl(_ x: UInt32, _ s: UInt32) -> UInt32 { x << s | x >> (32 - s) }
+
     /// The MD5 rounds over `blocks` 64-byte blocks of `bytes`.
     private static func compress(_ bytes: UnsafeRawBufferPointer, blocks: Int,
                                  into state: inout (UInt32, UInt32, UInt32, UInt32)) {
         // Local copies (no lazy-global check per round), read through pointers (no bounds checks:
         // every index is a constant below 64 or 16).
-        let table = MD5.table, shifts = MD5.shifts
+        let table = MD5.table
         var words = (UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0),
                      UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0), UInt32(0))
         table.withUnsafeBufferPointer { k in
-            shifts.withUnsafeBufferPointer { r in
-                withUnsafeMutableBytes(of: &words) { raw in
-                    let m = raw.bindMemory(to: UInt32.self)
-                    for block in 0..<blocks {
-                        for i in 0..<16 {
-                            m[i] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: block * 64 + i * 4, as: UInt32.self))
-                        }
-                        var (a, b, c, d) = state
-                        for i in 0..<64 {
-                            var f: UInt32
-                            let g: Int
-                            switch i {
-                            case 0..<16: f = (b & c) | (~b & d); g = i
-                            case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) & 15
-                            case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) & 15
-                            default: f = c ^ (b | ~d); g = (7 * i) & 15
-                            }
-                            f = f &+ a &+ k[i] &+ m[g]
-                            a = d
-                            d = c
-                            c = b
-                            b = b &+ (f << r[i] | f >> (32 - r[i]))
-                        }
-                        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
+            withUnsafeMutableBytes(of: &words) { raw in
+                let m = raw.bindMemory(to: UInt32.self)
+                for block in 0..<blocks {
+                    for i in 0..<16 {
+                        m[i] = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: block * 64 + i * 4, as: UInt32.self))
                     }
+                    var (a, b, c, d) = state
+                    // RFC 1321's steps [abcd k s i] with the variables taking turns, four per
+                    // iteration so every rotation amount is a constant.
+                    var i = 0
+                    while i < 16 {
+                        a = b &+ rotl(((b & c) | (~b & d)) &+ a &+ k[i] &+ m[i], 7)
+                        d = a &+ rotl(((a & b) | (~a & c)) &+ d &+ k[i + 1] &+ m[i + 1], 12)
+                        c = d &+ rotl(((d & a) | (~d & b)) &+ c &+ k[i + 2] &+ m[i + 2], 17)
+                        b = c &+ rotl(((c & d) | (~c & a)) &+ b &+ k[i + 3] &+ m[i + 3], 22)
+                        i += 4
+                    }
+                    while i < 32 {
+                        a = b &+ rotl(((b & d) | (c & ~d)) &+ a &+ k[i] &+ m[(5 * i + 1) & 15], 5)
+                        d = a &+ rotl(((a & c) | (b & ~c)) &+ d &+ k[i + 1] &+ m[(5 * i + 6) & 15], 9)
+                        c = d &+ rotl(((d & b) | (a & ~b)) &+ c &+ k[i + 2] &+ m[(5 * i + 11) & 15], 14)
+                        b = c &+ rotl(((c & a) | (d & ~a)) &+ b &+ k[i + 3] &+ m[(5 * i + 16) & 15], 20)
+                        i += 4
+                    }
+                    while i < 48 {
+                        a = b &+ rotl((b ^ c ^ d) &+ a &+ k[i] &+ m[(3 * i + 5) & 15], 4)
+                        d = a &+ rotl((a ^ b ^ c) &+ d &+ k[i + 1] &+ m[(3 * i + 8) & 15], 11)
+                        c = d &+ rotl((d ^ a ^ b) &+ c &+ k[i + 2] &+ m[(3 * i + 11) & 15], 16)
+                        b = c &+ rotl((c ^ d ^ a) &+ b &+ k[i + 3] &+ m[(3 * i + 14) & 15], 23)
+                        i += 4
+                    }
+                    while i < 64 {
+                        a = b &+ rotl((c ^ (b | ~d)) &+ a &+ k[i] &+ m[(7 * i) & 15], 6)
+                        d = a &+ rotl((b ^ (a | ~c)) &+ d &+ k[i + 1] &+ m[(7 * i + 7) & 15], 10)
+                        c = d &+ rotl((a ^ (d | ~b)) &+ c &+ k[i + 2] &+ m[(7 * i + 14) & 15], 15)
+                        b = c &+ rotl((d ^ (c | ~a)) &+ b &+ k[i + 3] &+ m[(7 * i + 21) & 15], 21)
+                        i += 4
+                    }
+                    state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
                 }
             }
         }

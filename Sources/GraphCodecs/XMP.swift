@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// XMP packets in JPEG APP1 segments, including Extended XMP (XMP spec part 3, 1.1.3.1):
 /// a main packet naming `xmpNote:HasExtendedXMP="GUID"` plus chunks, each carrying the GUID
 /// (MD5 of the full extended packet, 32 hex digits), the full length and its own offset.
@@ -44,14 +50,14 @@ public enum XMP {
         return packet.withUTF8 { text in
             needle.withUTF8 { pattern in
                 guard let first = pattern.first, pattern.count <= text.count else { return pattern.isEmpty }
+                guard let start = text.baseAddress, let wanted = pattern.baseAddress else { return false }
+                // memchr to each candidate first byte, memcmp for the rest (both vectorised by libc).
                 var i = 0
                 let last = text.count - pattern.count
                 while i <= last {
-                    if text[i] == first {
-                        var j = 1
-                        while j < pattern.count && text[i + j] == pattern[j] { j += 1 }
-                        if j == pattern.count { return true }
-                    }
+                    guard let hit = memchr(start + i, Int32(first), last - i + 1) else { return false }
+                    i = start.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(start + i, wanted, pattern.count) == 0 { return true }
                     i += 1
                 }
                 return false

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The properties of an XMP packet, by namespace URI and local name: what the depth readers need
 /// from Apple's auxiliary-image XMP and Google's GDepth XMP.
 ///
@@ -362,43 +368,56 @@ private struct XMLScanner {
 
     /// Replaces the five predefined entities and numeric references; anything else is kept as written.
     func decodeEntities(_ raw: ArraySlice<UInt8>) -> [UInt8] {
-        guard raw.contains(0x26) else { return Array(raw) }
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        var i = raw.startIndex
-        while i < raw.endIndex {
-            let c = raw[i]
-            guard c == 0x26, let semicolon = raw[i..<min(raw.endIndex, i + 12)].firstIndex(of: 0x3B) else {
-                out.append(c)
-                i += 1
-                continue
-            }
-            let entity = String(decoding: raw[(i + 1)..<semicolon], as: UTF8.self)
-            var replacement: [UInt8]?
-            switch entity {
-            case "amp": replacement = [0x26]
-            case "lt": replacement = [0x3C]
-            case "gt": replacement = [0x3E]
-            case "quot": replacement = [0x22]
-            case "apos": replacement = [0x27]
-            default:
-                var code: UInt32?
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                    code = UInt32(entity.dropFirst(2), radix: 16)
-                } else if entity.hasPrefix("#") {
-                    code = UInt32(entity.dropFirst(), radix: 10)
-                }
-                if let code, let scalar = Unicode.Scalar(code) { replacement = Array(String(Character(scalar)).utf8) }
-            }
-            if let replacement {
-                out += replacement
-                i = semicolon + 1
-            } else {
-                out.append(c)
-                i += 1
+        // The text between entities is copied in runs found with memchr: an extended packet's
+        // attribute may be megabytes of base64, plain or broken into lines by `&#xA;` (XDM).
+        func nextAmpersand(from start: Int) -> Int {
+            raw.withUnsafeBufferPointer { buffer in
+                let offset = start - raw.startIndex
+                guard let base = buffer.baseAddress, offset < buffer.count,
+                      let hit = memchr(base + offset, 0x26, buffer.count - offset) else { return raw.endIndex }
+                return raw.startIndex + base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
             }
         }
+        var i = nextAmpersand(from: raw.startIndex)
+        guard i < raw.endIndex else { return Array(raw) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        out += raw[raw.startIndex..<i]
+        while i < raw.endIndex {
+            // raw[i] is an ampersand.
+            var next = i + 1
+            if let semicolon = raw[i..<min(raw.endIndex, i + 12)].firstIndex(of: 0x3B),
+               let replacement = entityText(raw[(i + 1)..<semicolon]) {
+                out += replacement
+                next = semicolon + 1
+            } else {
+                out.append(0x26)
+            }
+            i = nextAmpersand(from: next)
+            out += raw[next..<i]
+        }
         return out
+    }
+
+    /// The UTF-8 text of an entity's name or numeric reference (between `&` and `;`), nil when unknown.
+    func entityText(_ name: ArraySlice<UInt8>) -> [UInt8]? {
+        let entity = String(decoding: name, as: UTF8.self)
+        switch entity {
+        case "amp": return [0x26]
+        case "lt": return [0x3C]
+        case "gt": return [0x3E]
+        case "quot": return [0x22]
+        case "apos": return [0x27]
+        default:
+            var code: UInt32?
+            if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+                code = UInt32(entity.dropFirst(2), radix: 16)
+            } else if entity.hasPrefix("#") {
+                code = UInt32(entity.dropFirst(), radix: 10)
+            }
+            guard let code, let scalar = Unicode.Scalar(code) else { return nil }
+            return Array(String(Character(scalar)).utf8)
+        }
     }
 
     // MARK: Names

@@ -82,6 +82,10 @@ package struct RecipeImage {
     package let source: Source
     /// Optional crop applied to the result (makes generators and clamps renderable).
     package let crop: Rect?
+    /// A `file` image's `"useOriginal"`: start from the original a Google Lens Blur or Pixel
+    /// portrait stores instead of its blurred main image (true), never (false), or when the
+    /// recipe reads the photo's depth map (nil, the default); see `RecipeBuilder`.
+    package let useOriginal: Bool?
     /// The JSON path of this image (`images.name`).
     package let path: String
 }

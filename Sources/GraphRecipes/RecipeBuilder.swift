@@ -13,8 +13,8 @@ package struct RecipeBuilder {
     /// The metadata of every `file` image, by name (outputs carry it with `metadataFrom`).
     package private(set) var fileMetadata: [String: ImageMetadata] = [:]
     /// The main image of every `file` image, by name, with its path: photos whose depth data an
-    /// output may carry.
-    private var photos: [(name: String, path: String, image: Image)] = []
+    /// output may carry; `fromOriginal` when the image is the original the file stores.
+    private var photos: [(name: String, path: String, image: Image, fromOriginal: Bool)] = []
     /// Photos opened for their auxiliary images, by path.
     private var depthPhotos: [String: DepthPhoto] = [:]
     /// The auxiliary images (depth, matte) read from `file` images, with the photo's path.
@@ -186,8 +186,14 @@ package struct RecipeBuilder {
                 let decoded = try Image.decoding(path: file, colorSpace: colorSpace)
                 warnings += decoded.warnings
                 fileMetadata[name] = decoded.metadata
-                photos.append((name, file, decoded.image))
+                if let original = try original(of: file, spec: spec, metadata: decoded.metadata, colorSpace: colorSpace) {
+                    photos.append((name, file, original, true))
+                    return original
+                }
+                photos.append((name, file, decoded.image, false))
                 return decoded.image
+            } catch let error as RecipeError {
+                throw error
             } catch {
                 throw RecipeError("\(spec.path).file", "\(error)")
             }
@@ -235,9 +241,40 @@ package struct RecipeBuilder {
     }
 
     /// The upright size of the photo file `value` is, or whose depth map or matte it is: what a
-    /// focus rectangle given in pixels is divided by.
+    /// focus rectangle given in pixels is divided by (the original's, when the recipe starts from it).
     private mutating func photoSize(of value: FilterValue?) -> (width: Double, height: Double)? {
-        photo(of: value).map { (Double($0.info.orientedWidth), Double($0.info.orientedHeight)) }
+        guard let photo = photo(of: value) else { return nil }
+        if let original = photos.first(where: { $0.path == photo.path && $0.fromOriginal })?.image.extent {
+            return (original.width, original.height)
+        }
+        return (Double(photo.info.orientedWidth), Double(photo.info.orientedHeight))
+    }
+
+    /// The original `file` stores when the recipe image `spec` starts from it, else nil. A Google
+    /// Lens Blur photo (GDepth with `GImage:Data`) or Pixel portrait (Dynamic Depth `Original`)
+    /// shows Google's already-blurred rendering as its main image: a depth effect run on it would
+    /// blur the blur. So by default (`"useOriginal"` absent) a photo whose depth map the recipe
+    /// reads starts from the sharp original, as Google's own re-render does, at the original's
+    /// size (a Pixel 8's is 2024×2688 under a 3072×4080 primary; its maps are 2024×2688 too) with
+    /// the maps scaled to it like any map; `"useOriginal": false` keeps the main image, `true`
+    /// asks for the original whatever reads it (an error when the file has none).
+    private mutating func original(of file: String, spec: RecipeImage, metadata: ImageMetadata, colorSpace: ColorSpace??) throws -> Image? {
+        let readsDepth = recipe.images.values.contains { image in
+            if case .file(let other, _, let auxiliary?) = image.source { return other == file && (auxiliary == .disparity || auxiliary == .depth) }
+            return false
+        }
+        guard spec.useOriginal ?? readsDepth else { return nil }
+        if spec.useOriginal == nil, metadata.format != .jpeg || !JPEGAuxiliaryImages.mayExist(in: metadata) { return nil }
+        let found: Image?
+        do {
+            found = try depthPhoto(file).originalImage(colorSpace: colorSpace)
+        } catch {
+            throw RecipeError("\(spec.path).useOriginal", "the original stored in '\(file)' cannot be read: \(error)")
+        }
+        if found == nil, spec.useOriginal == true {
+            throw RecipeError("\(spec.path).useOriginal", "'\(file)' stores no original image (a Google Lens Blur photo's GImage:Data, a Pixel portrait's Original item)")
+        }
+        return found
     }
 
     /// The colour space an output is written in when the recipe names none: that of the photos it
@@ -285,7 +322,7 @@ package struct RecipeBuilder {
                     warnings.append("\(output.path): depth data of \"\(photo.name)\" not read: \(error)")
                     continue
                 }
-                let (images, notes) = opened.auxiliaryImages(following: image, from: photo.image)
+                let (images, notes) = opened.auxiliaryImages(following: image, from: photo.image, fromOriginal: photo.fromOriginal)
                 warnings += notes.map { "\(output.path): \($0)" }
                 if !images.isEmpty { carried.append((photo.name, images)) }
             }

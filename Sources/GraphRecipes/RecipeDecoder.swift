@@ -174,7 +174,7 @@ package struct RecipeDecoder {
         }
         let allowed: Set<String>
         switch kind {
-        case "file": allowed = ["file", "colorSpace", "auxiliary", "crop"]
+        case "file": allowed = ["file", "colorSpace", "auxiliary", "useOriginal", "crop"]
         case "yuv": allowed = ["yuv", "size", "layout", "matrix", "range", "siting", "crop"]
         case "filter", "generator": allowed = [kind, "inputs", "crop"]
         case "kernel": allowed = ["kernel", "arguments", "extent", "roi", "crop"]
@@ -183,6 +183,7 @@ package struct RecipeDecoder {
         try checkKeys(members, allowed: allowed, path: path)
         let crop = try json["crop"].map { try rect($0, "\(path).crop") }
         let source: RecipeImage.Source
+        var useOriginal: Bool?
         switch kind {
         case "file":
             var colorSpace: ColorSpace??
@@ -202,6 +203,15 @@ package struct RecipeDecoder {
                     throw RecipeError("\(path).colorSpace", "an auxiliary image is data, never colour-converted; remove \"colorSpace\"")
                 }
                 auxiliary = kind
+            }
+            if let value = json["useOriginal"] {
+                guard case .bool(let flag) = value else {
+                    throw RecipeError("\(path).useOriginal", "expected true or false, got \(value.compact)")
+                }
+                if auxiliary != nil {
+                    throw RecipeError("\(path).useOriginal", "an auxiliary image is read as the file stores it; remove \"useOriginal\"")
+                }
+                useOriginal = flag
             }
             source = .file(resolve(try string(json["file"], "\(path).file")), colorSpace: colorSpace, auxiliary: auxiliary)
         case "yuv":
@@ -243,7 +253,7 @@ package struct RecipeDecoder {
         default:
             source = .clamp(try imageReference(json["clamp"], "\(path).clamp"))
         }
-        return RecipeImage(source: source, crop: crop, path: path)
+        return RecipeImage(source: source, crop: crop, useOriginal: useOriginal, path: path)
     }
 
     package func decodeOutput(_ json: JSON, path: String) throws -> RecipeOutput {

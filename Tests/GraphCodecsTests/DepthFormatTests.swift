@@ -111,6 +111,21 @@ final class DepthFormatTests: XCTestCase {
         XCTAssertNil(XMPProperties.parse("<a b=\"1\"/>").problem)
     }
 
+    /// Entities in attribute values (copied in runs between ampersands): XDM's base64 broken by
+    /// `&#xA;`, the five named entities, an unknown entity and a bare ampersand kept as written.
+    func testEntitiesInAttributeValues() {
+        let ns = "urn:t"
+        let packet = #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:t="urn:t" "#
+            + #"t:Data="QUJD&#xA;REVG&#xa;" t:Named="&lt;a&gt; &amp; &quot;b&quot; &apos;c&apos;" t:Odd="x &foo; y & z &#x41;&" "#
+            + #"t:Plain="no entities here"/></rdf:RDF>"#
+        let properties = XMPProperties.parse(packet)
+        XCTAssertEqual(properties.text(ns, "Data"), "QUJD\nREVG", "trailing space trimmed")
+        XCTAssertEqual(properties.text(ns, "Named"), #"<a> & "b" 'c'"#)
+        XCTAssertEqual(properties.text(ns, "Odd"), "x &foo; y & z A&")
+        XCTAssertEqual(properties.text(ns, "Plain"), "no entities here")
+        XCTAssertEqual(Base64.decode(properties.text(ns, "Data") ?? ""), Array("ABCDEF".utf8))
+    }
+
     func testAppleXMPWritesWhatItReads() {
         var metadata = AppleAuxiliaryMetadata()
         metadata.auxiliaryImageType = "disparity"

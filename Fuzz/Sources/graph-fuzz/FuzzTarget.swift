@@ -24,6 +24,7 @@ struct FuzzTarget: Sendable {
         .appleXMP,
         .gDepth,
         .googleContainer,
+        .dynamicDepthPackets,
         .xmpProperties,
         .heif,
         .hevcDepth,

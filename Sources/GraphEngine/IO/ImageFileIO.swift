@@ -213,7 +213,7 @@ extension Context {
                                            progress: progress)
             }
             guard let appended else { return primary }
-            return try destination.deliver(MPF.assemble(primary: primary, auxiliaries: try appended.result()))
+            return try destination.deliver(appended.assemble(primary: primary))
         case .png:
             return try streamedPNG(image, bitDepth: options.bitDepth, colorSpace: options.colorSpace, iccProfile: profile,
                                    exif: options.exif, xmp: options.jpegSegments.xmp, destination: destination,

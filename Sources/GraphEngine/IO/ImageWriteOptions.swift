@@ -87,9 +87,14 @@ public struct ImageWriteOptions: Sendable, Equatable {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.quality",
                                                   reason: "must be 1...100, got \(auxiliaryImages.quality)")
             }
-            if auxiliaryImages.writtenFormat == .gDepth && auxiliaryImages.portraitEffectsMatte != nil {
+            let format = auxiliaryImages.writtenFormat
+            if format != .apple && auxiliaryImages.portraitEffectsMatte != nil {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
-                                                  reason: "GDepth has no portrait matte; write it in the Apple format")
+                                                  reason: "\(format == .gDepth ? "GDepth" : "Dynamic Depth") has no portrait matte; write it in the Apple format")
+            }
+            if format == .dynamicDepth && auxiliaryImages.dynamicDepth == nil {
+                throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.dynamicDepth",
+                                                  reason: "Dynamic Depth is written from a Pixel photo's container (DepthPhoto.auxiliaryImages(following:from:) gives it); there is none")
             }
         }
     }

@@ -38,9 +38,10 @@ final class OriginalImageTests: XCTestCase {
     }
 
     /// The Pixel 8's Dynamic Depth `Original` item (2024×2688, README ground truth) loads as a
-    /// colour image; its size differs from the 3072×4080 primary, so an edit cannot be replayed on
-    /// it and says so instead of writing a mismatched original.
-    func testTheDynamicDepthOriginalLoadsAndAMismatchedOneIsNotWritten() throws {
+    /// colour image; its size differs from the 3072×4080 primary, so an edit is replayed on it
+    /// scaled to the primary and back (`DepthPhoto.replayingEdit`): the written Original keeps
+    /// its 2024×2688 and carries the edit.
+    func testTheDynamicDepthOriginalLoadsAndAnEditIsReplayedAtItsOwnSize() throws {
         let path = try DepthTestData.path("../depth-more/pixel8_portrait_flowers_depthbox.jpg")
         let file = try DepthPhoto(contentsOf: path)
         let original = try XCTUnwrap(try file.originalImage())
@@ -49,8 +50,18 @@ final class OriginalImageTests: XCTestCase {
         XCTAssertEqual(rendered.width, 8)
         let photo = try Image(contentsOf: path)
         let (carried, warnings) = file.auxiliaryImages(following: try photo.applyingFilter("CIColorInvert"), from: photo)
-        XCTAssertNil(carried.originalImage)
-        XCTAssertTrue(warnings.contains { $0.contains("the original (unblurred) image is not written: it is 2024x2688 where the photo is 3072x4080") }, "\(warnings)")
+        XCTAssertEqual(warnings, [])
+        XCTAssertNil(carried.originalImage, "GDepth's GImage only")
+        let items = try XCTUnwrap(carried.dynamicDepth?.items)
+        XCTAssertEqual(items.map(\.semantic), ["GainMap", "Original", "Depth", "Confidence"])
+        guard case .original(let replayed) = items[1].content else { return XCTFail("\(items[1].content)") }
+        XCTAssertEqual(replayed.extent, Rect(x: 0, y: 0, width: 2024, height: 2688))
+        let patch = Rect(x: 1000, y: 1300, width: 32, height: 32)
+        let context = Context()
+        let got = try context.render(replayed.cropped(to: patch), format: .rgba8).bytes
+        let inverted = try context.render(try original.applyingFilter("CIColorInvert").cropped(to: patch), format: .rgba8).bytes
+        let meanError = zip(inverted, got).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(got.count)
+        XCTAssertLessThan(meanError, 3, "scaled up and back down: a little softer")
     }
 
     /// `replacingSource` rebuilds only what reads the source; an image that does not read it gives nil.

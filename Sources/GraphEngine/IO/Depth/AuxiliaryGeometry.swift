@@ -166,13 +166,24 @@ extension DepthPhoto {
     /// like the photo (see `AuxiliaryGeometry`) at its own resolution. Maps the edit leaves in
     /// place are kept as the file stores them; moved maps lose the calibration, which describes
     /// the stored geometry. When the edit cannot be followed, or a map cannot be read, nothing is
-    /// attached and `warnings` say why. Semantic mattes, an HDR gain map and a confidence map are
-    /// not written yet: when the photo has any and `edited` is an edit of it, a warning names them.
-    public func auxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation = .upright)
-        -> (images: AuxiliaryImages, warnings: [String])
+    /// attached and `warnings` say why. A Dynamic Depth photo (a Pixel portrait) comes with its
+    /// container (``AuxiliaryImages/dynamicDepth``: confidence map, Original, Ultra HDR gain map),
+    /// written back as Dynamic Depth. Otherwise an Ultra HDR gain map and a confidence map are
+    /// not written: when the photo has any and `edited` is an edit of it, a warning names them.
+    ///
+    /// `fromOriginal`: `photo` is the file's original (``originalImage(colorSpace:)``: a Lens Blur
+    /// or Pixel portrait's sharp capture) rather than its main image, so `edited` is a new
+    /// rendering from it, like Google's own main image: the original is then written unchanged
+    /// (it is still the capture the output came from) while the edit keeps the geometry, and
+    /// dropped with a warning when it moves the pixels.
+    public func auxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation = .upright,
+                                fromOriginal: Bool = false) -> (images: AuxiliaryImages, warnings: [String])
     {
-        var (images, warnings) = carriedAuxiliaryImages(following: edited, from: photo, orientation: orientation)
-        if let note = droppedAuxiliaryImagesNote, !images.isEmpty || AuxiliaryGeometry.trace(edited, to: photo) != .notReached {
+        var (images, warnings) = carriedAuxiliaryImages(following: edited, from: photo, orientation: orientation,
+                                                        fromOriginal: fromOriginal)
+        // A Dynamic Depth container carries them (or warns about each one it drops).
+        if images.dynamicDepth == nil, let note = droppedAuxiliaryImagesNote,
+           !images.isEmpty || AuxiliaryGeometry.trace(edited, to: photo) != .notReached {
             warnings.append(note)
         }
         return (images, warnings)
@@ -189,8 +200,8 @@ extension DepthPhoto {
             + "(the depth map, the portrait matte and Apple's semantic mattes and HDR gain map are carried)"
     }
 
-    private func carriedAuxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation)
-        -> (images: AuxiliaryImages, warnings: [String])
+    private func carriedAuxiliaryImages(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation,
+                                        fromOriginal: Bool) -> (images: AuxiliaryImages, warnings: [String])
     {
         let carriesMaps = auxiliaryImages.contains { ($0.kind == .semanticMatte || $0.kind == .hdrGainMap) && $0.isApple }
         guard depthMapInfo != nil || portraitEffectsMatteInfo != nil || carriesMaps else { return (AuxiliaryImages(), []) }
@@ -223,8 +234,16 @@ extension DepthPhoto {
             if depthMapInfo != nil {
                 let depth = try depthData(orientation: orientation)
                 images.depthData = unchanged ? depth : depth.replacingMap(follow(depth.map, nil), calibration: nil)
-                if let original = try originalImage() {
-                    if orientation == .upright && info.metadata.exifOrientation != 1 {
+                images.dynamicDepth = dynamicDepthContainer(following: edited, from: photo, orientation: orientation, unchanged: unchanged,
+                                                            fromOriginal: fromOriginal, follow: { follow($0, nil) }, warnings: &warnings)
+                if images.dynamicDepth == nil, let original = try originalImage() {
+                    if fromOriginal {
+                        if unchanged {
+                            images.originalImage = original
+                        } else {
+                            warnings.append("\(path): GImage:Data (the original image) not written: the output is rendered from it and moves its pixels")
+                        }
+                    } else if orientation == .upright && info.metadata.exifOrientation != 1 {
                         // GImage is stored like the primary's pixels; it is not rotated here.
                         warnings.append("\(path): GImage:Data (the original image) not written: the photo is rotated by its EXIF orientation")
                     } else if let edited = edited.replacingSource(photo, with: original) {

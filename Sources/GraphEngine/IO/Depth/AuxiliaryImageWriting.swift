@@ -11,8 +11,10 @@ extension Context {
     /// - GDepth: the depth (disparity is converted) is normalised between its minimum (Near)
     ///   and maximum (Far) in the file's Format (RangeInverse by default) to an 8-bit grey PNG;
     ///   main and extended XMP packets replace the carried ones.
+    /// - Dynamic Depth: the container's items made first (their lengths go into the primary's
+    ///   XMP), see `dynamicDepthOutput`.
     /// - A carried XMP packet describing GDepth or a Google container (Dynamic Depth, Ultra HDR)
-    ///   is dropped when no GDepth is written: its depth map would no longer match the pixels,
+    ///   is dropped when neither is written: its depth map would no longer match the pixels,
     ///   and the container's items are not appended to the output.
     /// NaN values (holes) are written as the range's minimum: 8-bit maps cannot hold them.
     func preparingAuxiliaryImages(_ options: ImageWriteOptions, format: OutputFileFormat) throws
@@ -52,6 +54,13 @@ extension Context {
             let packets = GDepth.packets(metadata, focus: focus)
             options.replacedXMP = XMPPackets(main: packets.main, extended: packets.extended)
             return (options, nil)
+        case .dynamicDepth:
+            guard let depth = auxiliary.depthData, let container = auxiliary.dynamicDepth else {
+                if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
+                return (options, nil)
+            }
+            let (written, appended) = try dynamicDepthOutput(options, depth: depth, container: container, quality: auxiliary.quality)
+            return (written, appended)
         }
     }
 

@@ -1,6 +1,7 @@
 /// The auxiliary images a JPEG output carries (``ImageWriteOptions/auxiliaryImages``): a depth or
 /// disparity map and a portrait matte, written Apple-style (an MPF file, each map an 8-bit grey
-/// JPEG with its XMP) or as Google GDepth (the depth map in the XMP).
+/// JPEG with its XMP), as Google GDepth (the depth map in the XMP) or as Google Dynamic Depth
+/// (the depth map and the photo's other container items appended, listed by the XMP).
 ///
 /// ```swift
 /// let photo = try DepthPhoto(contentsOf: "portrait.jpg")
@@ -16,6 +17,9 @@ public struct AuxiliaryImages: Sendable, Hashable {
         case apple
         /// Google GDepth: the depth map as a PNG, base64 in the extended XMP (no matte).
         case gDepth
+        /// Google Dynamic Depth: the items of ``AuxiliaryImages/dynamicDepth`` appended after the
+        /// primary and listed by its `Container:Directory` (no matte).
+        case dynamicDepth
     }
 
     /// The depth or disparity map to write, with its metadata.
@@ -26,8 +30,11 @@ public struct AuxiliaryImages: Sendable, Hashable {
     public var carriedMaps: [CarriedAuxiliaryMap]
     /// GDepth only: the original, unblurred photo (`GImage:Data`), written as a JPEG.
     public var originalImage: Image?
-    /// nil: GDepth when the depth data came from a GDepth or Dynamic Depth file (Dynamic Depth's
-    /// container is not written: its depth map is written as GDepth), Apple otherwise.
+    /// Dynamic Depth only: the photo's container (its confidence map, Original and gain map, its
+    /// XMP), which ``DepthPhoto/auxiliaryImages(following:from:orientation:)`` gives for a Pixel portrait.
+    public var dynamicDepth: DynamicDepthContainer?
+    /// nil: Dynamic Depth when ``dynamicDepth`` is set, GDepth when the depth data came from a
+    /// GDepth or Dynamic Depth file, Apple otherwise.
     public var format: Format?
     /// JPEG quality of the auxiliary maps (Apple) and of the original image (GDepth), 1...100. At 100
     /// (the default) a re-encoded 8-bit map comes back within about one step (two at worst).
@@ -35,11 +42,13 @@ public struct AuxiliaryImages: Sendable, Hashable {
 
     /// The images to attach; nil ones are left out.
     public init(depthData: DepthData? = nil, portraitEffectsMatte: PortraitEffectsMatte? = nil,
-                carriedMaps: [CarriedAuxiliaryMap] = [], originalImage: Image? = nil, format: Format? = nil, quality: Int = 100) {
+                carriedMaps: [CarriedAuxiliaryMap] = [], originalImage: Image? = nil, dynamicDepth: DynamicDepthContainer? = nil,
+                format: Format? = nil, quality: Int = 100) {
         self.depthData = depthData
         self.portraitEffectsMatte = portraitEffectsMatte
         self.carriedMaps = carriedMaps
         self.originalImage = originalImage
+        self.dynamicDepth = dynamicDepth
         self.format = format
         self.quality = quality
     }
@@ -49,6 +58,8 @@ public struct AuxiliaryImages: Sendable, Hashable {
 
     /// The format the depth data is written in.
     public var writtenFormat: Format {
-        format ?? (depthData?.sourceFormat == .gDepth || depthData?.sourceFormat == .dynamicDepth ? .gDepth : .apple)
+        if let format { return format }
+        if dynamicDepth != nil { return .dynamicDepth }
+        return depthData?.sourceFormat == .gDepth || depthData?.sourceFormat == .dynamicDepth ? .gDepth : .apple
     }
 }

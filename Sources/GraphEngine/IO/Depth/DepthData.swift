@@ -201,6 +201,8 @@ final class StoredAuxiliary: Sendable, Hashable {
         case appleJPEG([UInt8])
         /// The GDepth map and its properties.
         case gDepth(GDepthMetadata)
+        /// A Google container item (Dynamic Depth): the item's bytes, its description in the photo's XMP.
+        case containerItem([UInt8])
     }
 
     let encoded: Encoded

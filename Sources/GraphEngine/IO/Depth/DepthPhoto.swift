@@ -117,7 +117,8 @@ public struct DepthPhoto: Sendable {
             switch aux.location {
             case .jpeg(let stream): stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: storedKind)
             case .gDepth: stored = aux.gDepth.map { StoredAuxiliary(encoded: .gDepth($0), map: map, kind: storedKind) }
-            case .heifItem, .containerItem: stored = nil
+            case .containerItem(_, let range): stored = StoredAuxiliary(encoded: .containerItem(Array(bytes[range])), map: map, kind: storedKind)
+            case .heifItem: stored = nil
             }
         }
         let apple = aux.apple
@@ -167,14 +168,15 @@ public struct DepthPhoto: Sendable {
     /// The original photo before the blur was rendered, when the file has one (nil otherwise):
     /// GDepth's `GImage:Data` (a Lens Blur photo's main image is Google's blurred rendering) or
     /// Dynamic Depth's `Original` item (a Pixel portrait's unblurred capture). A colour image,
-    /// decoded when rendered, like any JPEG.
-    public func originalImage() throws -> Image? {
+    /// decoded when rendered, like any JPEG. `colorSpace` overrides its ICC profile as in
+    /// ``Image/decoding(path:options:colorSpace:)``.
+    public func originalImage(colorSpace: ColorSpace?? = nil) throws -> Image? {
         if let gDepth = depthMapInfo?.gDepth, let original = gDepth.originalImage {
-            return try Image.decoding(bytes: original, path: "\(path) [GImage:Data]").image
+            return try Image.decoding(bytes: original, path: "\(path) [GImage:Data]", colorSpace: colorSpace).image
         }
         guard let item = auxiliaryImages.first(where: { $0.kind == .original }), case .containerItem(_, let range) = item.location,
               range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else { return nil }
-        return try Image.decoding(bytes: Array(bytes[range]), path: "\(path) [Dynamic Depth Original]").image
+        return try Image.decoding(bytes: Array(bytes[range]), path: "\(path) [Dynamic Depth Original]", colorSpace: colorSpace).image
     }
 
     // MARK: Decoding

@@ -1,0 +1,128 @@
+import GraphCodecs
+
+extension DepthPhoto {
+    /// The photo's Dynamic Depth container for an output that edits it (`edited`, made from
+    /// `photo`, this file's main image loaded with `orientation`), every item moved like the
+    /// photo by `follow` (unless `unchanged`), in the directory's order:
+    ///
+    /// - the depth map: ``AuxiliaryImages/depthData`` (moved by the caller);
+    /// - Confidence and an Ultra HDR gain map: moved like the depth map at their own resolution
+    ///   (a gain map keeps its own `hdrgm:` XMP; one of several channels that moved is dropped);
+    /// - the Original: the edit replayed on it (`replayingEdit(_:from:on:)`), so that an app
+    ///   re-rendering the portrait from it shows the edit; copied as is when the output is the
+    ///   photo itself, or when the output is rendered from the Original (`fromOriginal`) without
+    ///   moving its pixels (it is still the capture the output came from). Dropped when the photo
+    ///   is turned upright by its EXIF orientation (the Original is stored like the primary's
+    ///   pixels, and is not turned here), or rendered from and moved.
+    ///
+    /// Items that cannot be kept (unknown semantics such as a Motion Photo video, items that do
+    /// not decode) are dropped, each with a warning naming it. Nil (the depth map is then written
+    /// as GDepth) when the photo is not Dynamic Depth or its extended XMP, which holds the depth
+    /// description on a Pixel, cannot be carried (its MD5 does not match its GUID).
+    func dynamicDepthContainer(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation, unchanged: Bool,
+                               fromOriginal: Bool, follow: (Image) -> Image, warnings: inout [String]) -> DynamicDepthContainer? {
+        guard let depthInfo = depthMapInfo, let description = depthInfo.dynamicDepth,
+              case .containerItem(_, let depthRange) = depthInfo.location, let main = info.metadata.xmp else { return nil }
+        let extended = info.metadata.carriableExtendedXMP
+        if info.metadata.extendedXMP != nil && extended == nil {
+            warnings.append("\(path): the Dynamic Depth container is not written (the extended XMP holding its description does not match its GUID); the depth map is written as GDepth")
+            return nil
+        }
+        let directory: [GoogleContainer.Item]
+        do throws(CodecError) {
+            guard let found = try GoogleContainer.directory(mainPacket: XMPProperties.parse(main),
+                                                            extendedPacket: extended.map(XMPProperties.parse) ?? XMPProperties()),
+                  let primaryEnd = JPEGStreams.endOfStream(bytes, from: 0) else { return nil }
+            directory = GoogleContainer.locate(found, in: bytes, primaryEnd: primaryEnd).items
+        } catch {
+            warnings.append("\(path): the Dynamic Depth container is not written: \(error.message)")
+            return nil
+        }
+        var items: [DynamicDepthContainer.Item] = []
+        for item in directory.dropFirst() {
+            let name = "\(path): its Dynamic Depth \(item.semantic) item (\(item.mime))"
+            guard let range = item.range else {
+                warnings.append("\(name) is not written: \(item.problem ?? "it was not found in the file")")
+                continue
+            }
+            let stored = Array(bytes[range])
+            func keep(_ content: DynamicDepthContainer.Item.Content, storedMap: Image?) {
+                items.append(DynamicDepthContainer.Item(
+                    semantic: item.semantic, mime: item.mime, dataURI: item.dataURI, content: content,
+                    stored: storedMap.map { StoredAuxiliary(encoded: .containerItem(stored), map: $0, kind: nil) }))
+            }
+            if range == depthRange {
+                keep(.depth, storedMap: nil)
+                continue
+            }
+            do {
+                switch item.semantic.lowercased() {
+                case "confidence", "gainmap":
+                    let isGainMap = item.semantic.lowercased() == "gainmap"
+                    guard let aux = info(for: isGainMap ? .gainMap : .confidence) else {
+                        warnings.append("\(name) is not written: its image could not be described")
+                        continue
+                    }
+                    if isGainMap, !unchanged, aux.channels != 1 {
+                        warnings.append("\(name) is not written: a gain map of \(aux.channels) channels is not moved with the edit")
+                        continue
+                    }
+                    try checkUsable(aux)
+                    let samples = try decodeSamples(aux, orientation: orientation)
+                    let map = try samples.image((0...Int(samples.maximum)).map { Float(Double($0) / samples.maximum) })
+                    let moved = unchanged ? map : follow(map)
+                    let storedMap = samples.orientationApplied ? nil : map
+                    if isGainMap {
+                        keep(.gainMap(moved, xmp: try ImageFile.info(stored).metadata.xmp), storedMap: storedMap)
+                    } else {
+                        keep(.confidence(moved), storedMap: storedMap)
+                    }
+                case "original":
+                    guard let original = try originalImage() else { continue }
+                    if edited.node === photo.node || (fromOriginal && unchanged) {
+                        keep(.original(original), storedMap: original)
+                    } else if fromOriginal {
+                        warnings.append("\(name) is not written: the output is rendered from it and moves its pixels")
+                    } else if orientation == .upright && info.metadata.exifOrientation != 1 {
+                        warnings.append("\(name) is not written: the photo is turned upright by its EXIF orientation, the Original is not")
+                    } else if let replayed = Self.replayingEdit(edited, from: photo, on: original) {
+                        keep(.original(replayed), storedMap: nil)
+                    } else {
+                        warnings.append("\(name) is not written: the edit cannot be replayed on it")
+                    }
+                default:
+                    warnings.append("\(name) is not written: only the depth, confidence, gain map and original items are carried")
+                }
+            } catch {
+                warnings.append("\(name) is not written: \(error)")
+            }
+        }
+        return DynamicDepthContainer(items: items, mainPacket: main, extendedPacket: extended, description: description,
+                                     sourceSemantics: directory.dropFirst().map(\.semantic), geometryChanged: !unchanged)
+    }
+
+    /// `edited` (made from `photo`) replayed on `original`, a picture of the same scene at
+    /// another resolution (a Pixel's Original is 2024×2688 under a 3072×4080 primary): the
+    /// original is scaled to the photo's extent, the edit's recipe run on it in the photo's
+    /// place, and the result scaled back by the same ratio, so the original keeps its own
+    /// resolution relative to the edited image (filters whose sizes are in pixels act as on the
+    /// photo). Nil when `edited` is not made from `photo`.
+    static func replayingEdit(_ edited: Image, from photo: Image, on original: Image) -> Image? {
+        let (source, target) = (original.extent, photo.extent)
+        guard !source.isEmpty, !source.isInfinite, !target.isEmpty, !target.isInfinite else { return nil }
+        let fitted = source == target ? original : original.clampedToExtent().transformed(by:
+            AffineTransform(translationX: -source.x, y: -source.y)
+                .concatenating(AffineTransform(scaleX: target.width / source.width, y: target.height / source.height))
+                .concatenating(AffineTransform(translationX: target.x, y: target.y))).cropped(to: target)
+        guard let replayed = edited.replacingSource(photo, with: fitted) else { return nil }
+        if source == target { return replayed }
+        let extent = replayed.extent
+        guard !extent.isEmpty, !extent.isInfinite else { return nil }
+        let width = max(1, (extent.width * source.width / target.width).rounded())
+        let height = max(1, (extent.height * source.height / target.height).rounded())
+        return replayed.clampedToExtent().transformed(by:
+            AffineTransform(translationX: -extent.x, y: -extent.y)
+                .concatenating(AffineTransform(scaleX: width / extent.width, y: height / extent.height)))
+            .cropped(to: Rect(x: 0, y: 0, width: width, height: height))
+    }
+}
