@@ -342,6 +342,11 @@ enum CoreImageAttributeTable {
         "CIMaskToAlpha": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIMaximumScaleTransform": (["CICategoryGeometryAdjustment", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.05, sliderMaximum: 1.5),
+            "inputAspectRatio": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.5, sliderMaximum: 2.0),
+        ]),
         "CIMedianFilter": (["CICategoryBlur", "CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
@@ -455,6 +460,9 @@ enum CoreImageAttributeTable {
             "inputSmoothness": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputWidth": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+        ]),
+        "CISampleNearest": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CIShadedMaterial": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -431,6 +431,9 @@ extension Filters {
     /// The larger of each channel. Premultiplied: max(s, b) (`CIMaximumCompositing`).
     public static func maximumCompositing() -> MaximumCompositing { MaximumCompositing() }
 
+    /// Scales by (scale·aspect, scale) taking per channel the maximum of the input pixels each output pixel's footprint [X/sx, (X + 1)/sx) × [Y/sy, (Y + 1)/sy) overlaps (0 outside a finite extent); extent: the scaled extent, integral (`CIMaximumScaleTransform`).
+    public static func maximumScaleTransform() -> MaximumScaleTransform { MaximumScaleTransform() }
+
     /// Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's (`CIMedianFilter`).
     public static func medianFilter() -> MedianFilter { MedianFilter() }
 
@@ -565,6 +568,9 @@ extension Filters {
 
     /// Decodes sRGB-encoded colour to linear (`CISRGBToneCurveToLinear`).
     public static func srgbToneCurveToLinear() -> SRGBToneCurveToLinear { SRGBToneCurveToLinear() }
+
+    /// Marks the image to be resampled by the nearest pixel by the affine transforms applied next: out(p) = in(⌊T⁻¹·p⌋); the pixels themselves unchanged; extent the input's (`CISampleNearest`).
+    public static func sampleNearest() -> SampleNearest { SampleNearest() }
 
     /// Blends the image over the background: f = SetLum(SetSat(cb, Sat(cs)), Lum(cb)): the input's saturation. (W3C blend mode on premultiplied colour.) (`CISaturationBlendMode`).
     public static func saturationBlendMode() -> SaturationBlendMode { SaturationBlendMode() }
@@ -4325,6 +4331,30 @@ extension Filters {
         }
     }
 
+    /// `CIMaximumScaleTransform`: Scales by (scale·aspect, scale) taking per channel the maximum of the input pixels each output pixel's footprint [X/sx, (X + 1)/sx) × [Y/sy, (Y + 1)/sy) overlaps (0 outside a finite extent); extent: the scaled extent, integral.
+    public final class MaximumScaleTransform: BuiltinFilter {
+        /// A `CIMaximumScaleTransform` with every input at its default.
+        public init() { super.init(name: "CIMaximumScaleTransform") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The vertical scale factor; default 1, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The horizontal scale relative to the vertical one; default 1, range 0...inf (`inputAspectRatio`).
+        public var aspectRatio: Double {
+            get { number("inputAspectRatio") }
+            set { set(.number(newValue), "inputAspectRatio") }
+        }
+    }
+
     /// `CIMedianFilter`: Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's.
     public final class MedianFilter: BuiltinFilter {
         /// A `CIMedianFilter` with every input at its default.
@@ -5469,6 +5499,18 @@ extension Filters {
     public final class SRGBToneCurveToLinear: BuiltinFilter {
         /// A `CISRGBToneCurveToLinear` with every input at its default.
         public init() { super.init(name: "CISRGBToneCurveToLinear") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+    }
+
+    /// `CISampleNearest`: Marks the image to be resampled by the nearest pixel by the affine transforms applied next: out(p) = in(⌊T⁻¹·p⌋); the pixels themselves unchanged; extent the input's.
+    public final class SampleNearest: BuiltinFilter {
+        /// A `CISampleNearest` with every input at its default.
+        public init() { super.init(name: "CISampleNearest") }
 
         /// The image to filter (`inputImage`).
         public var inputImage: GraphEngine.Image? {
