@@ -274,6 +274,14 @@ enum CoreImageAttributeTable {
             "inputDither": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 3.0),
             "inputColorSpace": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIKMeans": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputMeans": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCount": Input(value: [8.0], minimum: 0.0, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPasses": Input(value: [5.0], minimum: 0.0, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIKaleidoscope": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCount": Input(value: [6.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 64.0),
@@ -405,6 +413,16 @@ enum CoreImageAttributeTable {
             "inputShadowSize": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputShadowAmount": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputShadowExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIPaletteCentroid": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPaletteImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIPalettize": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPaletteImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CIParallelogramTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -368,6 +368,9 @@ extension Filters {
     /// An HSV colour wheel of radius R at the origin: h = atan2(y, x)/2π, s = r/R, rgb = v·mix(1, clamp(|mod(6h + (0, 4, 2), 6) − 3| − 1, 0, 1), s) in the colour space, alpha clamp((R − r)/(0.1·softness·R), 0, 1), plus dither/255 of noise; extent [−R, −R, 2R, 2R] (`CIHueSaturationValueGradient`).
     public static func hueSaturationValueGradient() -> HueSaturationValueGradient { HueSaturationValueGradient() }
 
+    /// The area's dominant colours by k-means (alpha-weighted, seeds from inputMeans then farthest points, inputPasses Lloyd passes): an inputCount×1 image, pixel j = (mean colour j, its share of the alpha) (`CIKMeans`).
+    public static func kMeans() -> KMeans { KMeans() }
+
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
@@ -493,6 +496,12 @@ extension Filters {
 
     /// CIPageCurlTransition's cylinder, unshaded, casting a shadow on the target: rgb·(1 − amount·clamp(1 − (x − ρ)/(2ρ·size), 0, 1)) inside the shadow extent (empty: everywhere); the empty default page is the input's extent (`CIPageCurlWithShadowTransition`).
     public static func pageCurlWithShadowTransition() -> PageCurlWithShadowTransition { PageCurlWithShadowTransition() }
+
+    /// For each palette colour, the alpha-weighted mean position (x + ½, y + ½) of the pixels nearest to it: an N×1 image, pixel j = (x̄, ȳ, 0, share of the alpha) (`CIPaletteCentroid`).
+    public static func paletteCentroid() -> PaletteCentroid { PaletteCentroid() }
+
+    /// Paints each pixel with the nearest colour of the palette image (its pixels' R, G, B, e.g. CIKMeans' output), keeping its alpha: out = (p_j·a, a), j = argmin ‖rgb/a − p_j‖; extent the input's (`CIPalettize`).
+    public static func palettize() -> Palettize { Palettize() }
 
     /// A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent (`CIParallelogramTile`).
     public static func parallelogramTile() -> ParallelogramTile { ParallelogramTile() }
@@ -3773,6 +3782,48 @@ extension Filters {
         }
     }
 
+    /// `CIKMeans`: The area's dominant colours by k-means (alpha-weighted, seeds from inputMeans then farthest points, inputPasses Lloyd passes): an inputCount×1 image, pixel j = (mean colour j, its share of the alpha).
+    public final class KMeans: BuiltinFilter {
+        /// A `CIKMeans` with every input at its default.
+        public init() { super.init(name: "CIKMeans") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to analyse; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// Seed colours: the pixels of a one-row image (CIKMeans' output, alpha ignored); the rest are chosen by farthest point; default "image" (`inputMeans`).
+        public var means: GraphEngine.Image? {
+            get { image("inputMeans") }
+            set { setImage(newValue, "inputMeans") }
+        }
+
+        /// The number of colours (a whole number); 0: as many as inputMeans has pixels; default 8, range 0...128 (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+
+        /// The number of k-means passes (a whole number); default 5, range 0...20 (`inputPasses`).
+        public var passes: Double {
+            get { number("inputPasses") }
+            set { set(.number(newValue), "inputPasses") }
+        }
+
+        /// Compare colours in CIE L*a*b* rather than the working space's RGB; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
+        }
+    }
+
     /// `CIKaleidoscope`: 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent.
     public final class Kaleidoscope: BuiltinFilter {
         /// A `CIKaleidoscope` with every input at its default.
@@ -4892,6 +4943,54 @@ extension Filters {
         public var shadowExtent: GraphEngine.Rect {
             get { rect("inputShadowExtent") }
             set { set(.rect(newValue), "inputShadowExtent") }
+        }
+    }
+
+    /// `CIPaletteCentroid`: For each palette colour, the alpha-weighted mean position (x + ½, y + ½) of the pixels nearest to it: an N×1 image, pixel j = (x̄, ȳ, 0, share of the alpha).
+    public final class PaletteCentroid: BuiltinFilter {
+        /// A `CIPaletteCentroid` with every input at its default.
+        public init() { super.init(name: "CIPaletteCentroid") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The palette: every pixel of its extent is a colour (CIKMeans' output) (`inputPaletteImage`).
+        public var paletteImage: GraphEngine.Image? {
+            get { image("inputPaletteImage") }
+            set { setImage(newValue, "inputPaletteImage") }
+        }
+
+        /// Compare colours in CIE L*a*b* rather than the working space's RGB; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
+        }
+    }
+
+    /// `CIPalettize`: Paints each pixel with the nearest colour of the palette image (its pixels' R, G, B, e.g. CIKMeans' output), keeping its alpha: out = (p_j·a, a), j = argmin ‖rgb/a − p_j‖; extent the input's.
+    public final class Palettize: BuiltinFilter {
+        /// A `CIPalettize` with every input at its default.
+        public init() { super.init(name: "CIPalettize") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The palette: every pixel of its extent is a colour (CIKMeans' output) (`inputPaletteImage`).
+        public var paletteImage: GraphEngine.Image? {
+            get { image("inputPaletteImage") }
+            set { setImage(newValue, "inputPaletteImage") }
+        }
+
+        /// Compare colours in CIE L*a*b* rather than the working space's RGB; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
         }
     }
 
