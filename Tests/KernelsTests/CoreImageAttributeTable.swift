@@ -171,6 +171,10 @@ enum CoreImageAttributeTable {
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
+        "CIDistanceGradientFromRedMask": (["CICategoryGradient", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputMaximumDistance": Input(value: [10.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ]),
         "CIDotScreen": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -486,6 +490,10 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputShadingImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputScale": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.5, sliderMaximum: 200.0),
+        ]),
+        "CISignedDistanceGradientFromRedMask": (["CICategoryGradient", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputMaximumDistance": Input(value: [10.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
         ]),
         "CISixfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -266,6 +266,9 @@ extension Filters {
     /// A cross-fade: out = in·(1 − t) + target·t (premultiplied); extent the union of both (`CIDissolveTransition`).
     public static func dissolveTransition() -> DissolveTransition { DissolveTransition() }
 
+    /// The distance from each pixel's centre to the nearest mask pixel's (red > 0.5), over inputMaximumDistance, at most 1: (v, v, v, 1); infinite extent (`CIDistanceGradientFromRedMask`).
+    public static func distanceGradientFromRedMask() -> DistanceGradientFromRedMask { DistanceGradientFromRedMask() }
+
     /// Adds noise, in sRGB-encoded colour (`CIDither`).
     public static func dither() -> Dither { Dither() }
 
@@ -595,6 +598,9 @@ extension Filters {
 
     /// Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius (`CISharpenLuminance`).
     public static func sharpenLuminance() -> SharpenLuminance { SharpenLuminance() }
+
+    /// The signed distance to the mask's outline (red > 0.5 inside) over inputMaximumDistance, within ±1: outside (d_in − ½)/M, inside −(d_out − ½)/M; (v, v, v, 1); infinite extent (`CISignedDistanceGradientFromRedMask`).
+    public static func signedDistanceGradientFromRedMask() -> SignedDistanceGradientFromRedMask { SignedDistanceGradientFromRedMask() }
 
     /// A triangle mirrored across the triangle grid's edges (six to a hexagon): x = (φ − 30°)/60°, φ' = 30° + 60°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent (`CISixfoldReflectedTile`).
     public static func sixfoldReflectedTile() -> SixfoldReflectedTile { SixfoldReflectedTile() }
@@ -2855,6 +2861,24 @@ extension Filters {
         public var time: Double {
             get { number("inputTime") }
             set { set(.number(newValue), "inputTime") }
+        }
+    }
+
+    /// `CIDistanceGradientFromRedMask`: The distance from each pixel's centre to the nearest mask pixel's (red > 0.5), over inputMaximumDistance, at most 1: (v, v, v, 1); infinite extent.
+    public final class DistanceGradientFromRedMask: BuiltinFilter {
+        /// A `CIDistanceGradientFromRedMask` with every input at its default.
+        public init() { super.init(name: "CIDistanceGradientFromRedMask") }
+
+        /// The mask: pixels whose red is above 0.5 (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The distance in pixels that maps to 1; farther is 1; default 10, range 0...1000 (`inputMaximumDistance`).
+        public var maximumDistance: Double {
+            get { number("inputMaximumDistance") }
+            set { set(.number(newValue), "inputMaximumDistance") }
         }
     }
 
@@ -5717,6 +5741,24 @@ extension Filters {
         public var radius: Double {
             get { number("inputRadius") }
             set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CISignedDistanceGradientFromRedMask`: The signed distance to the mask's outline (red > 0.5 inside) over inputMaximumDistance, within ±1: outside (d_in − ½)/M, inside −(d_out − ½)/M; (v, v, v, 1); infinite extent.
+    public final class SignedDistanceGradientFromRedMask: BuiltinFilter {
+        /// A `CISignedDistanceGradientFromRedMask` with every input at its default.
+        public init() { super.init(name: "CISignedDistanceGradientFromRedMask") }
+
+        /// The mask: pixels whose red is above 0.5 (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The distance in pixels that maps to 1; farther is 1; default 10, range 0...1000 (`inputMaximumDistance`).
+        public var maximumDistance: Double {
+            get { number("inputMaximumDistance") }
+            set { set(.number(newValue), "inputMaximumDistance") }
         }
     }
 
