@@ -100,6 +100,14 @@ enum CoreImageAttributeTable {
             "inputGCR": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputUCR": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
+        "CICannyEdgeDetector": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputGaussianSigma": Input(value: [1.6], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputThresholdHigh": Input(value: [0.05], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.4),
+            "inputThresholdLow": Input(value: [0.02], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.2),
+            "inputHysteresisPasses": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+        ]),
         "CICircleSplashDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -95,6 +95,9 @@ extension Filters {
     /// Four dot screens, C at angle + 15°, M + 75°, Y + 0°, K + 45°: k = min(1 − rgb), K = gcr·k, C = max(1 − r − ucr·K, 0) (M, Y alike), ink I' = 1 − clamp(((1 − I) − σ_I)/e + 1/2, 0, 1), out = ((1 − C')(1 − K'), (1 − M')(1 − K'), (1 − Y')(1 − K'), 1)·a (`CICMYKHalftone`).
     public static func cmykHalftone() -> CMYKHalftone { CMYKHalftone() }
 
+    /// Canny edges (ours in detail): luma (or L*/100), Gaussian blur σ, Sobel/8 magnitude, non-maximum suppression in four directions, strong ≥ high and weak ≥ low, hysteresis passes promoting weak pixels next to strong ones; (e, e, e, 1) (`CICannyEdgeDetector`).
+    public static func cannyEdgeDetector() -> CannyEdgeDetector { CannyEdgeDetector() }
+
     /// A checkerboard of two colours (`CICheckerboardGenerator`).
     public static func checkerboardGenerator() -> CheckerboardGenerator { CheckerboardGenerator() }
 
@@ -1487,6 +1490,48 @@ extension Filters {
         public var ucr: Double {
             get { number("inputUCR") }
             set { set(.number(newValue), "inputUCR") }
+        }
+    }
+
+    /// `CICannyEdgeDetector`: Canny edges (ours in detail): luma (or L*/100), Gaussian blur σ, Sobel/8 magnitude, non-maximum suppression in four directions, strong ≥ high and weak ≥ low, hysteresis passes promoting weak pixels next to strong ones; (e, e, e, 1).
+    public final class CannyEdgeDetector: BuiltinFilter {
+        /// A `CICannyEdgeDetector` with every input at its default.
+        public init() { super.init(name: "CICannyEdgeDetector") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The Gaussian blur's σ in pixels, against noise; default 1.6, range 0...inf (`inputGaussianSigma`).
+        public var gaussianSigma: Double {
+            get { number("inputGaussianSigma") }
+            set { set(.number(newValue), "inputGaussianSigma") }
+        }
+
+        /// Threshold CIE lightness L*/100 rather than linear luma; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
+        }
+
+        /// The gradient magnitude (per pixel) of a strong edge; default 0.05, range 0...inf (`inputThresholdHigh`).
+        public var thresholdHigh: Double {
+            get { number("inputThresholdHigh") }
+            set { set(.number(newValue), "inputThresholdHigh") }
+        }
+
+        /// The gradient magnitude (per pixel) of a weak edge; default 0.02, range 0...inf (`inputThresholdLow`).
+        public var thresholdLow: Double {
+            get { number("inputThresholdLow") }
+            set { set(.number(newValue), "inputThresholdLow") }
+        }
+
+        /// How many times weak pixels next to strong ones become strong (a whole number); default 1, range 0...20 (`inputHysteresisPasses`).
+        public var hysteresisPasses: Double {
+            get { number("inputHysteresisPasses") }
+            set { set(.number(newValue), "inputHysteresisPasses") }
         }
     }
 
