@@ -199,6 +199,10 @@ enum CoreImageAttributeTable {
             "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
             "inputZoom": Input(value: [1.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 5.0),
         ]),
+        "CIEdgeWork": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [3.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 20.0),
+        ]),
         "CIEdges": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputIntensity": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),

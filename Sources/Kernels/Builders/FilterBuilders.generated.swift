@@ -287,6 +287,9 @@ extension Filters {
     /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
     public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
 
+    /// A woodcut (ours): ink k = max(smoothstep(0.01, 0.03, b − a), 1 − smoothstep(0.2, 0.3, a)), a and b the lightness L*/100 of the luma blurred by σ = 1 and σ = 1 + inputRadius; out = (1 − k, 1 − k, 1 − k, 1) (`CIEdgeWork`).
+    public static func edgeWork() -> EdgeWork { EdgeWork() }
+
     /// Coloured edges: per channel I·√(Gx² + Gy²) (3×3 Sobel, input clamped to its extent), alpha 1; extent the input's (`CIEdges`).
     public static func edges() -> Edges { Edges() }
 
@@ -3074,6 +3077,24 @@ extension Filters {
         public var lumaSigma: Double {
             get { number("inputLumaSigma") }
             set { set(.number(newValue), "inputLumaSigma") }
+        }
+    }
+
+    /// `CIEdgeWork`: A woodcut (ours): ink k = max(smoothstep(0.01, 0.03, b − a), 1 − smoothstep(0.2, 0.3, a)), a and b the lightness L*/100 of the luma blurred by σ = 1 and σ = 1 + inputRadius; out = (1 − k, 1 − k, 1 − k, 1).
+    public final class EdgeWork: BuiltinFilter {
+        /// A `CIEdgeWork` with every input at its default.
+        public init() { super.init(name: "CIEdgeWork") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// How far the surroundings reach, so how thick the lines are, in pixels; default 3, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
         }
     }
 
