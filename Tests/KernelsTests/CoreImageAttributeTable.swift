@@ -78,6 +78,13 @@ enum CoreImageAttributeTable {
             "inputSigma": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
             "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIBokehBlur": (["CICategoryBlur", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [20.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            "inputRingAmount": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputRingSize": Input(value: [0.1], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.2),
+            "inputSoftness": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.25, sliderMaximum: 0.4),
+        ]),
         "CIBumpDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -83,6 +83,9 @@ extension Filters {
     /// A rounded rectangle blurred across its edge: color·½(1 − erf(k·d)), d the rounded distance, k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ (`CIBlurredRoundedRectangleGenerator`).
     public static func blurredRoundedRectangleGenerator() -> BlurredRoundedRectangleGenerator { BlurredRoundedRectangleGenerator() }
 
+    /// A disc of radius r whose rim (the outer inputRingSize·r) weighs 1 + 4·inputRingAmount, normalised (two disc means by row spans), then a Gaussian of σ = inputSoftness; extent grows by ⌊r⌋ + ⌈3σ⌉ (`CIBokehBlur`).
+    public static func bokehBlur() -> BokehBlur { BokehBlur() }
+
     /// Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums) (`CIBoxBlur`).
     public static func boxBlur() -> BoxBlur { BoxBlur() }
 
@@ -1361,6 +1364,42 @@ extension Filters {
         public var color: [Double] {
             get { vector("inputColor") }
             set { set(.color(newValue), "inputColor") }
+        }
+    }
+
+    /// `CIBokehBlur`: A disc of radius r whose rim (the outer inputRingSize·r) weighs 1 + 4·inputRingAmount, normalised (two disc means by row spans), then a Gaussian of σ = inputSoftness; extent grows by ⌊r⌋ + ⌈3σ⌉.
+    public final class BokehBlur: BuiltinFilter {
+        /// A `CIBokehBlur` with every input at its default.
+        public init() { super.init(name: "CIBokehBlur") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The disc's radius in pixels; default 20, range 0...500 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How much brighter the rim is: it weighs 1 + 4 times this; default 0, range 0...1 (`inputRingAmount`).
+        public var ringAmount: Double {
+            get { number("inputRingAmount") }
+            set { set(.number(newValue), "inputRingAmount") }
+        }
+
+        /// The rim's width as a fraction of the radius; default 0.1, range 0...0.2 (`inputRingSize`).
+        public var ringSize: Double {
+            get { number("inputRingSize") }
+            set { set(.number(newValue), "inputRingSize") }
+        }
+
+        /// The σ in pixels of the Gaussian that softens the disc's edge; default 1, range 0...10 (`inputSoftness`).
+        public var softness: Double {
+            get { number("inputSoftness") }
+            set { set(.number(newValue), "inputSoftness") }
         }
     }
 
