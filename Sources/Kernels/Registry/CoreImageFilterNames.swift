@@ -1,8 +1,9 @@
 import GraphEngine
 
 /// The names of Core Image's built-in filters (`CIFilter.filterNames(inCategory: nil)` on macOS 15 /
-/// iOS 18, from Apple's Core Image documentation; CIAreaAverageMaximumRed of macOS 16 / iOS 19 and
-/// CIBlurredRoundedRectangleGenerator of macOS 26 / iOS 26 from the attribute reference), so that a
+/// iOS 18, from Apple's Core Image documentation; CIAreaAverageMaximumRed and
+/// CISignedDistanceGradientFromRedMask of macOS 16 / iOS 19 and CIBlurredRoundedRectangleGenerator
+/// of macOS 26 / iOS 26 from the attribute reference), so that a
 /// name Core Image users know but this engine does not provide is answered as such rather than as a typo.
 public enum CoreImageFilterNames {
     /// Every built-in Core Image filter name, sorted.
@@ -53,7 +54,8 @@ public enum CoreImageFilterNames {
         "CIPointillize", "CIQRCodeGenerator", "CIRadialGradient", "CIRandomGenerator", "CIRippleTransition",
         "CIRoundedRectangleGenerator", "CIRoundedRectangleStrokeGenerator", "CIRowAverage", "CISRGBToneCurveToLinear",
         "CISaliencyMapFilter", "CISampleNearest", "CISaturationBlendMode", "CIScreenBlendMode", "CISepiaTone",
-        "CIShadedMaterial", "CISharpenLuminance", "CISixfoldReflectedTile", "CISixfoldRotatedTile",
+        "CIShadedMaterial", "CISharpenLuminance", "CISignedDistanceGradientFromRedMask", "CISixfoldReflectedTile",
+        "CISixfoldRotatedTile",
         "CISmoothLinearGradient", "CISobelGradients", "CISoftLightBlendMode", "CISourceAtopCompositing",
         "CISourceInCompositing", "CISourceOutCompositing", "CISourceOverCompositing", "CISpotColor", "CISpotLight",
         "CIStarShineGenerator", "CIStraightenFilter", "CIStretchCrop", "CIStripesGenerator", "CISubtractBlendMode",
