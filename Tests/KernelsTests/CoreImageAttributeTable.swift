@@ -167,6 +167,15 @@ enum CoreImageAttributeTable {
             "inputWidth": Input(value: [200.0], minimum: 0.1, sliderMinimum: 0.1, sliderMaximum: 500.0),
             "inputOpacity": Input(value: [1.3], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 3.0),
         ]),
+        "CIDepthOfField": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint0": Input(value: [0.0, 300.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint1": Input(value: [300.0, 300.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputSaturation": Input(value: [1.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            "inputUnsharpMaskRadius": Input(value: [2.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            "inputUnsharpMaskIntensity": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            "inputRadius": Input(value: [6.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 30.0),
+        ]),
         "CIDisintegrateWithMaskTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

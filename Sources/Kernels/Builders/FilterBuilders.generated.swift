@@ -239,6 +239,9 @@ extension Filters {
     /// Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect (`CIDepthBlurEffect`).
     public static func depthBlurEffect() -> DepthBlurEffect { DepthBlurEffect() }
 
+    /// Tilt-shift (ours in detail): saturation, then mix(unsharp-masked, Gaussian-blurred, smoothstep(|distance to the line p0 p1|/(|p1 − p0|/2))); extent the input's (`CIDepthOfField`).
+    public static func depthOfField() -> DepthOfField { DepthOfField() }
+
     /// Converts depth (m) to disparity (1/m): 1/depth (`CIDepthToDisparity`).
     public static func depthToDisparity() -> DepthToDisparity { DepthToDisparity() }
 
@@ -2720,6 +2723,54 @@ extension Filters {
         public var matteImage: GraphEngine.Image? {
             get { image("inputMatteImage") }
             set { setImage(newValue, "inputMatteImage") }
+        }
+    }
+
+    /// `CIDepthOfField`: Tilt-shift (ours in detail): saturation, then mix(unsharp-masked, Gaussian-blurred, smoothstep(|distance to the line p0 p1|/(|p1 − p0|/2))); extent the input's.
+    public final class DepthOfField: BuiltinFilter {
+        /// A `CIDepthOfField` with every input at its default.
+        public init() { super.init(name: "CIDepthOfField") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// A point of the line kept in focus; default [0,300] (`inputPoint0`).
+        public var point0: [Double] {
+            get { vector("inputPoint0") }
+            set { set(.vector(newValue), "inputPoint0") }
+        }
+
+        /// Another point of the line; the blur is full at half their distance from the line; default [300,300] (`inputPoint1`).
+        public var point1: [Double] {
+            get { vector("inputPoint1") }
+            set { set(.vector(newValue), "inputPoint1") }
+        }
+
+        /// The saturation (1 unchanged); default 1.5, range 0...inf (`inputSaturation`).
+        public var saturation: Double {
+            get { number("inputSaturation") }
+            set { set(.number(newValue), "inputSaturation") }
+        }
+
+        /// The σ in pixels of the unsharp mask sharpening the focused part; default 2.5, range 0...inf (`inputUnsharpMaskRadius`).
+        public var unsharpMaskRadius: Double {
+            get { number("inputUnsharpMaskRadius") }
+            set { set(.number(newValue), "inputUnsharpMaskRadius") }
+        }
+
+        /// The unsharp mask's amount; default 0.5, range 0...inf (`inputUnsharpMaskIntensity`).
+        public var unsharpMaskIntensity: Double {
+            get { number("inputUnsharpMaskIntensity") }
+            set { set(.number(newValue), "inputUnsharpMaskIntensity") }
+        }
+
+        /// The σ in pixels of the blur away from the line; default 6, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
         }
     }
 
