@@ -115,6 +115,28 @@ final class CannyEdgeDetectorTests: XCTestCase {
         }
     }
 
+    /// A one-channel input (loaded as one plane) gives the edges of the same picture in RGBA.
+    func testGreyInputMatchesTheSamePictureInRGBA() throws {
+        let (_, pixels) = try source()
+        var grey: [Float] = [], rgba: [Float] = []
+        for y in (0..<height).reversed() {
+            for x in 0..<width {
+                let v = Float(pixels[y][x].y)
+                grey.append(v)
+                rgba += [v, v, v, 1]
+            }
+        }
+        func image(_ floats: [Float], _ format: PixelFormat) throws -> Image {
+            Image(buffer: try ImageBuffer(width: width, height: height, format: format, alphaMode: .opaque, colorSpace: nil,
+                                          bytes: floats.withUnsafeBytes { Array($0) }))
+        }
+        let one = try image(grey, .grayf).applyingFilter("CICannyEdgeDetector")
+        let four = try image(rgba, .rgbaf).applyingFilter("CICannyEdgeDetector")
+        let edges = try renderExactly(one, one.extent)
+        XCTAssertEqual(edges, try renderExactly(four, four.extent))
+        XCTAssertGreaterThan(edges.joined().filter { $0.x == 1 }.count, 40)
+    }
+
     /// More passes promote more weak pixels; tiles and the reference evaluator agree.
     func testPassesTilesAndReferenceEvaluator() throws {
         let (image, _) = try source()

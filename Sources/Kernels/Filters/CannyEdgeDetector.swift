@@ -98,8 +98,10 @@ struct CannyEdges: AreaOperation {
         let blurred = tile.scratch.floats(2, count: count), magnitude = tile.scratch.floats(3, count: count)
         let sector = tile.scratch.floats(4, count: count)
         var state = tile.scratch.floats(5, count: count), next = tile.scratch.floats(6, count: count)
+        // A grey input (a mask, a depth map) is loaded as one plane: green and blue are its red.
+        let green = input.channelCount >= 3 ? 1 : 0, blue = input.channelCount >= 3 ? 2 : 0
         for y in 0..<h {
-            let r = input.row(0, y), g = input.row(1, y), b = input.row(2, y), out = luma + y * w
+            let r = input.row(0, y), g = input.row(green, y), b = input.row(blue, y), out = luma + y * w
             for x in 0..<w { out[x] = lightness(r[x], g[x], b[x]) }
         }
         // The blur, across then up, valid ⌈3σ⌉ inside.
