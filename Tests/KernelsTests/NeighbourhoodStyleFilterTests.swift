@@ -97,6 +97,9 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
             }
             if radius > 0 { XCTAssertGreaterThan(inked, 20, "radius \(radius): too little ink to mean anything") }
         }
+        XCTAssertThrowsError(try s.image.applyingFilter("CIEdgeWork", parameters: ["inputRadius": .number(1000)])) {
+            XCTAssertTrue("\($0)".contains("CIEdgeWork") && "\($0)".contains("inputRadius"), "\($0)")
+        }
     }
 
     func testShadedMaterial() throws {

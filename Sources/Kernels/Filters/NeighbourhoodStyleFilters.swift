@@ -116,8 +116,9 @@ enum NeighbourhoodStyleFilters {
     ) { args in
         let image = try args.image("inputImage")
         let radius = try args.number("inputRadius")
-        guard radius <= 1000 else {
-            throw GraphError.invalidParameter(filter: "CIEdgeWork", key: "inputRadius", reason: "\(radius) is above 1000 pixels")
+        // The wide blur's σ = 1 + radius stays within CIGaussianBlur's 1000.
+        guard radius <= 999 else {
+            throw GraphError.invalidParameter(filter: "CIEdgeWork", key: "inputRadius", reason: "\(radius) is above 999 pixels")
         }
         let clamped = image.clampedToExtent()
         func blurred(_ sigma: Double) throws -> Image {

@@ -233,13 +233,14 @@ struct KMeans: ImageProcessor {
             means = Array(means.prefix(clusters))
         }
         if means.count < clusters { farthestPointSeeds(image, &means) }
-        var sums = [SIMD4<Double>](repeating: .zero, count: clusters)
+        // Per mean: the weighted sums of its colours and their weight (unsafe: no checks per pixel).
+        let sums = UnsafeMutableBufferPointer<SIMD4<Double>>.allocate(capacity: clusters)
+        defer { sums.deallocate() }
         func assign() {
-            for j in 0..<clusters { sums[j] = .zero }
+            sums.update(repeating: .zero)
             means.withUnsafeBufferPointer { points in
                 forEachColor(image, area, perceptual: perceptual) { c, alpha, _, _ in
-                    let j = nearest(c, points)
-                    sums[j] += SIMD4(c.x * alpha, c.y * alpha, c.z * alpha, alpha)
+                    sums[nearest(c, points)] += SIMD4(c.x * alpha, c.y * alpha, c.z * alpha, alpha)
                 }
             }
         }
@@ -267,24 +268,28 @@ struct KMeans: ImageProcessor {
             means.append(sum.w > 0 ? SIMD3(sum.x, sum.y, sum.z) / sum.w : .zero)
         }
         // Each colour's squared distance to its nearest seed so far, in row order.
-        var distances: [Double] = []
+        let distances = UnsafeMutableBufferPointer<Double>.allocate(capacity: max(Int(area.width * area.height), 1))
+        defer { distances.deallocate() }
+        var best = -1.0, chosen = SIMD3<Double>.zero, index = 0
         means.withUnsafeBufferPointer { points in
             forEachColor(image, area, perceptual: perceptual) { c, _, _, _ in
-                let d = c - points[nearest(c, points)]
-                distances.append((d * d).sum())
+                let d = c - points[nearest(c, points)], distance = (d * d).sum()
+                distances[index] = distance
+                if distance > best { best = distance; chosen = c }
+                index += 1
             }
         }
         while means.count < clusters {
-            var best = -1.0, chosen = SIMD3<Double>.zero, index = 0
-            forEachColor(image, area, perceptual: perceptual) { c, _, _, _ in
-                if distances[index] > best { best = distances[index]; chosen = c }
-                index += 1
-            }
             means.append(chosen)
+            guard means.count < clusters else { break }
+            // The distances to the seed just added, and the next farthest colour, in one pass.
+            let seed = chosen
+            best = -1
             index = 0
             forEachColor(image, area, perceptual: perceptual) { c, _, _, _ in
-                let d = c - chosen
-                distances[index] = min(distances[index], (d * d).sum())
+                let d = c - seed, distance = min(distances[index], (d * d).sum())
+                distances[index] = distance
+                if distance > best { best = distance; chosen = c }
                 index += 1
             }
         }
