@@ -3979,7 +3979,7 @@ extension Filters {
             set { set(.rect(newValue), "inputExtent") }
         }
 
-        /// Seed colours: the pixels of a one-row image (CIKMeans' output, alpha ignored); the rest are chosen by farthest point; default "image" (`inputMeans`).
+        /// Seed colours: the pixels of an image, row by row from its bottom-left (CIKMeans' output; alpha ignored); the rest by farthest point; default "image" (`inputMeans`).
         public var means: GraphEngine.Image? {
             get { image("inputMeans") }
             set { setImage(newValue, "inputMeans") }

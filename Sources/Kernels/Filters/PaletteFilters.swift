@@ -36,7 +36,7 @@ enum PaletteFilters {
                  FilterInput("inputExtent", .rect, default: .rect(Rect(x: 0, y: 0, width: 0, height: 0)),
                              "The area to analyse; an empty one (the default) means the image's extent."),
                  FilterInput("inputMeans", .image, default: .image(noMeans),
-                             "Seed colours: the pixels of a one-row image (CIKMeans' output, alpha ignored); the rest are chosen by farthest point."),
+                             "Seed colours: the pixels of an image, row by row from its bottom-left (CIKMeans' output; alpha ignored); the rest by farthest point."),
                  FilterInput("inputCount", .number, default: .number(8), minimum: 0, maximum: 128,
                              "The number of colours (a whole number); 0: as many as inputMeans has pixels."),
                  FilterInput("inputPasses", .number, default: .number(5), minimum: 0, maximum: 20,
