@@ -138,6 +138,24 @@ final class PaletteFilterTests: XCTestCase {
         try assertMeans(image, want, perceptual: false, tolerance: 1e-5)
     }
 
+    /// An independent implementation: SciPy 1.17's `kmeans2(data, seeds, iter=3, minit='matrix')` on
+    /// these 24 opaque colours (rows from the bottom, 6 wide), shares from `vq` of its result.
+    func testKMeansMatchesSciPyKMeans2() throws {
+        let data: [[Double]] = [
+            [0.1, 0.2, 0.3], [0.33, 0.24, 0.4], [0.56, 0.28, 0.5], [0.54, 0.32, 0.51], [0.77, 0.2, 0.61], [0.75, 0.24, 0.71],
+            [0.25, 0.41, 0.43], [0.23, 0.45, 0.44], [0.46, 0.49, 0.54], [0.69, 0.37, 0.64], [0.67, 0.41, 0.65], [0.9, 0.45, 0.75],
+            [0.15, 0.62, 0.47], [0.38, 0.66, 0.57], [0.36, 0.54, 0.58], [0.59, 0.58, 0.68], [0.82, 0.62, 0.78], [0.8, 0.66, 0.79],
+            [0.3, 0.83, 0.51], [0.28, 0.71, 0.61], [0.51, 0.75, 0.71], [0.49, 0.79, 0.72], [0.72, 0.83, 0.82], [0.95, 0.71, 0.92],
+        ]
+        let image = try palette(data.map { SIMD4($0[0], $0[1], $0[2], 1) }, width: 6)
+        let seedColors: [SIMD4<Double>] = [[0.2, 0.3, 0.4, 1], [0.7, 0.5, 0.3, 1], [0.5, 0.8, 0.6, 1]]
+        let means = try image.applyingFilter("CIKMeans", parameters: [
+            "inputMeans": .image(try palette(seedColors, width: 3)), "inputCount": .number(3), "inputPasses": .number(3)])
+        let scipy: [(SIMD3<Double>, Double)] = [(SIMD3(0.212, 0.384, 0.408), 5.0 / 24), (SIMD3(0.6971428571, 0.3242857143, 0.6242857143), 7.0 / 24),
+                                                (SIMD3(0.555, 0.6808333333, 0.6858333333), 12.0 / 24)]
+        try assertMeans(means, scipy, perceptual: false, tolerance: 2e-6)
+    }
+
     func testKMeansSeedsItselfByFarthestPoint() throws {
         let source = try TestImage(width: 21, height: 15, seed: 8, opaque: false)
         for passes in [0, 3] {
