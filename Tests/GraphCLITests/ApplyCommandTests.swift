@@ -237,8 +237,8 @@ final class ApplyCommandTests: XCTestCase {
         let out = folder.appendingPathComponent("out.png").path
         let cases: [([String], String)] = [
             (["CIGausianBlur", "inputRadius=3"], #"filter 1: unknown filter "CIGausianBlur" (did you mean "CIGaussianBlur"?)"#),
-            (["CIBokehBlur"], #"filter 1: CIBokehBlur is a Core Image filter this engine does not provide (the closest provided: "CIBoxBlur", "#),
-            (["CIBokehBlurr"], #"filter 1: unknown filter "CIBokehBlurr" (did you mean "CIBokehBlur", a Core Image filter this engine does not provide?)"#),
+            (["CIMeshGenerator"], #"filter 1: CIMeshGenerator is a Core Image filter this engine does not provide (the closest provided: "CIRandomGenerator", "#),
+            (["CIMeshGenerater"], #"filter 1: unknown filter "CIMeshGenerater" (did you mean "CIMeshGenerator", a Core Image filter this engine does not provide?)"#),
             (["CISepiaTone", "inputIntensity=steep"], #"CISepiaTone inputIntensity: expected a number, got "steep""#),
             (["CISepiaTone", "inputIntensity=2"], "CISepiaTone inputIntensity: "),
             (["CISepiaTone", "inputIntensty=1"], #"CISepiaTone inputIntensty: CISepiaTone has no input "inputIntensty" (did you mean "inputIntensity"?)"#),

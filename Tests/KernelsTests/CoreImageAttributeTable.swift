@@ -78,6 +78,13 @@ enum CoreImageAttributeTable {
             "inputSigma": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
             "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIBokehBlur": (["CICategoryBlur", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [20.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
+            "inputRingAmount": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+            "inputRingSize": Input(value: [0.1], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.2),
+            "inputSoftness": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.25, sliderMaximum: 0.4),
+        ]),
         "CIBumpDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -99,6 +106,14 @@ enum CoreImageAttributeTable {
             "inputSharpness": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputGCR": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputUCR": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CICannyEdgeDetector": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputGaussianSigma": Input(value: [1.6], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputThresholdHigh": Input(value: [0.05], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.4),
+            "inputThresholdLow": Input(value: [0.02], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.2),
+            "inputHysteresisPasses": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
         ]),
         "CICircleSplashDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -152,6 +167,15 @@ enum CoreImageAttributeTable {
             "inputWidth": Input(value: [200.0], minimum: 0.1, sliderMinimum: 0.1, sliderMaximum: 500.0),
             "inputOpacity": Input(value: [1.3], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 3.0),
         ]),
+        "CIDepthOfField": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint0": Input(value: [0.0, 300.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPoint1": Input(value: [300.0, 300.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputSaturation": Input(value: [1.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            "inputUnsharpMaskRadius": Input(value: [2.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            "inputUnsharpMaskIntensity": Input(value: [0.5], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 10.0),
+            "inputRadius": Input(value: [6.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 30.0),
+        ]),
         "CIDisintegrateWithMaskTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -171,6 +195,10 @@ enum CoreImageAttributeTable {
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTime": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
         ]),
+        "CIDistanceGradientFromRedMask": (["CICategoryGradient", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputMaximumDistance": Input(value: [10.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
+        ]),
         "CIDotScreen": (["CICategoryHalftoneEffect", "CICategoryVideo", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -186,6 +214,10 @@ enum CoreImageAttributeTable {
             "inputPeriodicity": Input(value: [1.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 5.0),
             "inputRotation": Input(value: [0.0], minimum: nil, sliderMinimum: 0.0, sliderMaximum: 6.283185307179586),
             "inputZoom": Input(value: [1.0], minimum: 0.01, sliderMinimum: 0.01, sliderMaximum: 5.0),
+        ]),
+        "CIEdgeWork": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRadius": Input(value: [3.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 20.0),
         ]),
         "CIEdges": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -274,6 +306,14 @@ enum CoreImageAttributeTable {
             "inputDither": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 3.0),
             "inputColorSpace": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIKMeans": (["CICategoryReduction", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputMeans": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCount": Input(value: [8.0], minimum: 0.0, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPasses": Input(value: [5.0], minimum: 0.0, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIKaleidoscope": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCount": Input(value: [6.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 64.0),
@@ -342,6 +382,11 @@ enum CoreImageAttributeTable {
         "CIMaskToAlpha": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIMaximumScaleTransform": (["CICategoryGeometryAdjustment", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.05, sliderMaximum: 1.5),
+            "inputAspectRatio": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.5, sliderMaximum: 2.0),
+        ]),
         "CIMedianFilter": (["CICategoryBlur", "CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
@@ -401,6 +446,16 @@ enum CoreImageAttributeTable {
             "inputShadowAmount": Input(value: [0.7], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
             "inputShadowExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIPaletteCentroid": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPaletteImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
+        "CIPalettize": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPaletteImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputPerceptual": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIParallelogramTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputCenter": Input(value: [150.0, 150.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -456,10 +511,17 @@ enum CoreImageAttributeTable {
             "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputWidth": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
         ]),
+        "CISampleNearest": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIShadedMaterial": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputShadingImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputScale": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.5, sliderMaximum: 200.0),
+        ]),
+        "CISignedDistanceGradientFromRedMask": (["CICategoryGradient", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputMaximumDistance": Input(value: [10.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 100.0),
         ]),
         "CISixfoldReflectedTile": (["CICategoryTileEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

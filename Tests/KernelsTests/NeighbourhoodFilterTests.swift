@@ -35,6 +35,36 @@ final class NeighbourhoodFilterTests: XCTestCase {
         }
     }
 
+    /// The bokeh: a disc weighing 1 with its rim (outside radius r·(1 − size)) weighing 1 + 4·amount,
+    /// normalised, then the pixel-integrated Gaussian of σ = softness; 0 outside the input.
+    func testBokehBlurIsARingWeightedDiscThenSoftened() throws {
+        let source = try TestImage(width: 21, height: 16, seed: 9, opaque: false)
+        for (r, amount, size, softness) in [(6.5, 1.0, 0.2, 1.0), (4.0, 0.3, 0.1, 0.0), (5.0, 0.0, 0.1, 0.7), (0.5, 1.0, 0.2, 0.5)] {
+            let image = try source.image.applyingFilter("CIBokehBlur", parameters: [
+                "inputRadius": .number(r), "inputRingAmount": .number(amount), "inputRingSize": .number(size), "inputSoftness": .number(softness)])
+            let reach = r >= 1 ? Int(r) : 0, q = r * (1 - size)
+            let taps = softness > 0.01 ? gaussianTaps(softness) : [1]
+            let grow = Double(reach + (taps.count - 1) / 2)
+            XCTAssertEqual(image.extent, source.image.extent.outset(dx: grow, dy: grow), "r \(r)")
+            func disc(_ x: Int, _ y: Int) -> SIMD4<Double> {
+                guard r >= 1 else { return source.at(x, y) }
+                var sum = SIMD4<Double>.zero, total = 0.0
+                for dy in -reach...reach {
+                    for dx in -reach...reach {
+                        let d2 = Double(dx * dx + dy * dy)
+                        guard d2 <= r * r else { continue }
+                        let w = d2 > q * q ? 1 + 4 * amount : 1
+                        sum += w * source.at(x + dx, y + dy)
+                        total += w
+                    }
+                }
+                return sum / total
+            }
+            try assertMatches(image, image.extent, tolerance: 3e-6) { x, y in separable(taps, x, y, disc) }
+        }
+        try assertAttributes(["CIBokehBlur"])
+    }
+
     /// Max/min per channel over the disc dx² + dy² ≤ r² (outside the image: transparent 0).
     func disc(_ source: TestImage, _ r: Double, _ x: Int, _ y: Int, maximum: Bool) -> SIMD4<Double> {
         var result = source.at(x, y)

@@ -73,6 +73,35 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
         }
     }
 
+    func testEdgeWork() throws {
+        let s = try source()
+        func lightness(_ p: [Double]) -> Double {
+            let y = luma(p)
+            let f: Double = y > pow(6.0 / 29, 3) ? pow(y, 1.0 / 3) : y / (3 * pow(6.0 / 29, 2)) + 4.0 / 29
+            return (116 * f - 16) / 100
+        }
+        func smoothstep(_ a: Double, _ b: Double, _ x: Double) -> Double {
+            let t = min(max((x - a) / (b - a), 0), 1)
+            return t * t * (3 - 2 * t)
+        }
+        let clamped: (Int, Int) -> [Double] = { s.pixel($0, $1, clamped: true) }
+        let fine = separableGaussian(1, clamped)
+        for radius in [0.0, 3, 6.5] {
+            let wide = separableGaussian(1 + radius, clamped)
+            var inked = 0
+            try render("CIEdgeWork", ["inputImage": .image(s.image), "inputRadius": .number(radius)], s) { i, j in
+                let a = lightness(fine(i, j)), b = lightness(wide(i, j))
+                let k = max(smoothstep(0.01, 0.03, b - a), 1 - smoothstep(0.2, 0.3, a))
+                if k > 0.5 { inked += 1 }
+                return [1 - k, 1 - k, 1 - k, 1]
+            }
+            if radius > 0 { XCTAssertGreaterThan(inked, 20, "radius \(radius): too little ink to mean anything") }
+        }
+        XCTAssertThrowsError(try s.image.applyingFilter("CIEdgeWork", parameters: ["inputRadius": .number(1000)])) {
+            XCTAssertTrue("\($0)".contains("CIEdgeWork") && "\($0)".contains("inputRadius"), "\($0)")
+        }
+    }
+
     func testShadedMaterial() throws {
         let s = try source(), ball = try GeometrySource(width: 16, height: 12, seed: 3)
         let shading = ball.image.transformed(by: AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 40, ty: -7))
@@ -110,6 +139,7 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
     func testEveryKernelCompiles() {
         let kernels: [(String, CatalogueKernel)] = [
             ("comic", NeighbourhoodStyleFilters.comicKernel), ("line overlay", NeighbourhoodStyleFilters.lineOverlayKernel),
+            ("edge work", NeighbourhoodStyleFilters.edgeWorkKernel),
             ("shaded material", NeighbourhoodStyleFilters.shadedMaterialKernel), ("mask", NeighbourhoodStyleFilters.maskKernel),
             ("loft", NeighbourhoodStyleFilters.loftKernel),
         ]
@@ -119,7 +149,7 @@ final class NeighbourhoodStyleFilterTests: XCTestCase {
     }
 
     func testAttributesMatchCoreImage() throws {
-        try assertAttributes(["CIComicEffect", "CILineOverlay", "CIShadedMaterial", "CIHeightFieldFromMask"])
+        try assertAttributes(["CIComicEffect", "CILineOverlay", "CIEdgeWork", "CIShadedMaterial", "CIHeightFieldFromMask"])
     }
 }
 

@@ -32,7 +32,7 @@ package struct DiscSpans: AreaOperation {
     }
 
     /// Pixels in the disc.
-    var count: Int { (-reach...reach).reduce(0) { $0 + 2 * halfWidth($1) + 1 } }
+    package var count: Int { (-reach...reach).reduce(0) { $0 + 2 * halfWidth($1) + 1 } }
 
     /// The mean's spread: the variance of its taps' offsets along one axis (the mean of the two
     /// axes' variances), in pixels². A continuous disc of radius r has r²/4.

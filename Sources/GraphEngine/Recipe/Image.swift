@@ -63,10 +63,31 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
         return Image(node: Node(.crop(rect), inputs: [node], extent: extent.intersection(rect)))
     }
 
-    /// The image moved by an affine transform, resampled bilinearly (or nearest on request).
+    /// The image moved by an affine transform, resampled bilinearly (or nearest on request). An
+    /// image marked by ``samplingNearest()`` is resampled by the nearest pixel whatever `filter` says.
     public func transformed(by transform: AffineTransform, filter: SamplingFilter = .linear) -> Image {
         if transform.isIdentity { return self }
+        if let source = nearestMarkerSource {
+            return Image(node: Node(.affine(transform, .nearest), inputs: [source], extent: transform.apply(to: extent)))
+        }
         return Image(node: Node(.affine(transform, filter), inputs: [node], extent: transform.apply(to: extent)))
+    }
+
+    /// The same pixels, marked to be resampled by the nearest pixel instead of bilinearly by the
+    /// affine transforms applied to it next (`CIImage.samplingNearest()`, CISampleNearest): upscaled
+    /// by ``transformed(by:filter:)`` it gives square blocks, each output pixel the input pixel
+    /// containing its centre's source point. The mark is an identity transform with nearest sampling,
+    /// kept through ``clampedToExtent()``; rendered as it is, the pixels are unchanged. Warp and
+    /// general kernels downstream still sample bilinearly.
+    public func samplingNearest() -> Image {
+        if nearestMarkerSource != nil { return self }
+        return Image(node: Node(.affine(.identity, .nearest), inputs: [node], extent: extent))
+    }
+
+    /// The image under a ``samplingNearest()`` mark, when this image is one.
+    private var nearestMarkerSource: Node? {
+        guard case .affine(let transform, .nearest) = node.kind, transform.isIdentity else { return nil }
+        return node.inputs.first
     }
 
     /// The same pixels, computed once over the region a render reads before its tiles start and
@@ -87,6 +108,7 @@ public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// The image with its edge pixels repeated to infinity (`clampedToExtent()`).
     public func clampedToExtent() -> Image {
         if extent.isInfinite { return self }
+        if let source = nearestMarkerSource { return Image(node: source).clampedToExtent().samplingNearest() }
         return Image(node: Node(.clamp, inputs: [node], extent: .infinite))
     }
 

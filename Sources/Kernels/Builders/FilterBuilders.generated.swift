@@ -83,6 +83,9 @@ extension Filters {
     /// A rounded rectangle blurred across its edge: color·½(1 − erf(k·d)), d the rounded distance, k = 1/(σ'√2), σ' = √(σ² + 1/12); extent inputExtent outset by 3σ (`CIBlurredRoundedRectangleGenerator`).
     public static func blurredRoundedRectangleGenerator() -> BlurredRoundedRectangleGenerator { BlurredRoundedRectangleGenerator() }
 
+    /// A disc of radius r whose rim (the outer inputRingSize·r) weighs 1 + 4·inputRingAmount, normalised (two disc means by row spans), then a Gaussian of σ = inputSoftness; extent grows by ⌊r⌋ + ⌈3σ⌉ (`CIBokehBlur`).
+    public static func bokehBlur() -> BokehBlur { BokehBlur() }
+
     /// Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums) (`CIBoxBlur`).
     public static func boxBlur() -> BoxBlur { BoxBlur() }
 
@@ -94,6 +97,9 @@ extension Filters {
 
     /// Four dot screens, C at angle + 15°, M + 75°, Y + 0°, K + 45°: k = min(1 − rgb), K = gcr·k, C = max(1 − r − ucr·K, 0) (M, Y alike), ink I' = 1 − clamp(((1 − I) − σ_I)/e + 1/2, 0, 1), out = ((1 − C')(1 − K'), (1 − M')(1 − K'), (1 − Y')(1 − K'), 1)·a (`CICMYKHalftone`).
     public static func cmykHalftone() -> CMYKHalftone { CMYKHalftone() }
+
+    /// Canny edges (ours in detail): luma (or L*/100), Gaussian blur σ, Sobel/8 magnitude, non-maximum suppression in four directions, strong ≥ high and weak ≥ low, hysteresis passes promoting weak pixels next to strong ones; (e, e, e, 1) (`CICannyEdgeDetector`).
+    public static func cannyEdgeDetector() -> CannyEdgeDetector { CannyEdgeDetector() }
 
     /// A checkerboard of two colours (`CICheckerboardGenerator`).
     public static func checkerboardGenerator() -> CheckerboardGenerator { CheckerboardGenerator() }
@@ -233,6 +239,9 @@ extension Filters {
     /// Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect (`CIDepthBlurEffect`).
     public static func depthBlurEffect() -> DepthBlurEffect { DepthBlurEffect() }
 
+    /// Tilt-shift (ours in detail): saturation, then mix(unsharp-masked, Gaussian-blurred, smoothstep(|distance to the line p0 p1|/(|p1 − p0|/2))); extent the input's (`CIDepthOfField`).
+    public static func depthOfField() -> DepthOfField { DepthOfField() }
+
     /// Converts depth (m) to disparity (1/m): 1/depth (`CIDepthToDisparity`).
     public static func depthToDisparity() -> DepthToDisparity { DepthToDisparity() }
 
@@ -266,6 +275,9 @@ extension Filters {
     /// A cross-fade: out = in·(1 − t) + target·t (premultiplied); extent the union of both (`CIDissolveTransition`).
     public static func dissolveTransition() -> DissolveTransition { DissolveTransition() }
 
+    /// The distance from each pixel's centre to the nearest mask pixel's (red > 0.5), over inputMaximumDistance, at most 1: (v, v, v, 1); infinite extent (`CIDistanceGradientFromRedMask`).
+    public static func distanceGradientFromRedMask() -> DistanceGradientFromRedMask { DistanceGradientFromRedMask() }
+
     /// Adds noise, in sRGB-encoded colour (`CIDither`).
     public static func dither() -> Dither { Dither() }
 
@@ -280,6 +292,9 @@ extension Filters {
 
     /// Upsamples the small image along the image's edges: Σ w·v/Σ w, w = exp(−|Δq|²/2σs²)·exp(−(G(p) − g(q))²/2σl²), G the sRGB-encoded luma (bilateral grid) (`CIEdgePreserveUpsampleFilter`).
     public static func edgePreserveUpsampleFilter() -> EdgePreserveUpsampleFilter { EdgePreserveUpsampleFilter() }
+
+    /// A woodcut (ours): ink k = max(smoothstep(0.01, 0.03, b − a), 1 − smoothstep(0.2, 0.3, a)), a and b the lightness L*/100 of the luma blurred by σ = 1 and σ = 1 + inputRadius; out = (1 − k, 1 − k, 1 − k, 1) (`CIEdgeWork`).
+    public static func edgeWork() -> EdgeWork { EdgeWork() }
 
     /// Coloured edges: per channel I·√(Gx² + Gy²) (3×3 Sobel, input clamped to its extent), alpha 1; extent the input's (`CIEdges`).
     public static func edges() -> Edges { Edges() }
@@ -368,6 +383,9 @@ extension Filters {
     /// An HSV colour wheel of radius R at the origin: h = atan2(y, x)/2π, s = r/R, rgb = v·mix(1, clamp(|mod(6h + (0, 4, 2), 6) − 3| − 1, 0, 1), s) in the colour space, alpha clamp((R − r)/(0.1·softness·R), 0, 1), plus dither/255 of noise; extent [−R, −R, 2R, 2R] (`CIHueSaturationValueGradient`).
     public static func hueSaturationValueGradient() -> HueSaturationValueGradient { HueSaturationValueGradient() }
 
+    /// The area's dominant colours by k-means (alpha-weighted, seeds from inputMeans then farthest points, inputPasses Lloyd passes): an inputCount×1 image, pixel j = (mean colour j, its share of the alpha) (`CIKMeans`).
+    public static func kMeans() -> KMeans { KMeans() }
+
     /// 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent (`CIKaleidoscope`).
     public static func kaleidoscope() -> Kaleidoscope { Kaleidoscope() }
 
@@ -431,6 +449,9 @@ extension Filters {
     /// The larger of each channel. Premultiplied: max(s, b) (`CIMaximumCompositing`).
     public static func maximumCompositing() -> MaximumCompositing { MaximumCompositing() }
 
+    /// Scales by (scale·aspect, scale) taking per channel the maximum of the input pixels each output pixel's footprint [X/sx, (X + 1)/sx) × [Y/sy, (Y + 1)/sy) overlaps (0 outside a finite extent); extent: the scaled extent, integral (`CIMaximumScaleTransform`).
+    public static func maximumScaleTransform() -> MaximumScaleTransform { MaximumScaleTransform() }
+
     /// Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's (`CIMedianFilter`).
     public static func medianFilter() -> MedianFilter { MedianFilter() }
 
@@ -490,6 +511,12 @@ extension Filters {
 
     /// CIPageCurlTransition's cylinder, unshaded, casting a shadow on the target: rgb·(1 − amount·clamp(1 − (x − ρ)/(2ρ·size), 0, 1)) inside the shadow extent (empty: everywhere); the empty default page is the input's extent (`CIPageCurlWithShadowTransition`).
     public static func pageCurlWithShadowTransition() -> PageCurlWithShadowTransition { PageCurlWithShadowTransition() }
+
+    /// For each palette colour, the alpha-weighted mean position (x + ½, y + ½) of the pixels nearest to it: an N×1 image, pixel j = (x̄, ȳ, 0, share of the alpha) (`CIPaletteCentroid`).
+    public static func paletteCentroid() -> PaletteCentroid { PaletteCentroid() }
+
+    /// Paints each pixel with the nearest colour of the palette image (its pixels' R, G, B, e.g. CIKMeans' output), keeping its alpha: out = (p_j·a, a), j = argmin ‖rgb/a − p_j‖; extent the input's (`CIPalettize`).
+    public static func palettize() -> Palettize { Palettize() }
 
     /// A parallelogram tile mirrored across one pair of sides and translated along the other: u = s·a + t·b, out(p) = bilinear(in, c + w·rot(angle)·(fold(s)·a + (t − round t)·b)); infinite extent (`CIParallelogramTile`).
     public static func parallelogramTile() -> ParallelogramTile { ParallelogramTile() }
@@ -566,6 +593,9 @@ extension Filters {
     /// Decodes sRGB-encoded colour to linear (`CISRGBToneCurveToLinear`).
     public static func srgbToneCurveToLinear() -> SRGBToneCurveToLinear { SRGBToneCurveToLinear() }
 
+    /// Marks the image to be resampled by the nearest pixel by the affine transforms applied next: out(p) = in(⌊T⁻¹·p⌋); the pixels themselves unchanged; extent the input's (`CISampleNearest`).
+    public static func sampleNearest() -> SampleNearest { SampleNearest() }
+
     /// Blends the image over the background: f = SetLum(SetSat(cb, Sat(cs)), Lum(cb)): the input's saturation. (W3C blend mode on premultiplied colour.) (`CISaturationBlendMode`).
     public static func saturationBlendMode() -> SaturationBlendMode { SaturationBlendMode() }
 
@@ -580,6 +610,9 @@ extension Filters {
 
     /// Sharpens luma only: rgb + sharpness·(L(s) − L(blur(s))), L = 0.2125 r + 0.7154 g + 0.0721 b, blur a Gaussian of σ = inputRadius (`CISharpenLuminance`).
     public static func sharpenLuminance() -> SharpenLuminance { SharpenLuminance() }
+
+    /// The signed distance to the mask's outline (red > 0.5 inside) over inputMaximumDistance, within ±1: outside (d_in − ½)/M, inside −(d_out − ½)/M; (v, v, v, 1); infinite extent (`CISignedDistanceGradientFromRedMask`).
+    public static func signedDistanceGradientFromRedMask() -> SignedDistanceGradientFromRedMask { SignedDistanceGradientFromRedMask() }
 
     /// A triangle mirrored across the triangle grid's edges (six to a hexagon): x = (φ − 30°)/60°, φ' = 30° + 60°·(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + w·rot(angle)·|v|(cos φ', sin φ')); infinite extent (`CISixfoldReflectedTile`).
     public static func sixfoldReflectedTile() -> SixfoldReflectedTile { SixfoldReflectedTile() }
@@ -1337,6 +1370,42 @@ extension Filters {
         }
     }
 
+    /// `CIBokehBlur`: A disc of radius r whose rim (the outer inputRingSize·r) weighs 1 + 4·inputRingAmount, normalised (two disc means by row spans), then a Gaussian of σ = inputSoftness; extent grows by ⌊r⌋ + ⌈3σ⌉.
+    public final class BokehBlur: BuiltinFilter {
+        /// A `CIBokehBlur` with every input at its default.
+        public init() { super.init(name: "CIBokehBlur") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The disc's radius in pixels; default 20, range 0...500 (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+
+        /// How much brighter the rim is: it weighs 1 + 4 times this; default 0, range 0...1 (`inputRingAmount`).
+        public var ringAmount: Double {
+            get { number("inputRingAmount") }
+            set { set(.number(newValue), "inputRingAmount") }
+        }
+
+        /// The rim's width as a fraction of the radius; default 0.1, range 0...0.2 (`inputRingSize`).
+        public var ringSize: Double {
+            get { number("inputRingSize") }
+            set { set(.number(newValue), "inputRingSize") }
+        }
+
+        /// The σ in pixels of the Gaussian that softens the disc's edge; default 1, range 0...10 (`inputSoftness`).
+        public var softness: Double {
+            get { number("inputSoftness") }
+            set { set(.number(newValue), "inputSoftness") }
+        }
+    }
+
     /// `CIBoxBlur`: Blurs with a box of width 2r + 1: per axis out(x) = (Σ_{|k|≤n} in(x+k) + f·(in(x−n−1) + in(x+n+1)))/(2r+1), n = ⌊r⌋, f = r − n (running sums).
     public final class BoxBlur: BuiltinFilter {
         /// A `CIBoxBlur` with every input at its default.
@@ -1466,6 +1535,48 @@ extension Filters {
         public var ucr: Double {
             get { number("inputUCR") }
             set { set(.number(newValue), "inputUCR") }
+        }
+    }
+
+    /// `CICannyEdgeDetector`: Canny edges (ours in detail): luma (or L*/100), Gaussian blur σ, Sobel/8 magnitude, non-maximum suppression in four directions, strong ≥ high and weak ≥ low, hysteresis passes promoting weak pixels next to strong ones; (e, e, e, 1).
+    public final class CannyEdgeDetector: BuiltinFilter {
+        /// A `CICannyEdgeDetector` with every input at its default.
+        public init() { super.init(name: "CICannyEdgeDetector") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The Gaussian blur's σ in pixels, against noise; default 1.6, range 0...inf (`inputGaussianSigma`).
+        public var gaussianSigma: Double {
+            get { number("inputGaussianSigma") }
+            set { set(.number(newValue), "inputGaussianSigma") }
+        }
+
+        /// Threshold CIE lightness L*/100 rather than linear luma; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
+        }
+
+        /// The gradient magnitude (per pixel) of a strong edge; default 0.05, range 0...inf (`inputThresholdHigh`).
+        public var thresholdHigh: Double {
+            get { number("inputThresholdHigh") }
+            set { set(.number(newValue), "inputThresholdHigh") }
+        }
+
+        /// The gradient magnitude (per pixel) of a weak edge; default 0.02, range 0...inf (`inputThresholdLow`).
+        public var thresholdLow: Double {
+            get { number("inputThresholdLow") }
+            set { set(.number(newValue), "inputThresholdLow") }
+        }
+
+        /// How many times weak pixels next to strong ones become strong (a whole number); default 1, range 0...20 (`inputHysteresisPasses`).
+        public var hysteresisPasses: Double {
+            get { number("inputHysteresisPasses") }
+            set { set(.number(newValue), "inputHysteresisPasses") }
         }
     }
 
@@ -2615,6 +2726,54 @@ extension Filters {
         }
     }
 
+    /// `CIDepthOfField`: Tilt-shift (ours in detail): saturation, then mix(unsharp-masked, Gaussian-blurred, smoothstep(|distance to the line p0 p1|/(|p1 − p0|/2))); extent the input's.
+    public final class DepthOfField: BuiltinFilter {
+        /// A `CIDepthOfField` with every input at its default.
+        public init() { super.init(name: "CIDepthOfField") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// A point of the line kept in focus; default [0,300] (`inputPoint0`).
+        public var point0: [Double] {
+            get { vector("inputPoint0") }
+            set { set(.vector(newValue), "inputPoint0") }
+        }
+
+        /// Another point of the line; the blur is full at half their distance from the line; default [300,300] (`inputPoint1`).
+        public var point1: [Double] {
+            get { vector("inputPoint1") }
+            set { set(.vector(newValue), "inputPoint1") }
+        }
+
+        /// The saturation (1 unchanged); default 1.5, range 0...inf (`inputSaturation`).
+        public var saturation: Double {
+            get { number("inputSaturation") }
+            set { set(.number(newValue), "inputSaturation") }
+        }
+
+        /// The σ in pixels of the unsharp mask sharpening the focused part; default 2.5, range 0...inf (`inputUnsharpMaskRadius`).
+        public var unsharpMaskRadius: Double {
+            get { number("inputUnsharpMaskRadius") }
+            set { set(.number(newValue), "inputUnsharpMaskRadius") }
+        }
+
+        /// The unsharp mask's amount; default 0.5, range 0...inf (`inputUnsharpMaskIntensity`).
+        public var unsharpMaskIntensity: Double {
+            get { number("inputUnsharpMaskIntensity") }
+            set { set(.number(newValue), "inputUnsharpMaskIntensity") }
+        }
+
+        /// The σ in pixels of the blur away from the line; default 6, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
     /// `CIDepthToDisparity`: Converts depth (m) to disparity (1/m): 1/depth.
     public final class DepthToDisparity: BuiltinFilter {
         /// A `CIDepthToDisparity` with every input at its default.
@@ -2843,6 +3002,24 @@ extension Filters {
         }
     }
 
+    /// `CIDistanceGradientFromRedMask`: The distance from each pixel's centre to the nearest mask pixel's (red > 0.5), over inputMaximumDistance, at most 1: (v, v, v, 1); infinite extent.
+    public final class DistanceGradientFromRedMask: BuiltinFilter {
+        /// A `CIDistanceGradientFromRedMask` with every input at its default.
+        public init() { super.init(name: "CIDistanceGradientFromRedMask") }
+
+        /// The mask: pixels whose red is above 0.5 (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The distance in pixels that maps to 1; farther is 1; default 10, range 0...1000 (`inputMaximumDistance`).
+        public var maximumDistance: Double {
+            get { number("inputMaximumDistance") }
+            set { set(.number(newValue), "inputMaximumDistance") }
+        }
+    }
+
     /// `CIDither`: Adds noise, in sRGB-encoded colour.
     public final class Dither: BuiltinFilter {
         /// A `CIDither` with every input at its default.
@@ -2990,6 +3167,24 @@ extension Filters {
         public var lumaSigma: Double {
             get { number("inputLumaSigma") }
             set { set(.number(newValue), "inputLumaSigma") }
+        }
+    }
+
+    /// `CIEdgeWork`: A woodcut (ours): ink k = max(smoothstep(0.01, 0.03, b − a), 1 − smoothstep(0.2, 0.3, a)), a and b the lightness L*/100 of the luma blurred by σ = 1 and σ = 1 + inputRadius; out = (1 − k, 1 − k, 1 − k, 1).
+    public final class EdgeWork: BuiltinFilter {
+        /// A `CIEdgeWork` with every input at its default.
+        public init() { super.init(name: "CIEdgeWork") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// How far the surroundings reach, so how thick the lines are, in pixels; default 3, range 0...inf (`inputRadius`).
+        public var radius: Double {
+            get { number("inputRadius") }
+            set { set(.number(newValue), "inputRadius") }
         }
     }
 
@@ -3767,6 +3962,48 @@ extension Filters {
         }
     }
 
+    /// `CIKMeans`: The area's dominant colours by k-means (alpha-weighted, seeds from inputMeans then farthest points, inputPasses Lloyd passes): an inputCount×1 image, pixel j = (mean colour j, its share of the alpha).
+    public final class KMeans: BuiltinFilter {
+        /// A `CIKMeans` with every input at its default.
+        public init() { super.init(name: "CIKMeans") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The area to analyse; an empty one (the default) means the image's extent; default [0,0,0,0] (`inputExtent`).
+        public var extent: GraphEngine.Rect {
+            get { rect("inputExtent") }
+            set { set(.rect(newValue), "inputExtent") }
+        }
+
+        /// Seed colours: the pixels of an image, row by row from its bottom-left (CIKMeans' output; alpha ignored); the rest by farthest point; default "image" (`inputMeans`).
+        public var means: GraphEngine.Image? {
+            get { image("inputMeans") }
+            set { setImage(newValue, "inputMeans") }
+        }
+
+        /// The number of colours (a whole number); 0: as many as inputMeans has pixels; default 8, range 0...128 (`inputCount`).
+        public var count: Double {
+            get { number("inputCount") }
+            set { set(.number(newValue), "inputCount") }
+        }
+
+        /// The number of k-means passes (a whole number); default 5, range 0...20 (`inputPasses`).
+        public var passes: Double {
+            get { number("inputPasses") }
+            set { set(.number(newValue), "inputPasses") }
+        }
+
+        /// Compare colours in CIE L*a*b* rather than the working space's RGB; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
+        }
+    }
+
     /// `CIKaleidoscope`: 2·count mirrored wedges about c: x = (φ − angle)·count/π, φ' = angle + (π/count)(1 − |mod(x, 2) − 1|), out(p) = bilinear(in, c + |p − c|·(cos φ', sin φ')), φ the angle of p − c; infinite extent.
     public final class Kaleidoscope: BuiltinFilter {
         /// A `CIKaleidoscope` with every input at its default.
@@ -4325,6 +4562,30 @@ extension Filters {
         }
     }
 
+    /// `CIMaximumScaleTransform`: Scales by (scale·aspect, scale) taking per channel the maximum of the input pixels each output pixel's footprint [X/sx, (X + 1)/sx) × [Y/sy, (Y + 1)/sy) overlaps (0 outside a finite extent); extent: the scaled extent, integral.
+    public final class MaximumScaleTransform: BuiltinFilter {
+        /// A `CIMaximumScaleTransform` with every input at its default.
+        public init() { super.init(name: "CIMaximumScaleTransform") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The vertical scale factor; default 1, range 0...inf (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// The horizontal scale relative to the vertical one; default 1, range 0...inf (`inputAspectRatio`).
+        public var aspectRatio: Double {
+            get { number("inputAspectRatio") }
+            set { set(.number(newValue), "inputAspectRatio") }
+        }
+    }
+
     /// `CIMedianFilter`: Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's.
     public final class MedianFilter: BuiltinFilter {
         /// A `CIMedianFilter` with every input at its default.
@@ -4862,6 +5123,54 @@ extension Filters {
         public var shadowExtent: GraphEngine.Rect {
             get { rect("inputShadowExtent") }
             set { set(.rect(newValue), "inputShadowExtent") }
+        }
+    }
+
+    /// `CIPaletteCentroid`: For each palette colour, the alpha-weighted mean position (x + ½, y + ½) of the pixels nearest to it: an N×1 image, pixel j = (x̄, ȳ, 0, share of the alpha).
+    public final class PaletteCentroid: BuiltinFilter {
+        /// A `CIPaletteCentroid` with every input at its default.
+        public init() { super.init(name: "CIPaletteCentroid") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The palette: every pixel of its extent is a colour (CIKMeans' output) (`inputPaletteImage`).
+        public var paletteImage: GraphEngine.Image? {
+            get { image("inputPaletteImage") }
+            set { setImage(newValue, "inputPaletteImage") }
+        }
+
+        /// Compare colours in CIE L*a*b* rather than the working space's RGB; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
+        }
+    }
+
+    /// `CIPalettize`: Paints each pixel with the nearest colour of the palette image (its pixels' R, G, B, e.g. CIKMeans' output), keeping its alpha: out = (p_j·a, a), j = argmin ‖rgb/a − p_j‖; extent the input's.
+    public final class Palettize: BuiltinFilter {
+        /// A `CIPalettize` with every input at its default.
+        public init() { super.init(name: "CIPalettize") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The palette: every pixel of its extent is a colour (CIKMeans' output) (`inputPaletteImage`).
+        public var paletteImage: GraphEngine.Image? {
+            get { image("inputPaletteImage") }
+            set { setImage(newValue, "inputPaletteImage") }
+        }
+
+        /// Compare colours in CIE L*a*b* rather than the working space's RGB; default false (`inputPerceptual`).
+        public var perceptual: Bool {
+            get { bool("inputPerceptual") }
+            set { set(.bool(newValue), "inputPerceptual") }
         }
     }
 
@@ -5477,6 +5786,18 @@ extension Filters {
         }
     }
 
+    /// `CISampleNearest`: Marks the image to be resampled by the nearest pixel by the affine transforms applied next: out(p) = in(⌊T⁻¹·p⌋); the pixels themselves unchanged; extent the input's.
+    public final class SampleNearest: BuiltinFilter {
+        /// A `CISampleNearest` with every input at its default.
+        public init() { super.init(name: "CISampleNearest") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+    }
+
     /// `CISaturationBlendMode`: Blends the image over the background: f = SetLum(SetSat(cb, Sat(cs)), Lum(cb)): the input's saturation. (W3C blend mode on premultiplied colour.).
     public final class SaturationBlendMode: BuiltinFilter {
         /// A `CISaturationBlendMode` with every input at its default.
@@ -5576,6 +5897,24 @@ extension Filters {
         public var radius: Double {
             get { number("inputRadius") }
             set { set(.number(newValue), "inputRadius") }
+        }
+    }
+
+    /// `CISignedDistanceGradientFromRedMask`: The signed distance to the mask's outline (red > 0.5 inside) over inputMaximumDistance, within ±1: outside (d_in − ½)/M, inside −(d_out − ½)/M; (v, v, v, 1); infinite extent.
+    public final class SignedDistanceGradientFromRedMask: BuiltinFilter {
+        /// A `CISignedDistanceGradientFromRedMask` with every input at its default.
+        public init() { super.init(name: "CISignedDistanceGradientFromRedMask") }
+
+        /// The mask: pixels whose red is above 0.5 (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The distance in pixels that maps to 1; farther is 1; default 10, range 0...1000 (`inputMaximumDistance`).
+        public var maximumDistance: Double {
+            get { number("inputMaximumDistance") }
+            set { set(.number(newValue), "inputMaximumDistance") }
         }
     }
 

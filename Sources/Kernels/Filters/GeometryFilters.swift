@@ -4,7 +4,7 @@ import GraphEngine
 /// Geometry (CICategoryGeometryAdjustment).
 enum GeometryFilters {
     static let categories = ["CICategoryGeometryAdjustment", "CICategoryStillImage"]
-    static let all: [FilterDescriptor] = [affine, crop, affineClamp, straighten] + PerspectiveFilters.all
+    static let all: [FilterDescriptor] = [affine, crop, affineClamp, straighten, sampleNearest] + PerspectiveFilters.all
 
     /// Resamples the image through an affine transform (bilinear); consecutive transforms fold.
     static let affine = FilterDescriptor(
@@ -87,4 +87,16 @@ enum GeometryFilters {
         let transform = AffineTransform(a: c, b: s, c: -s, d: c, tx: midX - c * midX + s * midY, ty: midY - s * midX - c * midY)
         return image.transformed(by: transform).cropped(to: extent)
     }
+
+    /// Core Image's CISampleNearest (`CIImage.samplingNearest()`): the same pixels, marked so that
+    /// the affine transforms applied next (CIAffineTransform, CIAffineClamp, CIStraightenFilter)
+    /// read the input pixel containing each output centre's source point, `out(p) = in(⌊T⁻¹·p⌋)`,
+    /// instead of blending four: a ×4 upscale is 4×4 blocks. Extent the input's. Ours: warp-based
+    /// geometry filters (distortions, tiles) still sample bilinearly, where Core Image honours the mark.
+    static let sampleNearest = FilterDescriptor(
+        name: "CISampleNearest", categories: ["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"],
+        summary: "Marks the image to be resampled by the nearest pixel by the affine transforms applied next: out(p) = in(⌊T⁻¹·p⌋); "
+            + "the pixels themselves unchanged; extent the input's.",
+        inputs: [ColorAdjustmentFilters.imageInput]
+    ) { args in try args.image("inputImage").samplingNearest() }
 }

@@ -6,7 +6,7 @@ import GraphEngine
 /// to its extent first (`clampedToExtent()`) for hard edges.
 enum NeighbourhoodBlurFilters {
     static let categories = ["CICategoryBlur", "CICategoryStillImage", "CICategoryVideo"]
-    static let all: [FilterDescriptor] = [box, disc, motion, zoom, maskedVariable, bloom, gloom]
+    static let all: [FilterDescriptor] = [box, disc, bokeh, motion, zoom, maskedVariable, bloom, gloom]
 
     /// The Gaussian's taps as two separable passes (the helper the other filters share).
     static func gaussian(_ image: Image, sigma: Double, name: String) -> Image {
@@ -45,6 +45,51 @@ enum NeighbourhoodBlurFilters {
         if radius < 1 { return image }
         return image.applying(DiscSpans(radius: radius, reduction: .mean, filterName: "CIDiscBlur"))
     }
+
+    /// Ours (Apple's kernel is not public): a lens's bokeh, a disc with a bright rim, then softened.
+    /// With `D_r` the disc `dx² + dy² ≤ r²` (CIDiscBlur's, r = inputRadius) and the ring `D_r \ D_q`,
+    /// `q = r·(1 − inputRingSize)`, the kernel weighs the disc 1 and the ring `1 + 4·inputRingAmount`:
+    /// `k = (S_r + g·(S_r − S_q))/(N_r + g·(N_r − N_q))`, `g = 4·inputRingAmount`, `S` the sums and
+    /// `N` the pixel counts of the discs; then CIGaussianBlur of σ = inputSoftness pixels. Transparent
+    /// outside the input (clamp it first for hard edges); extent grown by ⌊r⌋ and the Gaussian's ⌈3σ⌉.
+    static let bokeh = FilterDescriptor(
+        name: "CIBokehBlur", categories: ["CICategoryBlur", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"],
+        summary: "A disc of radius r whose rim (the outer inputRingSize·r) weighs 1 + 4·inputRingAmount, normalised (two disc means "
+            + "by row spans), then a Gaussian of σ = inputSoftness; extent grows by ⌊r⌋ + ⌈3σ⌉.",
+        inputs: [ColorAdjustmentFilters.imageInput,
+                 FilterInput("inputRadius", .number, default: .number(20), minimum: 0, maximum: 500, slider: 0...100,
+                             "The disc's radius in pixels."),
+                 FilterInput("inputRingAmount", .number, default: .number(0), minimum: 0, maximum: 1, slider: 0...1,
+                             "How much brighter the rim is: it weighs 1 + 4 times this."),
+                 FilterInput("inputRingSize", .number, default: .number(0.1), minimum: 0, maximum: 0.2, slider: 0...0.2,
+                             "The rim's width as a fraction of the radius."),
+                 FilterInput("inputSoftness", .number, default: .number(1), minimum: 0, maximum: 10, slider: 0.25...0.4,
+                             "The σ in pixels of the Gaussian that softens the disc's edge.")]
+    ) { args in
+        let image = try args.image("inputImage"), radius = try args.number("inputRadius")
+        let g = 4 * (try args.number("inputRingAmount")), inner = radius * (1 - (try args.number("inputRingSize")))
+        var result = image
+        if radius >= 1 {
+            let outer = DiscSpans(radius: radius, reduction: .mean, filterName: "CIBokehBlur")
+            let whole = image.applying(outer)
+            if g > 0 && DiscSpans(radius: inner, reduction: .mean, filterName: "CIBokehBlur_ring").count < outer.count {
+                let disc = DiscSpans(radius: inner, reduction: .mean, filterName: "CIBokehBlur_ring")
+                let nr = Double(outer.count), nq = Double(disc.count), total = nr + g * (nr - nq)
+                // out = (N_r(1 + g)·M_r − g·N_q·M_q)/total, M the disc means.
+                result = try bokehRingKernel.apply([.image(whole), .image(image.applying(disc)), .number(nr * (1 + g) / total),
+                                                    .number(g * nq / total)], extent: whole.extent)
+            } else {
+                result = whole
+            }
+        }
+        return gaussian(result, sigma: try args.number("inputSoftness"), name: "CIBokehBlur_soft")
+    }
+
+    static let bokehRingKernel = CatalogueKernel("""
+        kernel vec4 CIBokehBlur(__sample whole, __sample inner, float a, float b) {
+            return a * whole - b * inner;
+        }
+        """)
 
     /// A 1-D Gaussian of σ = inputRadius along the direction (cos θ, sin θ), as Core Image does it:
     /// the image is rotated by −θ (bilinear) so the streak runs along rows, blurred by the separable

@@ -2,7 +2,7 @@ import Foundation
 import GraphEngine
 
 /// Stylize filters that read a pixel's neighbours (CICategoryStylize): outlines (CIComicEffect,
-/// CILineOverlay) and relief (CIShadedMaterial, CIHeightFieldFromMask). Core Image builds them from
+/// CILineOverlay, CIEdgeWork) and relief (CIShadedMaterial, CIHeightFieldFromMask). Core Image builds them from
 /// its noise reduction, edge and blur filters, which it does not document; ours are composed of
 /// this catalogue's Gaussian blur and a 3×3 Sobel on luma. Notation: `Y(q)` is the luma of the
 /// premultiplied colour at `q` (Rec. 709 weights 0.2125, 0.7154, 0.0721), read from the input
@@ -10,7 +10,7 @@ import GraphEngine
 /// `Gx = Y(x+1, y−1) + 2Y(x+1, y) + Y(x+1, y+1) − (the same at x − 1)` and `Gy` alike in y.
 enum NeighbourhoodStyleFilters {
     static let categories = ["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage"]
-    static let all: [FilterDescriptor] = [comic, lineOverlay, shadedMaterial, heightFieldFromMask]
+    static let all: [FilterDescriptor] = [comic, lineOverlay, edgeWork, shadedMaterial, heightFieldFromMask]
 
     /// The Sobel magnitude of `luma(p)`, a helper each kernel defines over its own samplers.
     static let sobelSource = """
@@ -96,6 +96,47 @@ enum NeighbourhoodStyleFilters {
                                      lumaAt(image, blurred, p + vec2(1.0, 0.0), k), lumaAt(image, blurred, p + vec2(-1.0, 1.0), k),
                                      lumaAt(image, blurred, p + vec2(0.0, 1.0), k), lumaAt(image, blurred, p + vec2(1.0, 1.0), k));
             return vec4(0.0, 0.0, 0.0, clamp((line.y * e - line.z) * line.w, 0.0, 1.0));
+        }
+        """)
+
+    /// Ours: a woodcut, black ink on white. With `G_σ` this catalogue's Gaussian blur (CIGaussianBlur)
+    /// of the clamped input and `L = (116 f(Y) − 16)/100` the CIE lightness of a luma (`f` as in CIE
+    /// Lab), `a = L(Y(G_1))` (the picture, its noise smoothed) and `b = L(Y(G_{1+R}))` (its
+    /// surroundings, R = inputRadius): ink where the picture is darker than its surroundings (the
+    /// dark side of every edge, dark lines, as thick as R) or dark in itself,
+    /// `k = max(smoothstep(0.01, 0.03, b − a), 1 − smoothstep(0.2, 0.3, a))`, `out = (1 − k, 1 − k,
+    /// 1 − k, 1)`; extent the input's. R = 0 leaves only the dark areas.
+    static let edgeWork = FilterDescriptor(
+        name: "CIEdgeWork", categories: categories,
+        summary: "A woodcut (ours): ink k = max(smoothstep(0.01, 0.03, b − a), 1 − smoothstep(0.2, 0.3, a)), a and b the lightness "
+            + "L*/100 of the luma blurred by σ = 1 and σ = 1 + inputRadius; out = (1 − k, 1 − k, 1 − k, 1).",
+        inputs: [ColorAdjustmentFilters.imageInput,
+                 FilterInput("inputRadius", .number, default: .number(3), minimum: 0, slider: 0...20,
+                             "How far the surroundings reach, so how thick the lines are, in pixels.")]
+    ) { args in
+        let image = try args.image("inputImage")
+        let radius = try args.number("inputRadius")
+        // The wide blur's σ = 1 + radius stays within CIGaussianBlur's 1000.
+        guard radius <= 999 else {
+            throw GraphError.invalidParameter(filter: "CIEdgeWork", key: "inputRadius", reason: "\(radius) is above 999 pixels")
+        }
+        let clamped = image.clampedToExtent()
+        func blurred(_ sigma: Double) throws -> Image {
+            try FilterRegistry.standard.apply("CIGaussianBlur", parameters: ["inputImage": .image(clamped), "inputRadius": .number(sigma)])
+        }
+        return try edgeWorkKernel.apply([.image(try blurred(1)), .image(try blurred(1 + radius))], extent: image.extent)
+    }
+
+    static let edgeWorkKernel = CatalogueKernel("""
+        float lightness(vec4 c) {
+            float y = dot(c.rgb, vec3(0.2125, 0.7154, 0.0721));
+            float f = y > 0.008856451679035631 ? pow(y, 0.3333333333333333) : y / 0.12841854934601665 + 0.13793103448275862;
+            return 1.16 * f - 0.16;
+        }
+        kernel vec4 CIEdgeWork(__sample fine, __sample wide) {
+            float a = lightness(fine), b = lightness(wide);
+            float k = max(smoothstep(0.01, 0.03, b - a), 1.0 - smoothstep(0.2, 0.3, a));
+            return vec4(vec3(1.0 - k), 1.0);
         }
         """)
 

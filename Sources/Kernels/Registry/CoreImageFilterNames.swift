@@ -1,8 +1,9 @@
 import GraphEngine
 
 /// The names of Core Image's built-in filters (`CIFilter.filterNames(inCategory: nil)` on macOS 15 /
-/// iOS 18, from Apple's Core Image documentation; CIAreaAverageMaximumRed of macOS 16 / iOS 19 and
-/// CIBlurredRoundedRectangleGenerator of macOS 26 / iOS 26 from the attribute reference), so that a
+/// iOS 18, from Apple's Core Image documentation; CIAreaAverageMaximumRed and
+/// CISignedDistanceGradientFromRedMask of macOS 16 / iOS 19 and CIBlurredRoundedRectangleGenerator
+/// of macOS 26 / iOS 26 from the attribute reference), so that a
 /// name Core Image users know but this engine does not provide is answered as such rather than as a typo.
 public enum CoreImageFilterNames {
     /// Every built-in Core Image filter name, sorted.
@@ -53,7 +54,8 @@ public enum CoreImageFilterNames {
         "CIPointillize", "CIQRCodeGenerator", "CIRadialGradient", "CIRandomGenerator", "CIRippleTransition",
         "CIRoundedRectangleGenerator", "CIRoundedRectangleStrokeGenerator", "CIRowAverage", "CISRGBToneCurveToLinear",
         "CISaliencyMapFilter", "CISampleNearest", "CISaturationBlendMode", "CIScreenBlendMode", "CISepiaTone",
-        "CIShadedMaterial", "CISharpenLuminance", "CISixfoldReflectedTile", "CISixfoldRotatedTile",
+        "CIShadedMaterial", "CISharpenLuminance", "CISignedDistanceGradientFromRedMask", "CISixfoldReflectedTile",
+        "CISixfoldRotatedTile",
         "CISmoothLinearGradient", "CISobelGradients", "CISoftLightBlendMode", "CISourceAtopCompositing",
         "CISourceInCompositing", "CISourceOutCompositing", "CISourceOverCompositing", "CISpotColor", "CISpotLight",
         "CIStarShineGenerator", "CIStraightenFilter", "CIStretchCrop", "CIStripesGenerator", "CISubtractBlendMode",
@@ -82,8 +84,8 @@ extension CoreImageFilterNames {
 }
 
 extension FilterRegistry {
-    /// Why `name` is not a filter here, in words: `CIBokehBlur is a Core Image filter this engine does
-    /// not provide (the closest provided: "CIBoxBlur", "CIDiscBlur", "CIGaussianBlur")` for a known
+    /// Why `name` is not a filter here, in words: `CIMeshGenerator is a Core Image filter this engine does
+    /// not provide (the closest provided: "CIRandomGenerator", "CIStripesGenerator", "CIStarShineGenerator")` for a known
     /// Core Image name (for one of Apple's neural filters, the reason and what to use instead), else `unknown filter "X" (did you mean "Y"?)` when a name is close (and when
     /// that name is Core Image's but not provided here, it says so).
     public func unknownFilterMessage(_ name: String) -> String {
@@ -102,8 +104,8 @@ extension FilterRegistry {
         return "unknown filter \"\(name)\" (did you mean \"\(suggestion)\"\(unprovided)?)"
     }
 
-    /// Up to three provided filters whose names share the most words with `name` (`CIBokehBlur`:
-    /// the blurs), closest spelling first among equals.
+    /// Up to three provided filters whose names share the most words with `name` (`CIMeshGenerator`:
+    /// the generators), closest spelling first among equals.
     func closestFilters(to name: String, count: Int = 3) -> [String] {
         let words = Set(Self.words(of: name))
         let scored = filters.map(\.name).compactMap { candidate -> (String, Int, Int)? in
