@@ -2,13 +2,14 @@ import Foundation
 import CRowKernels
 import XCTest
 
-/// The wide row kernels (AVX, AVX2) against their portable loops and their definitions.
+/// The wide row kernels (AVX, AVX2, AVX-512) against their portable loops and their definitions.
 final class RowKernelTests: XCTestCase {
     func testWidePathMatchesPortableBitForBit() {
         var rng = SeededGenerator(seed: 77)
         let taps = (0..<61).map { _ in Float.random(in: 0...0.05, using: &rng) }
         let source = (0..<(200 * 70)).map { _ in Float.random(in: -1...2, using: &rng) }
-        for count in [1, 7, 8, 31, 32, 33, 63, 64, 65, 100, 139] {
+        // Past 128 and 16 the AVX-512 loops run (where the CPU has them), their leftovers the AVX2 ones.
+        for count in [1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 139, 255, 300] {
             for stride in [1, 200] {
                 var fast = [Float](repeating: 0, count: count), portable = fast
                 graph_convolve_row(source, stride, taps, 61, Int32(count), &fast)
@@ -20,7 +21,7 @@ final class RowKernelTests: XCTestCase {
             }
         }
         // Rows of a vertical pass, four at a time where they can be: each the single row's bits.
-        for (count, rows) in [(16, 4), (17, 4), (40, 7), (139, 9), (5, 3)] {
+        for (count, rows) in [(16, 4), (17, 4), (32, 4), (33, 5), (40, 7), (64, 8), (139, 9), (160, 8), (5, 3)] {
             var batched = [Float](repeating: 0, count: count * rows)
             graph_convolve_rows(source, 200, taps, 61, Int32(count), Int32(rows), &batched, count)
             for row in 0..<rows {
