@@ -48,6 +48,12 @@ struct InputView {
         decodeTable = nil
     }
 
+    /// The view reads a YUV frame (whose loads go through one span of chroma scratch).
+    var isYUV: Bool {
+        if case .yuv = storage { return true }
+        return false
+    }
+
     typealias Channels = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>,
                           UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
 
