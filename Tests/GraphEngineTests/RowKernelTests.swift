@@ -33,6 +33,46 @@ final class RowKernelTests: XCTestCase {
         }
     }
 
+    /// Plain 8-bit rows in and out (no transfer): the AVX2 loops give the portable loops' bits for
+    /// every count (the wide part and the tail), both channel orders, and out-of-range, NaN and
+    /// half-way values on the way out; the values are the definitions'.
+    func testUnpackAndPackRowsMatchPortable() {
+        var rng = SeededGenerator(seed: 31)
+        let pixels = (0..<(4 * 300)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for channels: Int32 in [3, 4] {
+            for (red, blue): (Int32, Int32) in [(0, 2), (2, 0)] where channels == 4 || red == 0 {
+                for count in [0, 1, 7, 8, 9, 17, 100, 300] {
+                    let empty = [Float](repeating: -1, count: count)
+                    var (r, g, b, a) = (empty, empty, empty, empty), (pr, pg, pb, pa) = (empty, empty, empty, empty)
+                    graph_unpack8_row(pixels, channels, red, blue, Int32(count), &r, &g, &b, &a)
+                    graph_unpack8_row_portable(pixels, channels, red, blue, Int32(count), &pr, &pg, &pb, &pa)
+                    let fast = [r, g, b, a], portable = [pr, pg, pb, pa]
+                    XCTAssertEqual(fast.map { $0.map(\.bitPattern) }, portable.map { $0.map(\.bitPattern) }, "\(channels) \(count)")
+                    if count > 0 {
+                        XCTAssertEqual(fast[0][count - 1], Float(pixels[(count - 1) * Int(channels) + Int(red)]) * (1 / 255))
+                        XCTAssertEqual(fast[3][count - 1], channels == 4 ? Float(pixels[count * 4 - 1]) * (1 / 255) : 1)
+                    }
+                }
+            }
+        }
+        let specials: [Float] = [.nan, .infinity, -.infinity, -0.5, 1.5, 0.5 / 255, 1.5 / 255, 2.5 / 255, 254.5 / 255]
+        let values = (0..<3).map { _ in
+            (0..<300).map { i in i % 4 == 0 ? specials[i / 4 % specials.count] : Float.random(in: -0.2...1.2, using: &rng) }
+        }
+        for count in [0, 1, 9, 10, 11, 18, 100, 300] {
+            var fast = [UInt8](repeating: 7, count: 3 * count + 16), portable = fast
+            graph_pack8_rgb_row(values[0], values[1], values[2], Int32(count), &fast)
+            graph_pack8_rgb_row_portable(values[0], values[1], values[2], Int32(count), &portable)
+            XCTAssertEqual(fast, portable, "count \(count)")
+            XCTAssertEqual(Array(fast[(3 * count)...]), [UInt8](repeating: 7, count: 16), "nothing written past the row")
+            for i in 0..<count {
+                let scaled = values[1][i] * 255
+                let code = scaled.isNaN ? 0 : UInt8(min(max(scaled, 0), 255).rounded(.toNearestOrEven))
+                XCTAssertEqual(fast[3 * i + 1], code, "pixel \(i): \(values[1][i])")
+            }
+        }
+    }
+
     /// YCbCr -> RGBA8 rows in fixed point: the wide path byte-identical to the portable one for
     /// every start and remainder, both sitings and layouts and both vertical weights, including
     /// the clamped edges; and every pixel within one code of the double-precision formula with
