@@ -41,7 +41,8 @@ final class ChannelTableTests: XCTestCase {
             XCTAssertTrue(dump.programs.last?.instructions.contains { $0.hasPrefix(decision) } ?? false, dump.text())
             let other = try context.dump(computed)
             XCTAssertFalse(other.programs.contains { $0.instructions.contains { $0.hasPrefix(self.decision) } }, other.text())
-            for format in [PixelFormat.rgbaf, .rgba8] {
+            // RGB8 goes from source bytes to output bytes (the codes the sink would write).
+            for format in [PixelFormat.rgbaf, .rgba8, .rgb8] {
                 let a = try context.render(looked, format: format), b = try context.render(computed, format: format)
                 for row in 0..<5 {
                     for x in 0..<300 {
@@ -84,5 +85,10 @@ final class ChannelTableTests: XCTestCase {
         XCTAssertTrue(dump.programs.last?.instructions.contains { $0.hasPrefix(decision) } ?? false, dump.text())
         let fast = bottomUpPixels(try Context().render(image, format: .rgbaf))
         assertClose(fast, try ReferenceEvaluator().render(image, rect: image.extent), tolerance: 1e-4)
+        // The sRGB encode fused into the 8-bit store: output bytes through codes the same as through floats.
+        let rgb = try Context().render(image, format: .rgb8), rgba = try Context().render(image, format: .rgba8)
+        for row in 0..<4 {
+            for x in 0..<64 { XCTAssertEqual(rgb.pixel(x: x, row: row), Array(rgba.pixel(x: x, row: row).prefix(3)), "x \(x) row \(row)") }
+        }
     }
 }

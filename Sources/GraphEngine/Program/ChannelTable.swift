@@ -67,6 +67,39 @@ struct ChannelTable {
         values = sink.values
     }
 
+    /// The codes an interleaved RGB8 `sink` writes for every entry (red, green, blue: 256 each, from
+    /// the sink's own conversion), so rows go from source bytes to output bytes; nil for other sinks.
+    func codes(for sink: BufferSink) -> [UInt8]? {
+        guard sink.format == .rgb8 else { return nil }
+        var pixels = [UInt8](repeating: 0, count: 3 * 256)
+        pixels.withUnsafeMutableBytes { raw in
+            values.withUnsafeBufferPointer { table in
+                guard let base = raw.baseAddress, let t = table.baseAddress else { return }
+                let probe = BufferSink(base: base, rowBytes: 3 * 256, format: .rgb8, rect: PixelRect(x: 0, y: 0, width: 256, height: 1),
+                                       halfScratch: sink.halfScratch, encodeSRGB: sink.encodeSRGB)
+                let p = UnsafeMutablePointer(mutating: t)
+                probe.store(x0: 0, y: 0, count: 256, from: (p, p + 256, p + 512, p + 768))
+            }
+        }
+        return (0..<3).flatMap { channel in (0..<256).map { pixels[3 * $0 + channel] } }
+    }
+
+    /// Writes `count` RGB8 pixels to `out` from source row `row` starting at `column` through
+    /// ``codes(for:)``'s `codes`.
+    static func lookUp(codes: UnsafePointer<UInt8>, _ buffer: ImageBuffer, row: Int, column: Int, count: Int,
+                       into out: UnsafeMutablePointer<UInt8>) {
+        let channels = buffer.format.channels
+        let (red, blue) = channels >= 3 ? buffer.format.redAndBlueIndices : (0, 0)
+        let green = channels >= 3 ? 1 : 0
+        let p = UnsafePointer((buffer.storage + row * buffer.rowBytes).assumingMemoryBound(to: UInt8.self)) + column * channels
+        for i in 0..<count {
+            let pixel = p + i * channels
+            out[3 * i] = codes[Int(pixel[red])]
+            out[3 * i + 1] = codes[256 + Int(pixel[green])]
+            out[3 * i + 2] = codes[512 + Int(pixel[blue])]
+        }
+    }
+
     /// Fills `count` pixels of the four registers from source row `row` starting at `column` (inside
     /// the buffer): each colour channel through its table, alpha the constant result.
     func lookUp(_ buffer: ImageBuffer, row: Int, column: Int, count: Int, into out: InputView.Channels) {

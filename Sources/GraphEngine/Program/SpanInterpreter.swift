@@ -156,6 +156,8 @@ struct SpanInterpreter {
         // The lookup path's source and result registers (after the program's own).
         var lookup: (table: ChannelTable, view: InputView, buffer: ImageBuffer)?
         if let table, let view = inputs.first, case .buffer(let buffer) = view.storage { lookup = (table, view, buffer) }
+        // An RGB8 buffer sink: source bytes to output bytes, through the codes the sink would write.
+        let bytes = (sink as? BufferSink).flatMap { sink in lookup?.table.codes(for: sink).map { (sink, $0) } }
         let looked = (registers.register(executable.registerCount), registers.register(executable.registerCount + 1),
                       registers.register(executable.registerCount + 2), registers.register(executable.registerCount + 3))
         uniforms.withUnsafeBufferPointer { uniformBuffer in
@@ -168,8 +170,17 @@ struct SpanInterpreter {
                 while x0 < rect.maxX {
                     let n = min(width, rect.maxX - x0)
                     if rowReady, let (table, view, buffer) = lookup, x0 >= view.valid.x, x0 + n <= view.valid.maxX {
-                        table.lookUp(buffer, row: buffer.height - 1 - y, column: x0, count: n, into: looked)
-                        sink.store(x0: x0, y: y, count: n, from: looked)
+                        if let (byteSink, codes) = bytes {
+                            let out = byteSink.base + (byteSink.rect.maxY - 1 - y) * byteSink.rowBytes + (x0 - byteSink.rect.x) * 3
+                            codes.withUnsafeBufferPointer { c in
+                                guard let c = c.baseAddress else { return }
+                                ChannelTable.lookUp(codes: c, buffer, row: buffer.height - 1 - y, column: x0, count: n,
+                                                    into: out.assumingMemoryBound(to: UInt8.self))
+                            }
+                        } else {
+                            table.lookUp(buffer, row: buffer.height - 1 - y, column: x0, count: n, into: looked)
+                            sink.store(x0: x0, y: y, count: n, from: looked)
+                        }
                         x0 += n
                         continue
                     }
