@@ -15,7 +15,7 @@ Threads: graph `--threads N`, libvips `VIPS_CONCURRENCY=N`. Pillow is single-thr
 in the 1-thread rounds only. PEERS (default ../shared/bench/peers) must hold inputs/ (made by its
 make_inputs.sh) and be writable (the task scripts write out/); GRAPH is the binary
 (default .build/release/graph); BASELINE=path/to/other/graph adds that binary as one more tool
-(another build, to measure a change in the same minutes).
+(another build, to measure a change in the same minutes; BASELINE_LABEL says which).
 """
 import argparse
 import datetime
@@ -138,6 +138,8 @@ def main():
     print("Whole process, start-up included; best wall of %d alternating rounds (after one warm-up round), with that run's "
           "CPU (user + system) and peak RSS; median wall beside it. Ratio = graph / peer: wall, then CPU (below 1: graph "
           "ahead). Command: `bash Benchmarks/peers/run-table.sh` (`%s`).\n" % (a.n, " ".join(["table.py", "-n", str(a.n), "--threads", a.threads] + tasks)))
+    if BASELINE:
+        print("`graph baseline` is `%s` (%s), run in the same rounds.\n" % (BASELINE, os.environ.get("BASELINE_LABEL", "another build")))
     print("| task | tool | threads | best wall s | median wall s | CPU s | peak MiB | graph ÷ peer (wall / CPU) |")
     print("|---|---|---|---|---|---|---|---|")
     for name in tasks:
