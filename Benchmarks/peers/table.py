@@ -131,6 +131,7 @@ def main():
                              capture_output=True, text=True).stdout.strip()
     cli = subprocess.run(["vips", "--version"], capture_output=True, text=True).stdout.strip()
     cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    load = os.getloadavg()[0]
     print("# Peer table (issue 26)\n")
     print("%s UTC, graph at %s%s, %d cores (%s), %s; pyvips on libvips %s; %s.\n" % (
         datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M"), commit, " + uncommitted changes" if dirty else "",
@@ -148,7 +149,8 @@ def main():
             for row in rows:
                 print(row)
             sys.stdout.flush()
-    print()
+    print("\nLoad average (1 min) at the start %.1f, at the end %.1f (other processes share the cores: compare ratios, "
+          "not seconds).\n" % (load, os.getloadavg()[0]))
     for name in tasks:
         print("- %s: %s" % (name, TASKS[name][0]))
 
