@@ -33,6 +33,34 @@ final class RowKernelTests: XCTestCase {
         }
     }
 
+    /// The resample's horizontal pass over row blocks: 16-lane blocks (AVX-512 where the CPU has it,
+    /// sixteen outputs transposed at a time) and 8-lane ones give the portable loop's bits for every
+    /// output count; interleaving 16 rows (transposed 16 columns at a time) is a plain copy.
+    func testResampleColumnsAndInterleaveMatchPortable() {
+        var rng = SeededGenerator(seed: 41)
+        let width = 300, outputs = 200
+        let rows = (0..<(16 * width)).map { _ in Float.random(in: -0.5...1.5, using: &rng) }
+        for (count, length) in [(16, 300), (16, 17), (16, 5), (8, 300), (3, 40)] {
+            var block = [Float](repeating: 0, count: count * length)
+            graph_interleave_rows(rows, Int32(width), Int32(count), Int32(length), &block)
+            for i in 0..<length {
+                for j in 0..<count { XCTAssertEqual(block[i * count + j], rows[j * width + i], "\(count) rows, column \(i)") }
+            }
+        }
+        let firsts = (0..<outputs).map { Int32($0) }, counts = (0..<outputs).map { Int32(1 + $0 % 7) }
+        let weights = (0..<(outputs * 8)).map { _ in Float.random(in: -0.2...0.8, using: &rng) }
+        for lanes in [16, 8] {
+            var block = [Float](repeating: 0, count: lanes * width)
+            graph_interleave_rows(rows, Int32(width), Int32(lanes), Int32(width), &block)
+            for count in [0, 1, 15, 16, 17, 33, 100, 200] {
+                var fast = [Float](repeating: 0, count: lanes * outputs), portable = fast
+                graph_resample_columns(block, Int32(lanes), firsts, counts, weights, 8, Int32(count), &fast, Int32(outputs))
+                graph_resample_columns_portable(block, Int32(lanes), firsts, counts, weights, 8, Int32(count), &portable, Int32(outputs))
+                XCTAssertEqual(fast.map(\.bitPattern), portable.map(\.bitPattern), "lanes \(lanes) count \(count)")
+            }
+        }
+    }
+
     /// Plain 8-bit rows in and out (no transfer): the AVX2 loops give the portable loops' bits for
     /// every count (the wide part and the tail), both channel orders, and out-of-range, NaN and
     /// half-way values on the way out; the values are the definitions'.
