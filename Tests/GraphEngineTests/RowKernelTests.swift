@@ -2,13 +2,14 @@ import Foundation
 import CRowKernels
 import XCTest
 
-/// The wide row kernels (AVX, AVX2) against their portable loops and their definitions.
+/// The wide row kernels (AVX, AVX2, AVX-512) against their portable loops and their definitions.
 final class RowKernelTests: XCTestCase {
     func testWidePathMatchesPortableBitForBit() {
         var rng = SeededGenerator(seed: 77)
         let taps = (0..<61).map { _ in Float.random(in: 0...0.05, using: &rng) }
         let source = (0..<(200 * 70)).map { _ in Float.random(in: -1...2, using: &rng) }
-        for count in [1, 7, 8, 31, 32, 33, 63, 64, 65, 100, 139] {
+        // Past 128 and 16 the AVX-512 loops run (where the CPU has them), their leftovers the AVX2 ones.
+        for count in [1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 139, 255, 300] {
             for stride in [1, 200] {
                 var fast = [Float](repeating: 0, count: count), portable = fast
                 graph_convolve_row(source, stride, taps, 61, Int32(count), &fast)
@@ -20,7 +21,7 @@ final class RowKernelTests: XCTestCase {
             }
         }
         // Rows of a vertical pass, four at a time where they can be: each the single row's bits.
-        for (count, rows) in [(16, 4), (17, 4), (40, 7), (139, 9), (5, 3)] {
+        for (count, rows) in [(16, 4), (17, 4), (32, 4), (33, 5), (40, 7), (64, 8), (139, 9), (160, 8), (5, 3)] {
             var batched = [Float](repeating: 0, count: count * rows)
             graph_convolve_rows(source, 200, taps, 61, Int32(count), Int32(rows), &batched, count)
             for row in 0..<rows {
@@ -28,6 +29,74 @@ final class RowKernelTests: XCTestCase {
                 source.withUnsafeBufferPointer { graph_convolve_row_portable($0.baseAddress! + row * 200, 200, taps, 61, Int32(count), &single) }
                 XCTAssertEqual(Array(batched[(row * count)..<((row + 1) * count)]).map(\.bitPattern), single.map(\.bitPattern),
                                "count \(count) row \(row) of \(rows)")
+            }
+        }
+    }
+
+    /// The resample's horizontal pass over row blocks: 16-lane blocks (AVX-512 where the CPU has it,
+    /// sixteen outputs transposed at a time) and 8-lane ones give the portable loop's bits for every
+    /// output count; interleaving 16 rows (transposed 16 columns at a time) is a plain copy.
+    func testResampleColumnsAndInterleaveMatchPortable() {
+        var rng = SeededGenerator(seed: 41)
+        let width = 300, outputs = 200
+        let rows = (0..<(16 * width)).map { _ in Float.random(in: -0.5...1.5, using: &rng) }
+        for (count, length) in [(16, 300), (16, 17), (16, 5), (8, 300), (3, 40)] {
+            var block = [Float](repeating: 0, count: count * length)
+            graph_interleave_rows(rows, Int32(width), Int32(count), Int32(length), &block)
+            for i in 0..<length {
+                for j in 0..<count { XCTAssertEqual(block[i * count + j], rows[j * width + i], "\(count) rows, column \(i)") }
+            }
+        }
+        let firsts = (0..<outputs).map { Int32($0) }, counts = (0..<outputs).map { Int32(1 + $0 % 7) }
+        let weights = (0..<(outputs * 8)).map { _ in Float.random(in: -0.2...0.8, using: &rng) }
+        for lanes in [16, 8] {
+            var block = [Float](repeating: 0, count: lanes * width)
+            graph_interleave_rows(rows, Int32(width), Int32(lanes), Int32(width), &block)
+            for count in [0, 1, 15, 16, 17, 33, 100, 200] {
+                var fast = [Float](repeating: 0, count: lanes * outputs), portable = fast
+                graph_resample_columns(block, Int32(lanes), firsts, counts, weights, 8, Int32(count), &fast, Int32(outputs))
+                graph_resample_columns_portable(block, Int32(lanes), firsts, counts, weights, 8, Int32(count), &portable, Int32(outputs))
+                XCTAssertEqual(fast.map(\.bitPattern), portable.map(\.bitPattern), "lanes \(lanes) count \(count)")
+            }
+        }
+    }
+
+    /// Plain 8-bit rows in and out (no transfer): the AVX2 loops give the portable loops' bits for
+    /// every count (the wide part and the tail), both channel orders, and out-of-range, NaN and
+    /// half-way values on the way out; the values are the definitions'.
+    func testUnpackAndPackRowsMatchPortable() {
+        var rng = SeededGenerator(seed: 31)
+        let pixels = (0..<(4 * 300)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for channels: Int32 in [3, 4] {
+            for (red, blue): (Int32, Int32) in [(0, 2), (2, 0)] where channels == 4 || red == 0 {
+                for count in [0, 1, 7, 8, 9, 17, 100, 300] {
+                    let empty = [Float](repeating: -1, count: count)
+                    var (r, g, b, a) = (empty, empty, empty, empty), (pr, pg, pb, pa) = (empty, empty, empty, empty)
+                    graph_unpack8_row(pixels, channels, red, blue, Int32(count), &r, &g, &b, &a)
+                    graph_unpack8_row_portable(pixels, channels, red, blue, Int32(count), &pr, &pg, &pb, &pa)
+                    let fast = [r, g, b, a], portable = [pr, pg, pb, pa]
+                    XCTAssertEqual(fast.map { $0.map(\.bitPattern) }, portable.map { $0.map(\.bitPattern) }, "\(channels) \(count)")
+                    if count > 0 {
+                        XCTAssertEqual(fast[0][count - 1], Float(pixels[(count - 1) * Int(channels) + Int(red)]) * (1 / 255))
+                        XCTAssertEqual(fast[3][count - 1], channels == 4 ? Float(pixels[count * 4 - 1]) * (1 / 255) : 1)
+                    }
+                }
+            }
+        }
+        let specials: [Float] = [.nan, .infinity, -.infinity, -0.5, 1.5, 0.5 / 255, 1.5 / 255, 2.5 / 255, 254.5 / 255]
+        let values = (0..<3).map { _ in
+            (0..<300).map { i in i % 4 == 0 ? specials[i / 4 % specials.count] : Float.random(in: -0.2...1.2, using: &rng) }
+        }
+        for count in [0, 1, 9, 10, 11, 18, 100, 300] {
+            var fast = [UInt8](repeating: 7, count: 3 * count + 16), portable = fast
+            graph_pack8_rgb_row(values[0], values[1], values[2], Int32(count), &fast)
+            graph_pack8_rgb_row_portable(values[0], values[1], values[2], Int32(count), &portable)
+            XCTAssertEqual(fast, portable, "count \(count)")
+            XCTAssertEqual(Array(fast[(3 * count)...]), [UInt8](repeating: 7, count: 16), "nothing written past the row")
+            for i in 0..<count {
+                let scaled = values[1][i] * 255
+                let code = scaled.isNaN ? 0 : UInt8(min(max(scaled, 0), 255).rounded(.toNearestOrEven))
+                XCTAssertEqual(fast[3 * i + 1], code, "pixel \(i): \(values[1][i])")
             }
         }
     }

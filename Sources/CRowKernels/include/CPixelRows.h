@@ -20,4 +20,20 @@ void graph_decode8_row(const uint8_t *pixels, int channels, int redIndex, int bl
 void graph_encode8_row(const float *r, const float *g, const float *b, const float *a, int count, int channels,
                        int redIndex, int blueIndex, const uint8_t *table, uint8_t *out);
 
+/// Reads `count` 8-bit pixels of `channels` samples (3 or 4; red and blue at `redIndex` and
+/// `blueIndex`) into planes as stored: each sample (float)byte · (1.0f/255); alpha 1 for 3 samples.
+/// AVX2 eight pixels at a time when the CPU has it, the same bits as the portable loop.
+void graph_unpack8_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, float *r, float *g,
+                       float *b, float *a);
+/// The same, always through the portable loop (tests compare the two).
+void graph_unpack8_row_portable(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, float *r,
+                                float *g, float *b, float *a);
+
+/// Writes `count` pixels as interleaved 8-bit RGB: each sample unorm8(v), the nearest code to
+/// clamp(v · 255, 0, 255), ties to even, NaN as 0. AVX2 eight pixels at a time when the CPU has
+/// it, the same bytes as the portable loop.
+void graph_pack8_rgb_row(const float *r, const float *g, const float *b, int count, uint8_t *out);
+/// The same, always through the portable loop (tests compare the two).
+void graph_pack8_rgb_row_portable(const float *r, const float *g, const float *b, int count, uint8_t *out);
+
 #endif

@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 /// out[i] = sum over k ascending of taps[k] * source[i + k * tapStride], for i in 0..<count, each
-/// term added with a fused multiply-add (sum = fma(taps[k], source[...], sum)). Uses 256-bit AVX2
-/// and FMA when the CPU has them (checked once at run time); the portable path calls fmaf, so both
-/// give the same bits.
+/// term added with a fused multiply-add (sum = fma(taps[k], source[...], sum)). Uses 512-bit
+/// AVX-512 or 256-bit AVX2 with FMA when the CPU has them (checked once at run time); the portable
+/// path calls fmaf, so every path gives the same bits.
 void graph_convolve_row(const float *source, ptrdiff_t tapStride, const float *taps, int tapCount, int count,
                         float *out);
 

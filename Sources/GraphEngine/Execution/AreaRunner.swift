@@ -15,8 +15,9 @@ struct AreaLayout: Hashable {
 final class AreaRunner {
     private var inputBuffers: [UnsafeMutablePointer<Float>] = []
     private var inputCapacities: [Int] = []
-    /// Where loads of channels a pass does not read go (one span).
-    private let discard = UnsafeMutablePointer<Float>.allocate(capacity: SpanInterpreter.spanWidth)
+    /// Where loads of channels a pass does not read go (one row; grown as rows get wider).
+    private var discard = UnsafeMutablePointer<Float>.allocate(capacity: SpanInterpreter.spanWidth)
+    private var discardCapacity = SpanInterpreter.spanWidth
     /// One span of RGBA, for inputs a pass reduces to one value per pixel as they load.
     private let span = UnsafeMutablePointer<Float>.allocate(capacity: 4 * SpanInterpreter.spanWidth)
     /// A row of ones (the alpha of opaque outputs).
@@ -58,7 +59,17 @@ final class AreaRunner {
             let loaded = view.primaries == nil ? channels : max(channels, 3)
             let count = wanted.pixelCount
             let base = inputBuffer(index, count: max(count * loaded, 1))
-            let width = SpanInterpreter.spanWidth
+            // A row per load call (the view's setup once per row, not per span), except where the
+            // load goes through one span of scratch: a reduction's, or a YUV frame's chroma.
+            var width = SpanInterpreter.spanWidth
+            if reduction == nil, !view.isYUV {
+                width = max(wanted.width, 1)
+                if discardCapacity < width {
+                    discard.deallocate()
+                    discard = .allocate(capacity: width)
+                    discardCapacity = width
+                }
+            }
             for row in 0..<wanted.height {
                 var x = 0
                 while x < wanted.width {

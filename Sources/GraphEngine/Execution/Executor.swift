@@ -21,6 +21,9 @@ struct Executor {
     /// The image processors' results (and the inputs they share with the work units), computed at
     /// the first ``run(rect:makeSink:timings:)``.
     private let precomputed = ComputedOnce<PrecomputedStages>()
+    /// Per stage, the ``ChannelTable`` of a program that takes the lookup path (nil for the others),
+    /// built at the first ``run(rect:makeSink:timings:)`` with this render's uniforms.
+    private let channelTables = ComputedOnce<[ChannelTable?]>()
 
     init(context: Context, plan: StagePlanner, root: Node, order: [Node]) {
         self.context = context
@@ -67,11 +70,12 @@ struct Executor {
         }
         let units = workUnits(rect)
         let executables = self.executables()
+        let tables = try lookupTables(executables)
         let progress = self.progress
         try progress?.checkCancelled()
         parallel(units.count, pixels: rect.pixelCount) { scratch, unit in
             if progress?.isCancelled == true { return }  // the rest is skipped; thrown below
-            runUnit(units[unit], scratch: scratch, executables: executables, precomputed: precomputed,
+            runUnit(units[unit], scratch: scratch, executables: executables, tables: tables, precomputed: precomputed,
                     makeSink: makeSink, timings: timings)
             progress?.finished(pixels: units[unit].pixelCount)
         }
@@ -142,6 +146,18 @@ struct Executor {
         }
     }
 
+    /// The stages' lookup tables (see ``channelTables``), built once per render.
+    private func lookupTables(_ executables: [SpanInterpreter.Executable?]) throws -> [ChannelTable?] {
+        try channelTables.once {
+            try plan.stages.enumerated().map { index, stage in
+                guard case .program(let program, let uniforms, _, let slots, _) = stage.work, let executable = executables[index],
+                      ChannelTable.applies(to: program, slots: slots) else { return nil }
+                return try ChannelTable(executable, uniforms: uniforms,
+                                        decodeTable: slots[0].decode.flatMap(TransferTables.byteDecode(for:)), filter: slots[0].filter)
+            }
+        }
+    }
+
     /// Below this many pixels a render runs on the calling thread: waking a worker costs more
     /// (tens of microseconds) than it saves.
     static let serialPixelLimit = 32 * 1024
@@ -168,6 +184,7 @@ struct Executor {
                                      makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
                                      timings: Timings) throws {
         let executables = self.executables()
+        let tables = try lookupTables(executables)
         let whole = WholeImages(processed)
         for (index, stage) in plan.stages.enumerated() where whole[index] == nil {
             let isRoot = index == plan.rootStage
@@ -184,7 +201,7 @@ struct Executor {
                     let inputs = slots.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } }
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
                     SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
-                                        registers: scratch.registers, sink: sink)
+                                        registers: scratch.registers, sink: sink, table: tables[index])
                 case .area(let op, let inputs, let layout):
                     scratch.areaRunner.run(op, inputs: inputs.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } },
                                            output: planes, area: strip, layout: layout)
@@ -199,7 +216,7 @@ struct Executor {
     }
 
     private func runUnit(_ unit: PixelRect, scratch: WorkerScratch, executables: [SpanInterpreter.Executable?],
-                         precomputed: PrecomputedStages,
+                         tables: [ChannelTable?], precomputed: PrecomputedStages,
                          makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: Timings) {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order, precomputed: precomputed.contains)
         let processed = precomputed.planes, slots = plan.scratchSlots
@@ -217,7 +234,7 @@ struct Executor {
                 let inputs = inputSlots.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } }
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
                 SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
-                                    registers: scratch.registers, sink: sink)
+                                    registers: scratch.registers, sink: sink, table: tables[index])
             case .area(let op, let inputs, let layout):
                 scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } },
                                        output: planes, layout: layout)

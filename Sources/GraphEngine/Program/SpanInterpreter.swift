@@ -116,9 +116,11 @@ struct SpanInterpreter {
         }
     }
 
-    /// Runs `executable` over `rect`, reading `inputs` and writing each finished span to `sink`.
+    /// Runs `executable` over `rect`, reading `inputs` and writing each finished span to `sink`. With
+    /// a `table` (``ChannelTable``, built for these uniforms), spans inside the one 8-bit input's
+    /// data are looked up instead of computed.
     static func run(_ executable: Executable, uniforms: [Float], inputs: [InputView], rect: PixelRect,
-                    registers: RegisterFile, sink: OutputSink) {
+                    registers: RegisterFile, sink: OutputSink, table: ChannelTable?) {
         guard !rect.isEmpty else { return }
         if let base = executable.loadMatrixStoreBase, case .yuv(let frame, _)? = inputs.first?.storage,
            let buffer = sink as? BufferSink, buffer.format == .rgba8 || buffer.format == .bgra8, !buffer.encodeSRGB,
@@ -151,11 +153,37 @@ struct SpanInterpreter {
             registers.register(executable.registerCount - executable.preloads.count + offset)
                 .update(repeating: value, count: width)
         }
+        // The lookup path's source and result registers (after the program's own).
+        var lookup: (table: ChannelTable, view: InputView, buffer: ImageBuffer)?
+        if let table, let view = inputs.first, case .buffer(let buffer) = view.storage { lookup = (table, view, buffer) }
+        // An RGB8 buffer sink: source bytes to output bytes, through the codes the sink would write.
+        let bytes = (sink as? BufferSink).flatMap { sink in lookup?.table.codes(for: sink).map { (sink, $0) } }
+        let looked = (registers.register(executable.registerCount), registers.register(executable.registerCount + 1),
+                      registers.register(executable.registerCount + 2), registers.register(executable.registerCount + 3))
         uniforms.withUnsafeBufferPointer { uniformBuffer in
             for y in rect.y..<rect.maxY {
+                var rowReady = false
+                if let (_, view, buffer) = lookup, y >= view.valid.y, y < view.valid.maxY {
+                    rowReady = buffer.rowProgress?.wait(forRow: buffer.height - 1 - y) ?? true
+                }
                 var x0 = rect.x
                 while x0 < rect.maxX {
                     let n = min(width, rect.maxX - x0)
+                    if rowReady, let (table, view, buffer) = lookup, x0 >= view.valid.x, x0 + n <= view.valid.maxX {
+                        if let (byteSink, codes) = bytes {
+                            let out = byteSink.base + (byteSink.rect.maxY - 1 - y) * byteSink.rowBytes + (x0 - byteSink.rect.x) * 3
+                            codes.withUnsafeBufferPointer { c in
+                                guard let c = c.baseAddress else { return }
+                                ChannelTable.lookUp(codes: c, buffer, row: buffer.height - 1 - y, column: x0, count: n,
+                                                    into: out.assumingMemoryBound(to: UInt8.self))
+                            }
+                        } else {
+                            table.lookUp(buffer, row: buffer.height - 1 - y, column: x0, count: n, into: looked)
+                            sink.store(x0: x0, y: y, count: n, from: looked)
+                        }
+                        x0 += n
+                        continue
+                    }
                     for op in executable.ops {
                         execute(op, x0: x0, y: y, n: n, registers: registers, uniforms: uniformBuffer,
                                 inputs: inputs, sink: sink)

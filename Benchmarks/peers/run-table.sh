@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# One command for the peer table of issue 26: builds the release `graph`, then times it against
+# libvips 8.18 (pyvips), the vips CLI and Pillow on the peer tasks at 2 and 1 threads, alternating
+# runs, and writes Benchmarks/peers/results-DATE-COMMIT.md (see table.py for what each figure is).
+#
+#   PEERS=/path/to/bench/peers bash Benchmarks/peers/run-table.sh [-n RUNS] [TASK ...]
+#
+# PEERS (default ../shared/bench/peers) needs inputs/ from its make_inputs.sh and must be writable;
+# copy it first where it is not. Needs pyvips (pip install pyvips pyvips-binary), vips (Debian
+# libvips-tools) and Pillow. GRAPH=path/to/graph skips the build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [[ -z ${GRAPH:-} ]]; then swift build -c release --product graph >/dev/null; fi
+out=Benchmarks/peers/results-$(date -u +%F)-$(git rev-parse --short HEAD).md
+python3 Benchmarks/peers/table.py "$@" > "$out.partial"
+mv "$out.partial" "$out"
+echo "$out"

@@ -1,0 +1,133 @@
+/// The "channel lookup table" decision: a program whose only input is an 8-bit source and whose
+/// every result channel depends on one input channel (red on red, green on green, blue on blue;
+/// alpha, known 1, on nothing) has at most 256 different results per channel. They are computed
+/// once per render by running the program itself over the 256 codes, and every pixel is then
+/// three table reads instead of the program's instructions (a gamma curve's `pow` per channel
+/// becomes a lookup, as `vips gamma` does). The tables hold the program's own results, so the
+/// bytes are the same as without them.
+struct ChannelTable {
+    /// Red, green, blue and alpha results for codes 0...255, 256 floats each.
+    let values: [Float]
+
+    /// Below this many instructions besides loads and stores a program is cheaper than the lookups.
+    static let minimumInstructions = 4
+
+    /// Whether `program` reading `slots` takes the lookup path: its one input is an 8-bit buffer
+    /// whose alpha is 1, read whole and without a primaries change, and ``isPerChannel(_:)``.
+    static func applies(to program: Program, slots: [StagePlanner.Slot]) -> Bool {
+        guard slots.count == 1, case .buffer(let buffer) = slots[0].source, slots[0].primaries == nil, slots[0].window == nil,
+              buffer.format.component == .uint8, buffer.alphaMode == .opaque || !buffer.format.hasAlpha,
+              buffer.format != .grayAlpha8 else { return false }
+        return isPerChannel(program)
+    }
+
+    /// Whether each stored channel of `program` depends on the same loaded channel of its one input
+    /// (and on alpha) only: one `load` of input 0, no `sample` and no `destCoord`, and at least
+    /// ``minimumInstructions`` other instructions. Found by following which loaded channels
+    /// (bits 1 red, 2 green, 4 blue, 8 alpha) flow into every register.
+    static func isPerChannel(_ program: Program) -> Bool {
+        guard program.inputCount == 1 else { return false }
+        var masks = [UInt8](repeating: 0, count: program.registerCount)
+        var loads = 0, work = 0
+        func mask(_ operand: Operand) -> UInt8 {
+            if case .register(let r) = operand, r < masks.count { return masks[r] }
+            return 0
+        }
+        for instruction in program.instructions {
+            switch instruction {
+            case .load(0, let q):
+                loads += 1
+                for (bit, r) in zip([UInt8(1), 2, 4, 8], q.registers) where r < masks.count { masks[r] = bit }
+            case .load, .sample, .destinationX, .destinationY:
+                return false
+            case .store(let q):
+                let stored = q.operands.map(mask)
+                guard stored[0] & ~9 == 0, stored[1] & ~10 == 0, stored[2] & ~12 == 0, stored[3] & ~8 == 0 else { return false }
+            default:
+                work += 1
+                let read = instruction.readOperands.reduce(UInt8(0)) { $0 | mask($1) }
+                for r in instruction.writtenRegisters where r < masks.count { masks[r] = read }
+            }
+        }
+        return loads == 1 && work >= minimumInstructions
+    }
+
+    /// Runs `executable` over a row of the 256 grey codes read as its input reads its bytes (through
+    /// `decodeTable`, if any), giving every channel's result for every code.
+    init(_ executable: SpanInterpreter.Executable, uniforms: [Float], decodeTable: [Float]?, filter: SamplingFilter) throws {
+        precondition(SpanInterpreter.spanWidth >= 256, "a span holds the 256 codes")
+        let codes = try ImageBuffer(width: 256, height: 1, format: .rgb8, alphaMode: .opaque, colorSpace: nil)
+        let bytes = codes.storage.assumingMemoryBound(to: UInt8.self)
+        for code in 0..<256 { for channel in 0..<3 { bytes[3 * code + channel] = UInt8(code) } }
+        let sink = TableSink()
+        SpanInterpreter.run(executable, uniforms: uniforms,
+                            inputs: [InputView(buffer: codes, edge: .zero, filter: filter, decodeTable: decodeTable)],
+                            rect: PixelRect(x: 0, y: 0, width: 256, height: 1), registers: SpanInterpreter.RegisterFile(),
+                            sink: sink, table: nil)
+        values = sink.values
+    }
+
+    /// The codes an interleaved RGB8 `sink` writes for every entry (red, green, blue: 256 each, from
+    /// the sink's own conversion), so rows go from source bytes to output bytes; nil for other sinks.
+    func codes(for sink: BufferSink) -> [UInt8]? {
+        guard sink.format == .rgb8 else { return nil }
+        var pixels = [UInt8](repeating: 0, count: 3 * 256)
+        pixels.withUnsafeMutableBytes { raw in
+            values.withUnsafeBufferPointer { table in
+                guard let base = raw.baseAddress, let t = table.baseAddress else { return }
+                let probe = BufferSink(base: base, rowBytes: 3 * 256, format: .rgb8, rect: PixelRect(x: 0, y: 0, width: 256, height: 1),
+                                       halfScratch: sink.halfScratch, encodeSRGB: sink.encodeSRGB)
+                let p = UnsafeMutablePointer(mutating: t)
+                probe.store(x0: 0, y: 0, count: 256, from: (p, p + 256, p + 512, p + 768))
+            }
+        }
+        return (0..<3).flatMap { channel in (0..<256).map { pixels[3 * $0 + channel] } }
+    }
+
+    /// Writes `count` RGB8 pixels to `out` from source row `row` starting at `column` through
+    /// ``codes(for:)``'s `codes`.
+    static func lookUp(codes: UnsafePointer<UInt8>, _ buffer: ImageBuffer, row: Int, column: Int, count: Int,
+                       into out: UnsafeMutablePointer<UInt8>) {
+        let channels = buffer.format.channels
+        let (red, blue) = channels >= 3 ? buffer.format.redAndBlueIndices : (0, 0)
+        let green = channels >= 3 ? 1 : 0
+        let p = UnsafePointer((buffer.storage + row * buffer.rowBytes).assumingMemoryBound(to: UInt8.self)) + column * channels
+        for i in 0..<count {
+            let pixel = p + i * channels
+            out[3 * i] = codes[Int(pixel[red])]
+            out[3 * i + 1] = codes[256 + Int(pixel[green])]
+            out[3 * i + 2] = codes[512 + Int(pixel[blue])]
+        }
+    }
+
+    /// Fills `count` pixels of the four registers from source row `row` starting at `column` (inside
+    /// the buffer): each colour channel through its table, alpha the constant result.
+    func lookUp(_ buffer: ImageBuffer, row: Int, column: Int, count: Int, into out: InputView.Channels) {
+        let channels = buffer.format.channels
+        let (red, blue) = channels >= 3 ? buffer.format.redAndBlueIndices : (0, 0)
+        let green = channels >= 3 ? 1 : 0
+        let p = UnsafePointer((buffer.storage + row * buffer.rowBytes).assumingMemoryBound(to: UInt8.self)) + column * channels
+        values.withUnsafeBufferPointer { table in
+            guard let t = table.baseAddress else { return }
+            let (r, g, b, a) = out
+            for i in 0..<count {
+                let pixel = p + i * channels
+                r[i] = t[Int(pixel[red])]
+                g[i] = t[256 + Int(pixel[green])]
+                b[i] = t[512 + Int(pixel[blue])]
+            }
+            a.update(repeating: t[768], count: count)
+        }
+    }
+}
+
+/// Collects the one 256-pixel span a ``ChannelTable`` is computed from.
+private final class TableSink: OutputSink {
+    var values = [Float](repeating: 0, count: 4 * 256)
+
+    func store(x0: Int, y: Int, count: Int, from c: InputView.Channels) {
+        for (index, channel) in [c.0, c.1, c.2, c.3].enumerated() {
+            for i in 0..<count where x0 + i < 256 { values[256 * index + x0 + i] = channel[i] }
+        }
+    }
+}

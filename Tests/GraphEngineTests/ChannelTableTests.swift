@@ -1,0 +1,94 @@
+import XCTest
+@testable import GraphEngine
+import Kernels
+
+/// The channel lookup table (``ChannelTable``): which programs take it, shown in the dump, and the
+/// same results as the program computed per pixel.
+final class ChannelTableTests: XCTestCase {
+    private let decision = "channel lookup table"
+
+    private func unmanaged() -> Context {
+        var options = ContextOptions()
+        options.workingColorSpace = nil
+        return Context(options: options)
+    }
+
+    private func gamma(_ image: Image, _ power: Double = 2.4) throws -> Image {
+        try image.applyingFilter("CIGammaAdjust", parameters: ["inputPower": .number(power)])
+    }
+
+    /// An opaque RGBA8 buffer, and the same values as an opaque RGBAf buffer (each code read as the
+    /// 8-bit load reads it), which no table can serve.
+    private func sources(width: Int, height: Int) throws -> (bytes: ImageBuffer, floats: ImageBuffer) {
+        let bytes = try makeTestBuffer(width: width, height: height, seed: 9)
+        let codes = bytes.storage.assumingMemoryBound(to: UInt8.self)
+        let floats = try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque) { storage, rowBytes in
+            for row in 0..<height {
+                let out = (storage + row * rowBytes).assumingMemoryBound(to: Float.self)
+                for i in 0..<(4 * width) { out[i] = Float(codes[row * bytes.rowBytes + i]) * (1 / 255) }
+            }
+        }
+        return (bytes, floats)
+    }
+
+    func testGammaOnAnOpaqueEightBitSourceIsLookedUpWithTheProgramsOwnResults() throws {
+        // Wider than a span, so rows have a full span and a partial one.
+        let (bytes, floats) = try sources(width: 300, height: 5)
+        let context = unmanaged()
+        for power in [2.4, 0.45] {
+            let looked = try gamma(Image(buffer: bytes), power), computed = try gamma(Image(buffer: floats), power)
+            let dump = try context.dump(looked)
+            XCTAssertTrue(dump.programs.last?.instructions.contains { $0.hasPrefix(decision) } ?? false, dump.text())
+            let other = try context.dump(computed)
+            XCTAssertFalse(other.programs.contains { $0.instructions.contains { $0.hasPrefix(self.decision) } }, other.text())
+            // RGB8 goes from source bytes to output bytes (the codes the sink would write).
+            for format in [PixelFormat.rgbaf, .rgba8, .rgb8] {
+                let a = try context.render(looked, format: format), b = try context.render(computed, format: format)
+                for row in 0..<5 {
+                    for x in 0..<300 {
+                        XCTAssertEqual(a.pixel(x: x, row: row).map(\.bitPattern), b.pixel(x: x, row: row).map(\.bitPattern),
+                                       "power \(power) \(format) x \(x) row \(row)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A region reaching outside the source (zero edge) computes the spans outside per pixel.
+    func testSpansOutsideTheSourceAreComputed() throws {
+        let (bytes, floats) = try sources(width: 40, height: 3)
+        let context = unmanaged()
+        let rect = Rect(x: -10, y: -1, width: 60, height: 5)
+        let a = try context.render(try gamma(Image(buffer: bytes)).cropped(to: rect), format: .rgbaf)
+        let b = try context.render(try gamma(Image(buffer: floats)).cropped(to: rect), format: .rgbaf)
+        for row in 0..<a.height {
+            for x in 0..<a.width { XCTAssertEqual(a.pixel(x: x, row: row), b.pixel(x: x, row: row), "x \(x) row \(row)") }
+        }
+    }
+
+    func testProgramsMixingChannelsOrReadingVaryingAlphaAreComputed() throws {
+        let context = unmanaged()
+        let opaque = Image(buffer: try makeTestBuffer(width: 32, height: 8, seed: 4))
+        let mixed = try opaque.applyingFilter("CIColorMatrix", parameters: ["inputRVector": .vector([0.5, 0.5, 0, 0])])
+        let translucent = try gamma(Image(buffer: try makeTestBuffer(width: 32, height: 8, seed: 4, alpha: .straight)))
+        for image in [try gamma(mixed), translucent] {
+            let dump = try context.dump(image)
+            XCTAssertFalse(dump.programs.contains { $0.instructions.contains { $0.hasPrefix(self.decision) } }, dump.text())
+        }
+    }
+
+    /// Colour managed, the table is computed from the sRGB-decoded codes: the result still matches
+    /// the reference evaluator.
+    func testColourManagedGammaMatchesTheReference() throws {
+        let image = try gamma(Image(buffer: try makeTestBuffer(width: 64, height: 4, seed: 6)))
+        let dump = try Context().dump(image)
+        XCTAssertTrue(dump.programs.last?.instructions.contains { $0.hasPrefix(decision) } ?? false, dump.text())
+        let fast = bottomUpPixels(try Context().render(image, format: .rgbaf))
+        assertClose(fast, try ReferenceEvaluator().render(image, rect: image.extent), tolerance: 1e-4)
+        // The sRGB encode fused into the 8-bit store: output bytes through codes the same as through floats.
+        let rgb = try Context().render(image, format: .rgb8), rgba = try Context().render(image, format: .rgba8)
+        for row in 0..<4 {
+            for x in 0..<64 { XCTAssertEqual(rgb.pixel(x: x, row: row), Array(rgba.pixel(x: x, row: row).prefix(3)), "x \(x) row \(row)") }
+        }
+    }
+}
