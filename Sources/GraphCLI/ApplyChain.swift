@@ -62,7 +62,7 @@ struct ApplyChain {
     }
 
     /// Whether a filter takes a map that is read only when the input has it (see
-    /// ``recipe(input:output:quality:bitDepth:metadata:photo:edges:)``).
+    /// ``recipe(input:output:quality:bitDepth:metadata:photo:edges:primary:)``).
     var readsOptionalPhotoMaps: Bool { photoMaps.contains { $0.optional } }
 
     /// ` (e.g. inputRadius=10)` for the filter's first numeric input.

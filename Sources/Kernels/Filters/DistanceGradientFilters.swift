@@ -77,7 +77,7 @@ struct DistanceTransform: AreaOperation {
 
     func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
-        let width = input.width, height = input.height
+        let width = input.width
         let offsetX = output.x - input.x, offsetY = output.y - input.y
         let toMask = tile.scratch.floats(0, count: output.height * width)
         let toOutside = tile.scratch.floats(1, count: signed ? output.height * width : 1)

@@ -31,7 +31,7 @@ public struct AuxiliaryImages: Sendable, Hashable {
     /// GDepth only: the original, unblurred photo (`GImage:Data`), written as a JPEG.
     public var originalImage: Image?
     /// Dynamic Depth only: the photo's container (its confidence map, Original and gain map, its
-    /// XMP), which ``DepthPhoto/auxiliaryImages(following:from:orientation:)`` gives for a Pixel portrait.
+    /// XMP), which ``DepthPhoto/auxiliaryImages(following:from:orientation:fromOriginal:)`` gives for a Pixel portrait.
     public var dynamicDepth: DynamicDepthContainer?
     /// nil: Dynamic Depth when ``dynamicDepth`` is set, GDepth when the depth data came from a
     /// GDepth or Dynamic Depth file, Apple otherwise.

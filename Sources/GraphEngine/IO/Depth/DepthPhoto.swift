@@ -25,7 +25,7 @@ public enum AuxiliaryImage: String, Sendable, CaseIterable {
     /// The depth map's confidence (Dynamic Depth), 0 (none) to 1 (full).
     case confidence
     /// The photo before its blur was rendered (GDepth's `GImage:Data`, Dynamic Depth's `Original`
-    /// item): a colour image, not data (``DepthPhoto/originalImage()``).
+    /// item): a colour image, not data (``DepthPhoto/originalImage(colorSpace:)``).
     case original
 }
 
