@@ -1,6 +1,6 @@
 import Foundation
 import GraphEngine
-import Kernels
+@testable import Kernels
 import XCTest
 
 /// CIDepthBlurEffect on a synthetic two-plane scene: a red object at disparity 1 over a smooth
@@ -128,6 +128,30 @@ final class DepthBlurEffectTests: XCTestCase {
             }
         }
         XCTAssertLessThan(worst, 1e-3, "at \(worstAt): \(out[worstAt.1][worstAt.0])")
+    }
+
+    /// The composite at a pixel just behind the focus plane (c = −2.78: 72 % of its own part is the
+    /// first back layer's colour `B/B.a`) whose 2×2 block went to the blurred foreground, so that it
+    /// has no share in the back layers and `B` is only the enlargements' lobes (the values printed at
+    /// such a pixel of the scene above with a guided refinement of its map, where the output was
+    /// (0.30, −0.98, −0.69)). Its own colour stands in: `out = F + (1 − F.a)·small`, small the
+    /// Gaussian (c beyond r₁).
+    func testThePixelsOwnColourStandsInForAnEmptyBackLayer() throws {
+        let r1 = 2.0.squareRoot() * 1.5, t = 3.0
+        // Image(color:) premultiplies: given the premultiplied values, pass them divided by alpha.
+        func constant(_ v: [Double]) -> KernelArgument { .image(Image(color: [v[0] / v[3], v[1] / v[3], v[2] / v[3], v[3]])) }
+        let photo = [0.0, 0.66, 0.5, 1.0], gaussian = [0.0, 0.64, 0.49, 1.0]
+        let front = [0.28, 0.13775582611560822, 0.09870578348636627, 0.5511606335639954]
+        let image = try PortraitBlur.compositeKernel.apply([
+            constant(photo), constant([-2.7773184776306152, 0, 0, 1]), constant(gaussian),
+            constant([0, -0.0007930690189823508, -0.0005583892343565822, -0.0012176521122455597]), constant(front),
+            constant([0, 0.5189621448516846, 0.37946587800979614, 0.8239260315895081]),
+            .number(r1 * r1), .number(1 / (r1 * r1)), .number(1 / (t * t - r1 * r1)), .number(1 / (t * t - r1 * r1)), .number(1e-9),
+        ], extent: Rect(x: 0, y: 0, width: 2, height: 2))
+        let out = try renderExactly(image, image.extent)[0][0]
+        for channel in 0..<3 {
+            XCTAssertEqual(out[channel], front[channel] + (1 - front[3]) * gaussian[channel], accuracy: 1e-5, "channel \(channel): \(out)")
+        }
     }
 
     func testFocusOnTheBackgroundLetsTheBlurredObjectCoverItsEdge() throws {

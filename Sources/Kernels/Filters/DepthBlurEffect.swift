@@ -47,7 +47,10 @@ enum DepthEffectFilters {
     /// 5. Composite without halos: `B` = Σ layers behind the focus, `F` = Σ layers in front (both
     ///    premultiplied, so the subject's colour never enters `B`; `F` scaled to a coverage within
     ///    [0, 1], since where a nearer front depth's spread overlaps a farther one's own share the
-    ///    sum passes 1, and the enlargements' lobes dip below 0 outside a layer). Behind the focus plane the pixel's
+    ///    sum passes 1, and the enlargements' lobes dip below 0 outside a layer). `B/B.a` and `F/F.a`
+    ///    give way to the pixel's own colour as their coverage falls from 0.01 to 0 (weight
+    ///    `clamp(100·a, 0, 1)`, dividing by at least 0.01): where a pixel's 2×2 block went to the front
+    ///    layers it has no share behind, and `B.a` there is only lobes of ±1e-3. Behind the focus plane the pixel's
     ///    own part `S` runs linearly in c² from the photo through the Gaussian to `B/B.a` at the
     ///    innermost layer's radius `t`, and `out = F + (1 − F.a)·S`: the blurred foreground covers its
     ///    edge, the background behind the subject is its own colour extended. In focus or in front,
@@ -366,11 +369,11 @@ struct PortraitBlur {
             bool behind = r < 0.0;
             float wl = clamp((a * a - r1Squared) * (behind ? backSpan : frontSpan), 0.0, 1.0);
             float cover = clamp(front.a, 0.0, 1.0);
-            vec3 layer = back.rgb * (1.0 / max(back.a, 0.0001));
+            vec3 layer = mix(small, back.rgb * (1.0 / max(back.a, 0.01)), clamp(back.a * 100.0, 0.0, 1.0));
             vec3 own = behind ? small + wl * (layer - small) : small;
             float ownPart = behind ? 1.0 - cover : min(1.0 - wl, 1.0 - cover);
             float hiddenPart = behind ? 0.0 : max(wl - cover, 0.0);
-            vec3 others = cover > 0.0001 ? front.rgb * (1.0 / front.a) : small;
+            vec3 others = mix(small, front.rgb * (1.0 / max(front.a, 0.01)), clamp(front.a * 100.0, 0.0, 1.0));
             vec3 scene = mix(others, hidden.rgb * (1.0 / max(hidden.a, 0.0001)), clamp(hidden.a * 20.0, 0.0, 1.0));
             vec2 p = destCoord() - 0.5;
             float h = fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715)))) - 0.5;
