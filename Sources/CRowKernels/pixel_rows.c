@@ -1,6 +1,7 @@
 // 8-bit pixel rows in and out of Float32 planes with the sRGB transfer (see CPixelRows.h): the
 // loads of every 8-bit photo and the stores of every 8-bit output, one loop per channel count.
 #include "CPixelRows.h"
+#include "unorm8.h"
 
 #include <math.h>
 #include <string.h>
@@ -42,17 +43,6 @@ void graph_decode8_row(const uint8_t *p, int channels, int redIndex, int blueInd
         for (int i = 0; i < count; i++) a[i] = 1.0f;
         break;
     }
-}
-
-/// Rounds to the nearest code, ties to even: the float's low mantissa bits after adding 1.5·2^23.
-static inline uint8_t unorm8(float value) {
-    const float scaled = value * 255.0f;
-    const float low = scaled > 0 ? scaled : 0;
-    const float clamped = low < 255.0f ? low : 255.0f;
-    const float shifted = clamped + 12582912.0f;
-    uint32_t bits;
-    memcpy(&bits, &shifted, sizeof bits);
-    return (uint8_t)bits;
 }
 
 static inline float encode_srgb(float x) {

@@ -3,6 +3,7 @@
 // at three bytes a pixel cost as much as a 19-tap blur. Both directions are exact per sample (a
 // conversion and one rounding), so the AVX2 path gives the portable path's bytes.
 #include "CPixelRows.h"
+#include "unorm8.h"
 
 #include <string.h>
 
@@ -19,17 +20,6 @@ void graph_unpack8_row_portable(const uint8_t *p, int channels, int redIndex, in
         b[i] = (float)pixel[blueIndex] * unit;
         a[i] = channels == 4 ? (float)pixel[3] * unit : 1.0f;
     }
-}
-
-/// The nearest code to clamp(v·255, 0, 255), ties to even, NaN as 0 (PixelIO.unorm8).
-static inline uint8_t unorm8(float value) {
-    const float scaled = value * 255.0f;
-    const float low = scaled > 0 ? scaled : 0;
-    const float clamped = low < 255.0f ? low : 255.0f;
-    const float shifted = clamped + 12582912.0f;
-    uint32_t bits;
-    memcpy(&bits, &shifted, sizeof bits);
-    return (uint8_t)bits;
 }
 
 void graph_pack8_rgb_row_portable(const float *r, const float *g, const float *b, int count, uint8_t *out) {
