@@ -68,8 +68,9 @@ public struct ImageWriteOptions: Sendable, Equatable {
         guard bitDepth == 8 || bitDepth == 16 else {
             throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "must be 8 or 16, got \(bitDepth)")
         }
-        if format != .png && bitDepth != 8 {
-            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "\(format.name) supports only 8 bits here")
+        if !format.saving.bitDepths.contains(bitDepth) {
+            throw GraphError.invalidParameter(filter: "output", key: "bitDepth",
+                                              reason: "\(format.name) supports only \(format.saving.bitDepthList) bits here")
         }
         guard (1...100).contains(quality) else {
             throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
@@ -79,9 +80,9 @@ public struct ImageWriteOptions: Sendable, Equatable {
                                               reason: "must be 1...8, got \(exifOrientation)")
         }
         if !auxiliaryImages.isEmpty {
-            guard format == .jpeg else {
+            guard format.saving.carriesAuxiliaryImages else {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
-                                                  reason: "depth data and mattes can be attached to JPEG outputs only")
+                                                  reason: "depth data and mattes can be attached to \(ImageFormatRegistry.auxiliaryImageCarriers) outputs only")
             }
             guard (1...100).contains(auxiliaryImages.quality) else {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.quality",

@@ -23,7 +23,7 @@ extension Context {
         var options = options
         let auxiliary = options.auxiliaryImages
         let carriesGDepth = options.metadata?.xmp.map { GDepth.isPresent(inMainPacket: $0) || GoogleContainer.isPresent(inMainPacket: $0) } ?? false
-        if auxiliary.isEmpty || format != .jpeg {
+        if auxiliary.isEmpty || !format.saving.carriesAuxiliaryImages {
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             return (options, nil)
         }
