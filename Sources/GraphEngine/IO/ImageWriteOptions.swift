@@ -89,9 +89,12 @@ public struct ImageWriteOptions: Sendable, Equatable {
                                                   reason: "must be 1...100, got \(auxiliaryImages.quality)")
             }
             let format = auxiliaryImages.writtenFormat
-            if format != .apple && auxiliaryImages.portraitEffectsMatte != nil {
+            if let reason = format.unwritableReason {
+                throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.format", reason: reason)
+            }
+            if !format.holdsPortraitMatte && auxiliaryImages.portraitEffectsMatte != nil {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
-                                                  reason: "\(format == .gDepth ? "GDepth" : "Dynamic Depth") has no portrait matte; write it in the Apple format")
+                                                  reason: "\(format.shortName) has no portrait matte; write it in the Apple format")
             }
             if format == .dynamicDepth && auxiliaryImages.dynamicDepth == nil {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.dynamicDepth",

@@ -27,8 +27,11 @@ extension Context {
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             return (options, nil)
         }
-        switch auxiliary.writtenFormat {
-        case .apple:
+        let container = auxiliary.writtenFormat
+        switch container {
+        case .appleHEIC:
+            throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.format", reason: container.unwritableReason ?? "")
+        case .appleJPEG:
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             return (options, AppendedImages { [self] in
                 var appended: [[UInt8]] = []
