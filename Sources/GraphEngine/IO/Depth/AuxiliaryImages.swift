@@ -28,7 +28,7 @@ public struct AuxiliaryImages: Sendable, Hashable {
     /// with Apple XMP), GDepth (the depth map as a PNG, base64 in the extended XMP; no matte) or
     /// Dynamic Depth (the items of ``dynamicDepth`` appended after the primary and listed by its
     /// `Container:Directory`; no matte). nil: Dynamic Depth when ``dynamicDepth`` is set, else
-    /// where the depth data came from says (``DepthContainer/rewrittenAs``), Apple JPEG for maps
+    /// where the depth data came from says (`DepthContainer.rewrittenAs`), Apple JPEG for maps
     /// made in code.
     public var format: DepthContainer?
     /// JPEG quality of the auxiliary maps (Apple) and of the original image (GDepth), 1...100. At 100
