@@ -39,7 +39,7 @@ struct ApplyCommand: ParsableCommand {
             --core-image-extent keeps Core Image's result everywhere (as graph run does for a recipe).
             """)
 
-    @Argument(help: "The input image (PNG, JPEG or HEIF).") var input: String
+    @Argument(help: "The input image (\(ImageFormatRegistry.names(conjunction: "or"))).") var input: String
     @Argument(help: "The output file (\(ImageFormatRegistry.savableSuffixes)).") var output: String
     @Argument(help: ArgumentHelp("The chain: FILTER [KEY=VALUE...], filters separated by '+'.", valueName: "filter"))
     var chain: [String] = []

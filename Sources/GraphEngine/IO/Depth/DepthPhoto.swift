@@ -112,15 +112,7 @@ public struct DepthPhoto: Sendable {
         let encoding = try storedEncoding(aux)
         let map = try samples.image(DepthValues.table(maximum: samples.maximum, encoding: encoding))
         let keepsStoredGeometry = (orientation == .stored || samples.orientationApplied == false) && shrink == 1
-        var stored: StoredAuxiliary?
-        if keepsStoredGeometry {
-            switch aux.location {
-            case .jpeg(let stream): stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: storedKind)
-            case .gDepth: stored = aux.gDepth.map { StoredAuxiliary(encoded: .gDepth($0), map: map, kind: storedKind) }
-            case .containerItem(_, let range): stored = StoredAuxiliary(encoded: .containerItem(Array(bytes[range])), map: map, kind: storedKind)
-            case .heifItem: stored = nil
-            }
-        }
+        let stored = keepsStoredGeometry ? encodedMap(of: aux).map { StoredAuxiliary(encoded: $0, map: map, kind: storedKind) } : nil
         let apple = aux.apple
         let data = DepthData(
             map: map, kind: storedKind, storedEncoding: encoding, storedKind: storedKind,
@@ -143,10 +135,8 @@ public struct DepthPhoto: Sendable {
         try checkUsable(aux)
         let samples = try decodeSamples(aux, orientation: orientation, shrink: shrink)
         let map = try samples.image((0...Int(samples.maximum)).map { Float(Double($0) / samples.maximum) })
-        var stored: StoredAuxiliary?
-        if case .jpeg(let stream) = aux.location, orientation == .stored || samples.orientationApplied == false, shrink == 1 {
-            stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: nil)
-        }
+        let keepsStoredGeometry = (orientation == .stored || samples.orientationApplied == false) && shrink == 1
+        let stored = keepsStoredGeometry ? encodedMap(of: aux).map { StoredAuxiliary(encoded: $0, map: map, kind: nil) } : nil
         return PortraitEffectsMatte(map: map, version: aux.apple?.portraitEffectsMatteVersion, sourceFormat: aux.location.container,
                                     orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
     }
@@ -190,6 +180,19 @@ public struct DepthPhoto: Sendable {
     func checkUsable(_ aux: AuxiliaryImageInfo) throws {
         if let problem = aux.problems.first {
             throw AuxiliaryImageError(path: path, message: "\(aux.partName) cannot be used: \(problem)")
+        }
+    }
+
+    /// The map as its container keeps it, to be written back unchanged while the map is: the
+    /// auxiliary JPEG (Apple), the XMP's depth image (GDepth), the container item (Dynamic Depth);
+    /// nil for a HEIF item (that container is not written). Called once the map has decoded, so a
+    /// container item's range lies in the file.
+    func encodedMap(of aux: AuxiliaryImageInfo) -> StoredAuxiliary.Encoded? {
+        switch aux.location {
+        case .jpeg(let stream): return .appleJPEG(Array(bytes[stream.range]))
+        case .gDepth: return aux.gDepth.map { .gDepth($0) }
+        case .containerItem(_, let range): return .containerItem(Array(bytes[range]))
+        case .heifItem: return nil
         }
     }
 
