@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GraphCodecs
 import GraphEngine
 import GraphRecipes
 
@@ -38,8 +39,8 @@ struct ApplyCommand: ParsableCommand {
             --core-image-extent keeps Core Image's result everywhere (as graph run does for a recipe).
             """)
 
-    @Argument(help: "The input image (PNG, JPEG or HEIF).") var input: String
-    @Argument(help: "The output file (.png, .jpg, .jpeg or .heic).") var output: String
+    @Argument(help: "The input image (\(ImageFormatRegistry.names(conjunction: "or"))).") var input: String
+    @Argument(help: "The output file (\(ImageFormatRegistry.savableSuffixes)).") var output: String
     @Argument(help: ArgumentHelp("The chain: FILTER [KEY=VALUE...], filters separated by '+'.", valueName: "filter"))
     var chain: [String] = []
     @Option(help: "JPEG and HEIC quality, 1...100.") var quality: Int?

@@ -105,13 +105,13 @@ extension RecipeSettings {
 
 extension RecipeOutput {
     /// Writes this output to `path` instead (relative to the current folder), in the format its
-    /// extension names (JPEG and HEIC are 8-bit).
+    /// extension names (at a bit depth it writes: JPEG and HEIC are 8-bit).
     mutating func redirect(to path: String, option: String) throws {
         guard let format = OutputFileFormat(path: path) else {
             throw RecipeError(option, OutputFileFormat.unknownFormatMessage(path: path))
         }
         file = URL(fileURLWithPath: path).standardizedFileURL.path
         self.format = format
-        if format != .png { options.bitDepth = 8 }
+        if !format.saving.bitDepths.contains(options.bitDepth) { options.bitDepth = format.saving.bitDepths.first ?? 8 }
     }
 }

@@ -352,9 +352,10 @@ package struct RecipeBuilder {
                 throw RecipeError("\(output.path).attach", "a \(RecipeDecoder.auxiliaryName(kind)) cannot be attached to an output")
             }
         }
-        if output.format != .jpeg {
+        if !output.format.saving.carriesAuxiliaryImages {
             if !result.isEmpty {
-                warnings.append("\(output.path): a \(output.format.name) output cannot carry depth data or a matte (JPEG only); written without them")
+                warnings.append("\(output.path): a \(output.format.name) output cannot carry depth data or a matte "
+                                + "(\(ImageFormatRegistry.auxiliaryImageCarriers) only); written without them")
             }
             return AuxiliaryImages()
         }

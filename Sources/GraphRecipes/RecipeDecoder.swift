@@ -269,8 +269,8 @@ package struct RecipeDecoder {
         let format: OutputFileFormat
         if let formatJSON = json["format"] {
             guard case .string(let text) = formatJSON,
-                  let parsed = OutputFileFormat(rawValue: text.lowercased() == "jpg" ? "jpeg" : text.lowercased()) else {
-                throw RecipeError("\(path).format", "expected \"png\", \"jpeg\" or \"heic\", got \(formatJSON.compact)")
+                  let parsed = OutputFileFormat(key: text) else {
+                throw RecipeError("\(path).format", "expected \(ImageFormatRegistry.savableKeys), got \(formatJSON.compact)")
             }
             format = parsed
         } else {
@@ -282,7 +282,9 @@ package struct RecipeDecoder {
         let quality = try json["quality"].map { try integer($0, "\(path).quality", in: 1...100) } ?? 90
         let bitDepth = try json["bitDepth"].map { try integer($0, "\(path).bitDepth", in: 8...16) } ?? 8
         guard bitDepth == 8 || bitDepth == 16 else { throw RecipeError("\(path).bitDepth", "expected 8 or 16, got \(bitDepth)") }
-        if format != .png && bitDepth == 16 { throw RecipeError("\(path).bitDepth", "\(format.name) output is 8-bit only") }
+        if !format.saving.bitDepths.contains(bitDepth) {
+            throw RecipeError("\(path).bitDepth", "\(format.name) output is \(format.saving.bitDepthList)-bit only")
+        }
         var subsampling = JPEGSubsampling.s420
         if let subsamplingJSON = json["subsampling"] {
             let names: [String: JPEGSubsampling] = ["4:4:4": .s444, "4:2:2": .s422, "4:2:0": .s420, "4:4:0": .s440]

@@ -18,7 +18,7 @@ struct ContactSheetCommand: ParsableCommand {
 
     @Argument(help: "A depth photo: an iPhone JPEG or HEIC with a disparity or depth map, or a Google GDepth JPEG.")
     var photo: String
-    @Option(name: [.short, .long], help: "The sheet to write (.jpg, .png or .heic); default PHOTO-NAME-sheet.jpg here.")
+    @Option(name: [.short, .long], help: "The sheet to write (\(ImageFormatRegistry.savableSuffixes)); default PHOTO-NAME-sheet.jpg here.")
     var output: String?
     @Option(help: "The sheet's width in pixels.") var width = 1600
     @Option(help: ArgumentHelp("Only these effects, in this order: a comma list of recipe names (portrait-blur,...).", valueName: "NAMES"))

@@ -20,6 +20,16 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
         case gDepth
         /// A Google container item (``GoogleContainer``): its `Item:Semantic` and its bytes in the file.
         case containerItem(semantic: String, range: Range<Int>)
+
+        /// The depth container this location is part of.
+        public var container: DepthContainer {
+            switch self {
+            case .jpeg: return .appleJPEG
+            case .heifItem: return .appleHEIC
+            case .gDepth: return .gDepth
+            case .containerItem: return .dynamicDepth
+            }
+        }
     }
 
     /// What the image holds.
@@ -102,6 +112,17 @@ public struct AuxiliaryImageInfo: Sendable, Equatable {
     public var pixelFormat: String {
         let models = [1: "grey", 2: "grey+alpha", 3: "RGB", 4: "RGBA"]
         return "\(bitDepth)-bit \(models[channels] ?? "\(channels)-channel")"
+    }
+
+    /// Which part of the file it is, for messages: "MPF image 2 (disparity)", "HEIF item 5
+    /// (urn:...)", "GDepth depth map", "Dynamic Depth item Depthmap".
+    public var partName: String {
+        switch location {
+        case .jpeg(let stream): return "\(stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG") (\(type))"
+        case .heifItem(let id): return "HEIF item \(id) (\(type))"
+        case .gDepth: return "\(type) depth map"
+        case .containerItem(let semantic, _): return "Dynamic Depth item \(semantic)"
+        }
     }
 
     /// Whether camera calibration (intrinsics) is stored with it.

@@ -1,33 +1,57 @@
 import Foundation
 import GraphCodecs
 
-/// The file formats a ``Context`` can write.
-public enum OutputFileFormat: String, Sendable, CaseIterable {
-    /// PNG (8 or 16 bits) or JPEG.
-    case png, jpeg
-    /// HEIC (HEVC through libheif and x265): the main image only, 8-bit.
-    case heic
+/// A file format a ``Context`` can write: an `ImageFormatRegistry` entry with a saver
+/// (`ImageSaving`), the encoder ``Context/encode(_:format:options:to:progress:)`` picks for it.
+public struct OutputFileFormat: Sendable, Hashable {
+    /// The registry's format.
+    public let imageFormat: ImageFormat
+    /// How it is written: its name, recipe key and bit depths.
+    public let saving: ImageSaving
 
-    /// The format implied by a path's extension (`.png`, `.jpg`, `.jpeg`, `.heic`, `.heif`), or nil.
+    /// PNG (8 or 16 bits).
+    public static let png = OutputFileFormat(.png, saving: .png)
+    /// JPEG (8 bits), with the photo's auxiliary images.
+    public static let jpeg = OutputFileFormat(.jpeg, saving: .jpeg)
+    /// HEIC (HEVC through libheif and x265): the main image only, 8-bit.
+    public static let heic = OutputFileFormat(.heif, saving: .heic)
+
+    private init(_ imageFormat: ImageFormat, saving: ImageSaving) {
+        self.imageFormat = imageFormat
+        self.saving = saving
+    }
+
+    /// The writer of `format`, or nil when the registry reads it only.
+    public init?(_ format: ImageFormat) {
+        guard let saving = format.entry.saving else { return nil }
+        self.init(format, saving: saving)
+    }
+
+    /// The format implied by a path's extension (`.png`, `.jpg`, `.jpeg`, `.heic`, `.heif`: every
+    /// suffix of a savable registry entry), or nil.
     public init?(path: String) {
-        let ext = (path as NSString).pathExtension.lowercased()
-        switch ext {
-        case "png": self = .png
-        case "jpg", "jpeg": self = .jpeg
-        case "heic", "heif": self = .heic
-        default: return nil
-        }
+        guard let format = ImageFormatRegistry.format(suffix: (path as NSString).pathExtension) else { return nil }
+        self.init(format)
+    }
+
+    /// The format a recipe output's `"format"` names (`"png"`, `"jpeg"` or `"jpg"`, `"heic"`; any
+    /// case), or nil.
+    public init?(key: String) {
+        let key = key.lowercased()
+        guard let entry = ImageFormatRegistry.savable.first(where: { $0.saving?.key == key || $0.saving?.otherKeys.contains(key) == true })
+        else { return nil }
+        self.init(entry.format)
     }
 
     /// "PNG", "JPEG", "HEIC".
-    public var name: String { rawValue.uppercased() }
+    public var name: String { saving.name }
 
     /// Why `path` (a file or a `graph batch` output template) names no output format, for an
     /// error: `unknown output format ".tiff" in 'out.tiff'; use .png, .jpg, .jpeg or .heic`. The one
-    /// message of every command and the engine, so the formats it lists stay the ones accepted.
+    /// message of every command and the engine, listing the registry's savable suffixes.
     public static func unknownFormatMessage(path: String) -> String {
         let ext = (path as NSString).pathExtension
-        return "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(path)'; use .png, .jpg, .jpeg or .heic"
+        return "unknown output format \(ext.isEmpty ? "(no extension)" : "\".\(ext)\"") in '\(path)'; use \(ImageFormatRegistry.savableSuffixes)"
     }
 }
 
@@ -196,7 +220,7 @@ extension Context {
         defer { appended?.cancel() }
         let target = outputTarget(options.colorSpace)
         let profile = target.tag.flatMap(Context.iccProfile(for:))
-        switch format {
+        switch format.imageFormat {
         case .jpeg:
             // With auxiliary images the primary is assembled in memory (its MPF index points past it).
             let primaryDestination = appended == nil ? destination : .memory
@@ -218,7 +242,7 @@ extension Context {
             return try streamedPNG(image, bitDepth: options.bitDepth, colorSpace: options.colorSpace, iccProfile: profile,
                                    exif: options.exif, xmp: options.jpegSegments.xmp, destination: destination,
                                    progress: progress)
-        case .heic:
+        case .heif:
             // 8-bit RGB(A), straight alpha, converted to YCbCr by libheif (which takes the image whole).
             let buffer = try render(image, format: .rgba8, colorSpace: options.colorSpace, progress: progress)
             var samples = buffer.bytes

@@ -68,8 +68,9 @@ public struct ImageWriteOptions: Sendable, Equatable {
         guard bitDepth == 8 || bitDepth == 16 else {
             throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "must be 8 or 16, got \(bitDepth)")
         }
-        if format != .png && bitDepth != 8 {
-            throw GraphError.invalidParameter(filter: "output", key: "bitDepth", reason: "\(format.name) supports only 8 bits here")
+        if !format.saving.bitDepths.contains(bitDepth) {
+            throw GraphError.invalidParameter(filter: "output", key: "bitDepth",
+                                              reason: "\(format.name) supports only \(format.saving.bitDepthList) bits here")
         }
         guard (1...100).contains(quality) else {
             throw GraphError.invalidParameter(filter: "output", key: "quality", reason: "must be 1...100, got \(quality)")
@@ -79,18 +80,21 @@ public struct ImageWriteOptions: Sendable, Equatable {
                                               reason: "must be 1...8, got \(exifOrientation)")
         }
         if !auxiliaryImages.isEmpty {
-            guard format == .jpeg else {
+            guard format.saving.carriesAuxiliaryImages else {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
-                                                  reason: "depth data and mattes can be attached to JPEG outputs only")
+                                                  reason: "depth data and mattes can be attached to \(ImageFormatRegistry.auxiliaryImageCarriers) outputs only")
             }
             guard (1...100).contains(auxiliaryImages.quality) else {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.quality",
                                                   reason: "must be 1...100, got \(auxiliaryImages.quality)")
             }
             let format = auxiliaryImages.writtenFormat
-            if format != .apple && auxiliaryImages.portraitEffectsMatte != nil {
+            if let reason = format.unwritableReason {
+                throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.format", reason: reason)
+            }
+            if !format.holdsPortraitMatte && auxiliaryImages.portraitEffectsMatte != nil {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages",
-                                                  reason: "\(format == .gDepth ? "GDepth" : "Dynamic Depth") has no portrait matte; write it in the Apple format")
+                                                  reason: "\(format.shortName) has no portrait matte; write it in the Apple format")
             }
             if format == .dynamicDepth && auxiliaryImages.dynamicDepth == nil {
                 throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.dynamicDepth",

@@ -23,12 +23,15 @@ extension Context {
         var options = options
         let auxiliary = options.auxiliaryImages
         let carriesGDepth = options.metadata?.xmp.map { GDepth.isPresent(inMainPacket: $0) || GoogleContainer.isPresent(inMainPacket: $0) } ?? false
-        if auxiliary.isEmpty || format != .jpeg {
+        if auxiliary.isEmpty || !format.saving.carriesAuxiliaryImages {
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             return (options, nil)
         }
-        switch auxiliary.writtenFormat {
-        case .apple:
+        let container = auxiliary.writtenFormat
+        switch container {
+        case .appleHEIC:
+            throw GraphError.invalidParameter(filter: "output", key: "auxiliaryImages.format", reason: container.unwritableReason ?? "")
+        case .appleJPEG:
             if carriesGDepth { options.replacedXMP = XMPPackets(main: nil, extended: nil) }
             return (options, AppendedImages { [self] in
                 var appended: [[UInt8]] = []

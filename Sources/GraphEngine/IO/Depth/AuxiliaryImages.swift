@@ -1,3 +1,5 @@
+import GraphCodecs
+
 /// The auxiliary images a JPEG output carries (``ImageWriteOptions/auxiliaryImages``): a depth or
 /// disparity map and a portrait matte, written Apple-style (an MPF file, each map an 8-bit grey
 /// JPEG with its XMP), as Google GDepth (the depth map in the XMP) or as Google Dynamic Depth
@@ -11,17 +13,6 @@
 /// try Context().write(try Image(contentsOf: "portrait.jpg"), to: "copy.jpg", options: options)
 /// ```
 public struct AuxiliaryImages: Sendable, Hashable {
-    /// How the depth data is stored in the file.
-    public enum Format: String, Sendable, Hashable {
-        /// iPhone style: APP2 MPF index, each map an auxiliary JPEG with Apple XMP.
-        case apple
-        /// Google GDepth: the depth map as a PNG, base64 in the extended XMP (no matte).
-        case gDepth
-        /// Google Dynamic Depth: the items of ``AuxiliaryImages/dynamicDepth`` appended after the
-        /// primary and listed by its `Container:Directory` (no matte).
-        case dynamicDepth
-    }
-
     /// The depth or disparity map to write, with its metadata.
     public var depthData: DepthData?
     /// The portrait effects matte to write.
@@ -33,9 +24,13 @@ public struct AuxiliaryImages: Sendable, Hashable {
     /// Dynamic Depth only: the photo's container (its confidence map, Original and gain map, its
     /// XMP), which ``DepthPhoto/auxiliaryImages(following:from:orientation:fromOriginal:)`` gives for a Pixel portrait.
     public var dynamicDepth: DynamicDepthContainer?
-    /// nil: Dynamic Depth when ``dynamicDepth`` is set, GDepth when the depth data came from a
-    /// GDepth or Dynamic Depth file, Apple otherwise.
-    public var format: Format?
+    /// The container the depth data is written in: Apple JPEG (MPF, each map an auxiliary JPEG
+    /// with Apple XMP), GDepth (the depth map as a PNG, base64 in the extended XMP; no matte) or
+    /// Dynamic Depth (the items of ``dynamicDepth`` appended after the primary and listed by its
+    /// `Container:Directory`; no matte). nil: Dynamic Depth when ``dynamicDepth`` is set, else
+    /// where the depth data came from says (`DepthContainer.rewrittenAs`), Apple JPEG for maps
+    /// made in code.
+    public var format: DepthContainer?
     /// JPEG quality of the auxiliary maps (Apple) and of the original image (GDepth), 1...100. At 100
     /// (the default) a re-encoded 8-bit map comes back within about one step (two at worst).
     public var quality: Int
@@ -43,7 +38,7 @@ public struct AuxiliaryImages: Sendable, Hashable {
     /// The images to attach; nil ones are left out.
     public init(depthData: DepthData? = nil, portraitEffectsMatte: PortraitEffectsMatte? = nil,
                 carriedMaps: [CarriedAuxiliaryMap] = [], originalImage: Image? = nil, dynamicDepth: DynamicDepthContainer? = nil,
-                format: Format? = nil, quality: Int = 100) {
+                format: DepthContainer? = nil, quality: Int = 100) {
         self.depthData = depthData
         self.portraitEffectsMatte = portraitEffectsMatte
         self.carriedMaps = carriedMaps
@@ -56,10 +51,10 @@ public struct AuxiliaryImages: Sendable, Hashable {
     /// Nothing to attach.
     public var isEmpty: Bool { depthData == nil && portraitEffectsMatte == nil && carriedMaps.isEmpty }
 
-    /// The format the depth data is written in.
-    public var writtenFormat: Format {
+    /// The container the depth data is written in.
+    public var writtenFormat: DepthContainer {
         if let format { return format }
         if dynamicDepth != nil { return .dynamicDepth }
-        return depthData?.sourceFormat == .gDepth || depthData?.sourceFormat == .dynamicDepth ? .gDepth : .apple
+        return depthData?.sourceFormat?.rewrittenAs ?? .appleJPEG
     }
 }

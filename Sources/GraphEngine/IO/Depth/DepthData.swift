@@ -34,18 +34,6 @@ public struct DepthData: Sendable, Hashable {
         case absolute
     }
 
-    /// The file layout the data came from.
-    public enum SourceFormat: String, Sendable, Hashable {
-        /// An iPhone JPEG: an MPF auxiliary image with Apple XMP.
-        case appleJPEG = "Apple JPEG (MPF)"
-        /// An iPhone HEIC: an auxiliary HEVC item with Apple XMP and the depth SEI.
-        case appleHEIC = "Apple HEIC"
-        /// A Google GDepth (Lens Blur) JPEG.
-        case gDepth = "Google GDepth"
-        /// A Google Dynamic Depth JPEG (Pixel portraits): a container item described in the XMP.
-        case dynamicDepth = "Google Dynamic Depth"
-    }
-
     /// How the file stores the values.
     public enum StoredEncoding: Sendable, Hashable {
         /// Apple: `value = floatMin + (v − intMin)·(floatMax − floatMin)/(intMax − intMin)` for stored
@@ -90,8 +78,8 @@ public struct DepthData: Sendable, Hashable {
     /// The camera calibration, when stored, for the map's geometry: turned with the map when it is
     /// loaded upright; left out when an edit rotates, crops or scales the map.
     public var calibration: CameraCalibration?
-    /// The file format the map came from; nil for maps made in code.
-    public var sourceFormat: SourceFormat?
+    /// The depth container the map came from; nil for maps made in code.
+    public var sourceFormat: DepthContainer?
     /// The EXIF-style orientation (1...8) still to apply to ``map`` to show it upright with the
     /// photo: 1 when it was loaded upright (the default), the stored orientation otherwise.
     public var orientation: Int
@@ -107,7 +95,7 @@ public struct DepthData: Sendable, Hashable {
     }
 
     init(map: Image, kind: Kind, storedEncoding: StoredEncoding?, storedKind: Kind?, accuracy: Accuracy?, isFiltered: Bool?,
-         quality: String?, version: Int?, calibration: CameraCalibration?, sourceFormat: SourceFormat?, orientation: Int,
+         quality: String?, version: Int?, calibration: CameraCalibration?, sourceFormat: DepthContainer?, orientation: Int,
          stored: StoredAuxiliary?) {
         self.map = map
         self.kind = kind
@@ -164,8 +152,8 @@ public struct PortraitEffectsMatte: Sendable, Hashable {
     public var map: Image
     /// `portraitEffectsMatte:PortraitEffectsMatteVersion`.
     public var version: Int?
-    /// The file format the matte came from; nil for mattes made in code.
-    public var sourceFormat: DepthData.SourceFormat?
+    /// The depth container the matte came from; nil for mattes made in code.
+    public var sourceFormat: DepthContainer?
     /// The EXIF-style orientation still to apply to ``map`` (1 when loaded upright).
     public var orientation: Int
     let stored: StoredAuxiliary?
@@ -175,7 +163,7 @@ public struct PortraitEffectsMatte: Sendable, Hashable {
         self.init(map: map, version: version, sourceFormat: nil, orientation: orientation, stored: nil)
     }
 
-    init(map: Image, version: Int?, sourceFormat: DepthData.SourceFormat?, orientation: Int, stored: StoredAuxiliary?) {
+    init(map: Image, version: Int?, sourceFormat: DepthContainer?, orientation: Int, stored: StoredAuxiliary?) {
         self.map = map
         self.version = version
         self.sourceFormat = sourceFormat

@@ -112,22 +112,14 @@ public struct DepthPhoto: Sendable {
         let encoding = try storedEncoding(aux)
         let map = try samples.image(DepthValues.table(maximum: samples.maximum, encoding: encoding))
         let keepsStoredGeometry = (orientation == .stored || samples.orientationApplied == false) && shrink == 1
-        var stored: StoredAuxiliary?
-        if keepsStoredGeometry {
-            switch aux.location {
-            case .jpeg(let stream): stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: storedKind)
-            case .gDepth: stored = aux.gDepth.map { StoredAuxiliary(encoded: .gDepth($0), map: map, kind: storedKind) }
-            case .containerItem(_, let range): stored = StoredAuxiliary(encoded: .containerItem(Array(bytes[range])), map: map, kind: storedKind)
-            case .heifItem: stored = nil
-            }
-        }
+        let stored = keepsStoredGeometry ? encodedMap(of: aux).map { StoredAuxiliary(encoded: $0, map: map, kind: storedKind) } : nil
         let apple = aux.apple
         let data = DepthData(
             map: map, kind: storedKind, storedEncoding: encoding, storedKind: storedKind,
             accuracy: apple?.accuracy.flatMap { DepthData.Accuracy(rawValue: $0.lowercased()) }, isFiltered: apple?.filtered,
             quality: apple?.quality, version: apple?.depthDataVersion,
             calibration: apple?.calibration.map { samples.orientationApplied ? $0.oriented(aux.orientation) : $0 },
-            sourceFormat: sourceFormat(aux), orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
+            sourceFormat: aux.location.container, orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
         return data.converting(to: kind ?? storedKind)
     }
 
@@ -143,11 +135,9 @@ public struct DepthPhoto: Sendable {
         try checkUsable(aux)
         let samples = try decodeSamples(aux, orientation: orientation, shrink: shrink)
         let map = try samples.image((0...Int(samples.maximum)).map { Float(Double($0) / samples.maximum) })
-        var stored: StoredAuxiliary?
-        if case .jpeg(let stream) = aux.location, orientation == .stored || samples.orientationApplied == false, shrink == 1 {
-            stored = StoredAuxiliary(encoded: .appleJPEG(Array(bytes[stream.range])), map: map, kind: nil)
-        }
-        return PortraitEffectsMatte(map: map, version: aux.apple?.portraitEffectsMatteVersion, sourceFormat: sourceFormat(aux),
+        let keepsStoredGeometry = (orientation == .stored || samples.orientationApplied == false) && shrink == 1
+        let stored = keepsStoredGeometry ? encodedMap(of: aux).map { StoredAuxiliary(encoded: $0, map: map, kind: nil) } : nil
+        return PortraitEffectsMatte(map: map, version: aux.apple?.portraitEffectsMatteVersion, sourceFormat: aux.location.container,
                                     orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
     }
 
@@ -181,33 +171,28 @@ public struct DepthPhoto: Sendable {
 
     // MARK: Decoding
 
-    func part(_ aux: AuxiliaryImageInfo) -> String {
-        switch aux.location {
-        case .jpeg(let stream): return "\(stream.mpfImage.map { "MPF image \($0)" } ?? "embedded JPEG") (\(aux.type))"
-        case .heifItem(let id): return "HEIF item \(id) (\(aux.type))"
-        case .gDepth: return "\(aux.type) depth map"
-        case .containerItem(let semantic, _): return "Dynamic Depth item \(semantic)"
-        }
-    }
-
     func missing(_ what: String) -> AuxiliaryImageError {
-        let available = auxiliaryImages.map { "\($0.kind.rawValue) (\(part($0)))" }
+        let available = auxiliaryImages.map { "\($0.kind.rawValue) (\($0.partName))" }
         let has = available.isEmpty ? "it has no auxiliary images" : "its auxiliary images: " + available.joined(separator: ", ")
         return AuxiliaryImageError(path: path, message: "\(info.format.name) file has no \(what); \(has)")
     }
 
     func checkUsable(_ aux: AuxiliaryImageInfo) throws {
         if let problem = aux.problems.first {
-            throw AuxiliaryImageError(path: path, message: "\(part(aux)) cannot be used: \(problem)")
+            throw AuxiliaryImageError(path: path, message: "\(aux.partName) cannot be used: \(problem)")
         }
     }
 
-    func sourceFormat(_ aux: AuxiliaryImageInfo) -> DepthData.SourceFormat {
+    /// The map as its container keeps it, to be written back unchanged while the map is: the
+    /// auxiliary JPEG (Apple), the XMP's depth image (GDepth), the container item (Dynamic Depth);
+    /// nil for a HEIF item (that container is not written). Called once the map has decoded, so a
+    /// container item's range lies in the file.
+    func encodedMap(of aux: AuxiliaryImageInfo) -> StoredAuxiliary.Encoded? {
         switch aux.location {
-        case .jpeg: return .appleJPEG
-        case .heifItem: return .appleHEIC
-        case .gDepth: return .gDepth
-        case .containerItem: return .dynamicDepth
+        case .jpeg(let stream): return .appleJPEG(Array(bytes[stream.range]))
+        case .gDepth: return aux.gDepth.map { .gDepth($0) }
+        case .containerItem(_, let range): return .containerItem(Array(bytes[range]))
+        case .heifItem: return nil
         }
     }
 
@@ -224,7 +209,7 @@ public struct DepthPhoto: Sendable {
             return .gDepth(format: equivalent.format, near: equivalent.near, far: equivalent.far, units: equivalent.units)
         }
         if let info = aux.depthRepresentation, DepthValues.range(of: info) != nil { return .depthRepresentation(info) }
-        throw AuxiliaryImageError(path: path, message: "\(part(aux)) has no value range (no apdi:FloatMinValue/FloatMaxValue)")
+        throw AuxiliaryImageError(path: path, message: "\(aux.partName) has no value range (no apdi:FloatMinValue/FloatMaxValue)")
     }
 
     /// One channel of the stored samples, oriented as asked.
@@ -245,18 +230,18 @@ public struct DepthPhoto: Sendable {
                 decoded = try ImageFile.decode(data, options: DecodeOptions(applyOrientation: false))
             case .containerItem(_, let range):
                 guard range.lowerBound >= 0, range.upperBound <= bytes.count, !range.isEmpty else {
-                    throw AuxiliaryImageError(path: path, message: "\(part(aux)) has no bytes in the file")
+                    throw AuxiliaryImageError(path: path, message: "\(aux.partName) has no bytes in the file")
                 }
                 decoded = try ImageFile.decode(Array(bytes[range]), options: DecodeOptions(jpegScaleDenominator: shrink, applyOrientation: false))
             }
         } catch let error as CodecError {
             var located = error.at(path: path)
-            located.segment = part(aux) + (error.segment.map { ": \($0)" } ?? "")
+            located.segment = aux.partName + (error.segment.map { ": \($0)" } ?? "")
             throw located
         }
         // A map libjpeg or libpng had to patch up would hold wrong values: refused.
         if let warning = decoded.warnings.first {
-            throw AuxiliaryImageError(path: path, message: "\(part(aux)) is damaged: \(warning)")
+            throw AuxiliaryImageError(path: path, message: "\(aux.partName) is damaged: \(warning)")
         }
         var samples = StoredSamples(decoded)
         if needsOrientation { samples.orient(aux.orientation) }

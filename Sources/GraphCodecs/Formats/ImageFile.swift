@@ -63,27 +63,23 @@ public enum ImageFile {
         return bytes
     }
 
-    /// The format of a file's bytes by magic number, or an error naming what was found.
+    /// The format of a file's bytes by magic number (``ImageFormatRegistry/sniff(_:)``), or an
+    /// error naming what was found.
     public static func format(of bytes: [UInt8], path: String? = nil) throws(CodecError) -> ImageFormat {
-        if let format = ImageFormat.sniff(bytes) { return format }
-        // A damaged PNG signature ("PNG" at 1...3): let libpng say what is wrong with it.
-        if bytes.count >= 4, bytes[1...3].elementsEqual([0x50, 0x4E, 0x47]) { return .png }
+        if let format = ImageFormatRegistry.sniff(bytes) ?? ImageFormatRegistry.damagedFormat(bytes) { return format }
         if let name = UnsupportedFormat.name(of: bytes) {
-            throw CodecError(.unrecognizedFormat, "a \(name) file, which is not supported (PNG, JPEG and HEIF are)", path: path)
+            throw CodecError(.unrecognizedFormat,
+                             "a \(name) file, which is not supported (\(ImageFormatRegistry.names(conjunction: "and")) are)", path: path)
         }
         let head = bytes.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
         throw CodecError(
             .unrecognizedFormat,
-            bytes.isEmpty ? "empty file" : "not a PNG, JPEG or HEIF file (starts with \(head))", path: path)
+            bytes.isEmpty ? "empty file" : "not a \(ImageFormatRegistry.names(conjunction: "or")) file (starts with \(head))", path: path)
     }
 
-    /// Decodes PNG, JPEG or HEIF bytes (format chosen by magic bytes).
+    /// Decodes the bytes of any format the registry reads (chosen by magic bytes).
     public static func decode(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) throws(CodecError) -> DecodedImage {
-        switch try format(of: bytes) {
-        case .png: return try PNGCodec.decode(bytes, options: options)
-        case .jpeg: return try JPEGCodec.decode(bytes, options: options)
-        case .heif: return try HEIFCodec.decode(bytes, options: options)
-        }
+        try format(of: bytes).entry.load(bytes, options)
     }
 
     /// Reads and decodes a file; errors carry the path.
@@ -97,11 +93,7 @@ public enum ImageFile {
 
     /// Header and metadata without decoding pixels.
     public static func info(_ bytes: [UInt8]) throws(CodecError) -> ImageInfo {
-        switch try format(of: bytes) {
-        case .png: return try PNGCodec.readInfo(bytes)
-        case .jpeg: return try JPEGCodec.readInfo(bytes)
-        case .heif: return try HEIFCodec.readInfo(bytes)
-        }
+        try format(of: bytes).entry.loadInfo(bytes)
     }
 
     /// Header and metadata of a file without decoding pixels; errors carry the path.
