@@ -29,6 +29,22 @@ final class ReductionFilterTests: XCTestCase {
         assertPixels(try render(try image.filtered("CIAreaMinMaxRed", extent)), [[low[0], high[0], 0, 1]], tolerance: 0)
     }
 
+    /// Rows longer than the sixteen lanes the extremes run in, with a tail, NaN holes (no sample)
+    /// and a grey buffer (its channels one plane): min and max of the finite values, per channel.
+    func testMinMaxOfWideGreyRowsSkipsNaNHoles() throws {
+        let w = 53, h = 5
+        var rng = TestRandom(seed: 5)
+        let values: [Float] = (0..<(w * h)).map { i in i % 11 == 3 ? .nan : Float(-2 + 5 * rng.unit()) }
+        let bytes = values.withUnsafeBytes { Array($0) }
+        let image = Image(buffer: try ImageBuffer(width: w, height: h, format: .grayf, alphaMode: .opaque, colorSpace: nil, bytes: bytes))
+        let finite = values.filter { !$0.isNaN }.map(Double.init)
+        let low = finite.min() ?? 0, high = finite.max() ?? 0
+        let out = try render(try image.filtered("CIAreaMinMaxRed", ["inputExtent": .rect(image.extent)]))
+        assertPixels(out, [[low, high, 0, 1]], tolerance: 0)
+        assertPixels(try render(try image.filtered("CIAreaMinMax", ["inputExtent": .rect(image.extent)])),
+                     [[low, low, low, 1], [high, high, high, 1]], tolerance: 0)
+    }
+
     func testAnAreaBeyondTheImageCountsTransparentPixels() throws {
         let (image, pixels) = try source()
         let area = Rect(x: -5, y: 0, width: 10, height: 4)  // half outside

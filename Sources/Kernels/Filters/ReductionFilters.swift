@@ -324,19 +324,35 @@ struct AreaPixels {
 
     /// Per channel minimum and maximum of the non-NaN values (NaN when there are none).
     func extremes() -> (low: [Float], high: [Float]) {
-        var low = [Float](repeating: .infinity, count: 4), high = [Float](repeating: -.infinity, count: 4)
+        var low = [Float](repeating: .nan, count: 4), high = [Float](repeating: .nan, count: 4)
         let buffered = (0..<height).reduce(0) { $0 + (bufferedRun(channel: 0, row: $1, columns: 0..<width)?.2 ?? 0) }
         for channel in 0..<4 {
-            if buffered < width * height { low[channel] = 0; high[channel] = 0 }
+            // A grey buffer's channels are one plane: computed once.
+            if channel > 0, height > 0, buffer.readingRow(channel: channel, row: 0) == buffer.readingRow(channel: 0, row: 0) {
+                (low[channel], high[channel]) = (low[0], high[0])
+                continue
+            }
+            let start: Float = buffered < width * height ? 0 : .infinity
+            // Sixteen running extremes side by side (a NaN compares false: skipped, as one by one).
+            var lows = SIMD16<Float>(repeating: start), highs = SIMD16<Float>(repeating: buffered < width * height ? 0 : -.infinity)
             for row in 0..<height {
                 guard let (run, _, count) = bufferedRun(channel: channel, row: row, columns: 0..<width) else { continue }
-                for i in 0..<count {
-                    let v = run[i]
-                    if v < low[channel] { low[channel] = v }
-                    if v > high[channel] { high[channel] = v }
+                var i = 0
+                while i + 16 <= count {
+                    let v = UnsafeRawPointer(run + i).loadUnaligned(as: SIMD16<Float>.self)
+                    lows.replace(with: v, where: v .< lows)
+                    highs.replace(with: v, where: v .> highs)
+                    i += 16
+                }
+                while i < count {
+                    let v = SIMD16<Float>(repeating: run[i])
+                    lows.replace(with: v, where: v .< lows)
+                    highs.replace(with: v, where: v .> highs)
+                    i += 1
                 }
             }
-            if low[channel] > high[channel] { low[channel] = .nan; high[channel] = .nan }
+            let lowest = lows.min(), highest = highs.max()
+            if lowest <= highest { (low[channel], high[channel]) = (lowest, highest) }
         }
         return (low, high)
     }
