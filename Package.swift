@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "CCodecShims", "GraphCodecs"]),
 
         // The filter catalogue (Core Image names and input keys).
-        .target(name: "Kernels", dependencies: ["GraphEngine"]),
+        .target(name: "Kernels", dependencies: ["GraphEngine", "CRowKernels"]),
 
         // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
         .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),

@@ -73,6 +73,13 @@ package struct DiscSpans: AreaOperation {
         }
     }
 
+    /// The disc mean of every channel of the tile's input, read from `plane(channel)` as ``run(_:_:scale:plane:)``
+    /// reads it: for a pass that transforms its input before the disc (the depth blur's layers,
+    /// `DepthLayerDisc` in Kernels), with the span loops specialised here. Uses scratch slots 0 and 1.
+    package func runMean(_ tile: AreaTile, plane: (Int) -> UnsafePointer<Float>) {
+        run(tile, SpanSum.self, scale: Float(1 / Double(count)), plane: plane)
+    }
+
     /// The disc of every channel of the tile's input, read from `plane(channel)` (the channel's
     /// values over the input's rectangle, rows `input.width` apart): the input's own planes, or a
     /// pass's transform of them (``DepthLayerDisc``). Uses scratch slots 0 and 1.

@@ -15,19 +15,19 @@ package struct AreaTile {
 package struct AreaPlanes {
     package let x: Int, y: Int, width: Int, height: Int
     package let channelCount: Int
-    let base: UnsafeMutablePointer<Float>
+    @usableFromInline let base: UnsafeMutablePointer<Float>
 
     /// Floats from one channel plane to the next.
     package var planeStride: Int { width * height }
 
     /// The first pixel of row `row` (0 = bottom row, `y`) of channel `channel`.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func row(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {
         base + channel * width * height + row * width
     }
 
     /// The pixel at working-space position (`px`, `py`) of channel `channel` (inside the rectangle).
-    @inline(__always)
+    @inlinable @inline(__always)
     package func pointer(_ channel: Int, x px: Int, y py: Int) -> UnsafeMutablePointer<Float> {
         base + channel * width * height + (py - y) * width + (px - x)
     }
