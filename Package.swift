@@ -54,8 +54,10 @@ let package = Package(
         // The engine: recipes, kernel language, optimizer, programs, executor, I/O, dumps.
         .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "CCodecShims", "GraphCodecs"]),
 
-        // The filter catalogue (Core Image names and input keys).
-        .target(name: "Kernels", dependencies: ["GraphEngine"]),
+        // The filter catalogue (Core Image names and input keys): each filter's declaration with the
+        // area passes and processors only it (or its family) uses, by family under Kernels/Filters;
+        // their C row kernels are in CRowKernels (docs/design.md, "Where a filter's code lives").
+        .target(name: "Kernels", dependencies: ["GraphEngine", "CRowKernels"]),
 
         // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
         .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),

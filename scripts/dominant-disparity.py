@@ -6,7 +6,7 @@ Tests/GraphCLITests/SubjectFocusTests.swift.
 The region is the photo's first MWG region (centre x, y and size w, h, normalised, top-left origin,
 in the stored image) or, failing that, a 0.1 x 0.1 square around GFocus:FocalPointX/Y; its pixels
 are those of the stored map inside it, rounded out. The dominant disparity follows FocusDisparity's
-definition (Sources/Kernels/Filters/FocusDisparity.swift): 256 bins over the map's range, windows
+definition (Sources/Kernels/Filters/Depth/FocusDisparity.swift): 256 bins over the map's range, windows
 of +-8 bins, the nearest run of windows holding a quarter of the region each, the mean of the values
 in those windows. Apple maps: disparity = FloatMin + v/255 (FloatMax - FloatMin); GDepth
 RangeInverse: disparity = 1/d, d = Far Near / (Far - v/255 (Far - Near)).

@@ -1,7 +1,7 @@
 """The exact layered defocus reference and the disc it is made of.
 
 Blur radii follow CIDepthBlurEffect's own formula (its doc comment in
-Sources/Kernels/Filters/DepthBlurEffect.swift), so only rendering quality is compared:
+Sources/Kernels/Filters/Depth/DepthBlurEffect.swift), so only rendering quality is compared:
 
     c = k·(D − f)/f,   k = 0.1·L/N    (L the image's long side, N the f-number)
     c ← sign(c)·max(|c| − 1, 0)       (a 1 px dead zone)

@@ -1,6 +1,6 @@
 """The dolly zoom reference, its baseline and its scores.
 
-GEDepthDollyZoom's geometry (its doc comment in Sources/Kernels/Filters/DollyZoom.swift): with c the
+GEDepthDollyZoom's geometry (its doc comment in Sources/Kernels/Filters/Depth/DollyZoom.swift): with c the
 image centre, a point of disparity d moves to c + (p − c)·σ(d),
 
     σ(d) = n/(1 − t·d),  n = (1 − t·d_s)/m,  m = min over the map's border pixels of (1 − t·d_s)/(1 − t·d)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GraphEngine
+import Kernels
 import XCTest
 
 /// The two passes that make CIDepthBlurEffect's layers, against float64 statements of their rules:

@@ -6,7 +6,7 @@
 /// output pixel combines, for every h, the rows dy with w(dy) = h. That is O(R) per pixel instead of
 /// the O(R²) of visiting the disc, and each pixel's value depends only on its position (a fixed
 /// order of operations), so tiles do not show. The mean divides the sum by the disc's pixel count.
-/// Extrema ignore NaN (maxNum/minNum, as ``RectangleMorphology``). A grey pass (maps) reduces the
+/// Extrema ignore NaN (``maximumNumber(_:_:)``/``minimumNumber(_:_:)``, as the rectangle morphology in Kernels). A grey pass (maps) reduces the
 /// red channel only and writes it to R, G and B, alpha 1.
 package struct DiscSpans: AreaOperation {
     package enum Reduction: String, Hashable, Sendable { case mean, maximum, minimum }
@@ -73,9 +73,17 @@ package struct DiscSpans: AreaOperation {
         }
     }
 
+    /// The disc mean of every channel of the tile's input, read from `plane(channel)` as
+    /// ``run(_:_:scale:plane:)`` reads it: for a pass in another module that transforms its input
+    /// before the disc (the depth blur's `DepthLayerDisc` in Kernels), with the span loops specialised
+    /// here. Uses scratch slots 0 and 1.
+    package func runMean(_ tile: AreaTile, plane: (Int) -> UnsafePointer<Float>) {
+        run(tile, SpanSum.self, scale: Float(1 / Double(count)), plane: plane)
+    }
+
     /// The disc of every channel of the tile's input, read from `plane(channel)` (the channel's
     /// values over the input's rectangle, rows `input.width` apart): the input's own planes, or a
-    /// pass's transform of them (``DepthLayerDisc``). Uses scratch slots 0 and 1.
+    /// pass's transform of them (``runMean(_:plane:)``). Uses scratch slots 0 and 1.
     @inline(__always)
     func run<Combiner: SpanCombiner>(_ tile: AreaTile, _: Combiner.Type, scale: Float?, plane: (Int) -> UnsafePointer<Float>) {
         let input = tile.inputs[0], output = tile.output

@@ -137,7 +137,7 @@ package struct Resample: AreaOperation {
     }
 
     /// Output `index`'s normalised weights in Double (the reference).
-    func weights(_ axis: AxisMapping, _ index: Int) -> (first: Int, weights: [Double]) {
+    package func weights(_ axis: AxisMapping, _ index: Int) -> (first: Int, weights: [Double]) {
         let u = axis.step * (Double(index) + 0.5) + axis.offset
         let (first, count) = taps(axis, index)
         let widen = support(axis).widen

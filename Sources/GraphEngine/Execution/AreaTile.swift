@@ -12,23 +12,27 @@ package struct AreaTile {
 
 /// One input of an area pass: `channelCount` Float32 planes over an integral rectangle, rows
 /// `width` floats apart.
-package struct AreaPlanes {
-    package let x: Int, y: Int, width: Int, height: Int
+///
+/// Public, with the rest of its API package, so that ``row(_:_:)`` and ``pointer(_:x:y:)`` inline
+/// into the passes of other modules (Kernels) that call them per pixel: the compiler inlines a
+/// public `@inlinable` method across modules, not a package one.
+public struct AreaPlanes {
+    @usableFromInline package let x: Int, y: Int, width: Int, height: Int
     package let channelCount: Int
-    let base: UnsafeMutablePointer<Float>
+    @usableFromInline let base: UnsafeMutablePointer<Float>
 
     /// Floats from one channel plane to the next.
     package var planeStride: Int { width * height }
 
     /// The first pixel of row `row` (0 = bottom row, `y`) of channel `channel`.
-    @inline(__always)
-    package func row(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {
+    @inlinable @inline(__always)
+    public func row(_ channel: Int, _ row: Int) -> UnsafeMutablePointer<Float> {
         base + channel * width * height + row * width
     }
 
     /// The pixel at working-space position (`px`, `py`) of channel `channel` (inside the rectangle).
-    @inline(__always)
-    package func pointer(_ channel: Int, x px: Int, y py: Int) -> UnsafeMutablePointer<Float> {
+    @inlinable @inline(__always)
+    public func pointer(_ channel: Int, x px: Int, y py: Int) -> UnsafeMutablePointer<Float> {
         base + channel * width * height + (py - y) * width + (px - x)
     }
 }

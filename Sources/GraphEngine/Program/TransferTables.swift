@@ -4,11 +4,11 @@
 /// 4097-entry table with linear interpolation (largest error about 2e-5, far below an 8-bit step);
 /// values outside (extended range) and NaN use the exact formula. 8-bit sources are decoded with an
 /// exact 256-entry table while they load.
-enum TransferTables {
-    static let resolution = 4096
+package enum TransferTables {
+    package static let resolution = 4096
 
     /// `linearToSRGB(k / 4096)` for k in 0...4096.
-    static let encode: [Float] = (0...resolution).map { ScalarMath.linearToSRGB(Float(Double($0) / Double(resolution))) }
+    package static let encode: [Float] = (0...resolution).map { ScalarMath.linearToSRGB(Float(Double($0) / Double(resolution))) }
     /// `srgbToLinear(k / 4096)` for k in 0...4096.
     static let decode: [Float] = (0...resolution).map { ScalarMath.srgbToLinear(Float(Double($0) / Double(resolution))) }
     /// The exact decode of every 8-bit code, computed in Double.

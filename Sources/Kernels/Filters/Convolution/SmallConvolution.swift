@@ -1,4 +1,5 @@
 import CRowKernels
+import GraphEngine
 
 /// A small 2-D convolution (Core Image's CIConvolution3X3 … 9X9 and their 1-D and RGB variants):
 /// `out(x, y) = bias + Σ_i Σ_j w[i·columns + j] · in(x + j − cx, y + cy − i)` with `cx = (columns − 1)/2`,

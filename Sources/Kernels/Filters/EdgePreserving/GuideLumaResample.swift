@@ -1,3 +1,5 @@
+import GraphEngine
+
 /// The joint bilateral upsample's guide at the small image's resolution: the ``Resample`` of the
 /// guide luma `G` (``GuideLuma``) of its input, `g(X) = Σ w·G`, computed from the input's rows as
 /// they load (``reduction(input:)``), so no full-size luma image is stored. The result is grey and

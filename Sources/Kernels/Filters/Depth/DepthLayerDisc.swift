@@ -1,3 +1,5 @@
+import GraphEngine
+
 /// One layer of a layered lens blur (CIDepthBlurEffect) made and blurred at its source's size in
 /// one pass: the layer `(w(c)·rgb, w(c))` of a layer source (colour, blur value `c` in alpha: the
 /// ``DepthLayerBlocks``), `w` its ``DepthLayerTent``, then the disc mean of ``DiscSpans``. The
@@ -44,7 +46,7 @@ package struct DepthLayerDisc: AreaOperation {
             (wr[i], wg[i], wb[i], ww[i]) = (w * r[i], w * g[i], w * b[i], w)
             i += 1
         }
-        disc.run(tile, SpanSum.self, scale: Float(1 / Double(disc.count))) { UnsafePointer(weighted + $0 * count) }
+        disc.runMean(tile) { UnsafePointer(weighted + $0 * count) }
     }
 
     package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {

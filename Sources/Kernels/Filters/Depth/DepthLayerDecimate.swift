@@ -1,3 +1,5 @@
+import GraphEngine
+
 /// The half-size source of a layered lens blur's coarse layers (CIDepthBlurEffect), from the photo
 /// (input 0, its colour) and the blur value map (input 1, c in red): each output pixel is a 2×2
 /// block. The layer source's colour is the photo's with small clipped highlights boosted,

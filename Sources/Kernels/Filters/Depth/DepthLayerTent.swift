@@ -1,3 +1,5 @@
+import GraphEngine
+
 /// Which share of a pixel of blur value `c` one layer of a layered lens blur (CIDepthBlurEffect)
 /// takes: the tent, in c², of the layer's radius `mid` between its lattice neighbours `low` and
 /// `high` (signed radii, all on the layer's side of the focus plane):

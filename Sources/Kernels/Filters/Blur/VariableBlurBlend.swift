@@ -1,4 +1,5 @@
 import CRowKernels
+import GraphEngine
 
 /// The last step of a variable blur (CIMaskedVariableBlur): each pixel blends the two blur levels
 /// that bracket its own blur size. Input 0 is the sharp image (σ = 0), input 1 the mask, inputs

@@ -1,5 +1,6 @@
 import CRowKernels
 import Foundation
+import GraphEngine
 
 /// The guide of the joint bilateral upsample (CIEdgePreserveUpsampleFilter): the photo's luma,
 /// sRGB-encoded, `G = encode_sRGB(L(rgb / a))` with `L = 0.2125 r + 0.7154 g + 0.0721 b` (rgb / a only

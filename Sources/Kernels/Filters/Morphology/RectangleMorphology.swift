@@ -1,3 +1,5 @@
+import GraphEngine
+
 /// The maximum or minimum of each channel over a rectangle, as one pass per axis:
 /// `out(x) = max_{|k|≤n} in(x+k)` (or min). O(1) per pixel whatever n, by van Herk / Gil-Werman:
 /// the input is cut into blocks of 2n + 1; a forward running extremum `g` inside each block and a
@@ -125,12 +127,3 @@ package struct RectangleMorphology: AreaOperation {
         return result
     }
 }
-
-/// The larger of two values, ignoring NaN (IEEE maxNum): commutative and associative up to the sign
-/// of zero, and a plain compare-and-select that vectorises.
-@inline(__always)
-func maximumNumber(_ a: Float, _ b: Float) -> Float { a.isNaN ? b : (b > a ? b : a) }
-
-/// The smaller of two values, ignoring NaN (IEEE minNum).
-@inline(__always)
-func minimumNumber(_ a: Float, _ b: Float) -> Float { a.isNaN ? b : (b < a ? b : a) }

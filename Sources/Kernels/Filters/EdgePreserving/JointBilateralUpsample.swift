@@ -1,5 +1,6 @@
 import CRowKernels
 import Foundation
+import GraphEngine
 
 /// Joint bilateral upsampling of a small image guided by a large image's luma
 /// (CIEdgePreserveUpsampleFilter), as a bilateral grid: O(1) per output pixel instead of a window of
@@ -44,7 +45,7 @@ package struct JointBilateralUpsample: AreaOperation {
     package var name: String { filterName }
 
     /// The guide maps to itself; the small images are stretched over the guide's extent.
-    package func geometry(input index: Int) -> AffineTransform? {
+    package func geometry(input index: Int) -> GraphEngine.AffineTransform? {
         guard index > 0 else { return .identity }
         return AffineTransform(translationX: -smallExtent.minX, y: -smallExtent.minY)
             .concatenating(AffineTransform(scaleX: 1 / scaleX, y: 1 / scaleY))
