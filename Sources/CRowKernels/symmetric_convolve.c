@@ -33,6 +33,16 @@ void graph_symmetric_convolve_to_float_portable(const int16_t *source, ptrdiff_t
     for (int i = 0; i < count; i++) out[i] = (float)symmetric_sum(source + i, tapStride, weights, radius) * scale;
 }
 
+static void unpack8_codes_portable(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count,
+                                   int16_t *r, int16_t *g, int16_t *b) {
+    for (int i = 0; i < count; i++) {
+        const uint8_t *pixel = pixels + channels * i;
+        r[i] = pixel[redIndex];
+        g[i] = pixel[1];
+        b[i] = pixel[blueIndex];
+    }
+}
+
 static void float_to_code16_portable(const float *in, int count, int16_t *out) {
     for (int i = 0; i < count; i++) {
         float x = in[i] * 255.0f;
@@ -235,6 +245,39 @@ static int float_to_code16_256(const float *in, int count, int16_t *out) {
     return i;
 }
 
+/// Byte shuffles picking, for 16 RGB pixels (48 bytes in three 16-byte blocks), channel c's bytes
+/// from block k: masks[3c + k] (−1: none from that block).
+static const int8_t rgb_masks[9][16] = {
+        {0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 7, 10, 13},
+        {1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14},
+        {2, 5, 8, 11, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, 1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15},
+};
+
+__attribute__((target("avx2")))
+static int unpack8_codes_rgb_avx2(const uint8_t *pixels, int count, int16_t *r, int16_t *g, int16_t *b) {
+    __m128i m[9];
+    for (int k = 0; k < 9; k++) m[k] = _mm_loadu_si128((const __m128i *)rgb_masks[k]);
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const uint8_t *p = pixels + 3 * i;
+        __m128i a0 = _mm_loadu_si128((const __m128i *)p), a1 = _mm_loadu_si128((const __m128i *)(p + 16));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(p + 32));
+        int16_t *out[3] = {r, g, b};
+        for (int c = 0; c < 3; c++) {
+            __m128i bytes = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a0, m[3 * c]), _mm_shuffle_epi8(a1, m[3 * c + 1])),
+                                         _mm_shuffle_epi8(a2, m[3 * c + 2]));
+            _mm256_storeu_si256((__m256i *)(out[c] + i), _mm256_cvtepu8_epi16(bytes));
+        }
+    }
+    return i;
+}
+
 static inline int has_avx512_vnni(void) {
     static int state = -1;
     int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
@@ -287,6 +330,14 @@ void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t 
     }
 }
 
+void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
+                             int16_t *g, int16_t *b) {
+    int done = channels == 3 && redIndex == 0 && blueIndex == 2 && graph_cpu_has_avx2()
+        ? unpack8_codes_rgb_avx2(pixels, count, r, g, b) : 0;
+    unpack8_codes_portable(pixels + channels * done, channels, redIndex, blueIndex, count - done, r + done, g + done,
+                           b + done);
+}
+
 void graph_float_to_code16(const float *in, int count, int16_t *out) {
     int done = graph_cpu_has_avx2() ? float_to_code16_256(in, count, out) : 0;
     float_to_code16_portable(in + done, count - done, out + done);
@@ -308,6 +359,11 @@ void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t 
     for (int y = 0; y < rows; y++)
         graph_symmetric_convolve_to_float_portable(source + y * sourceStride, sourceStride, weights, tapCount, width, scale,
                                                    out + y * outStride);
+}
+
+void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
+                             int16_t *g, int16_t *b) {
+    unpack8_codes_portable(pixels, channels, redIndex, blueIndex, count, r, g, b);
 }
 
 void graph_float_to_code16(const float *in, int count, int16_t *out) { float_to_code16_portable(in, count, out); }

@@ -344,6 +344,18 @@ final class RowKernelTests: XCTestCase {
                 XCTAssertEqual(blocked[(y * 150)..<(y * 150 + width)].map(\.bitPattern), single.map(\.bitPattern), "width \(width) row \(y)")
             }
         }
+        // Interleaved 8-bit pixels to code rows (RGB 16 pixels a step where the CPU has AVX2; BGRA).
+        let pixels = (0..<(4 * 100)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for count in [0, 1, 15, 16, 17, 33, 100] {
+            var r = [Int16](repeating: -1, count: count), g = r, b = r
+            graph_unpack8_codes_row(pixels, 3, 0, 2, Int32(count), &r, &g, &b)
+            XCTAssertEqual(r, (0..<count).map { Int16(pixels[3 * $0]) }, "RGB count \(count)")
+            XCTAssertEqual(g, (0..<count).map { Int16(pixels[3 * $0 + 1]) }, "RGB count \(count)")
+            XCTAssertEqual(b, (0..<count).map { Int16(pixels[3 * $0 + 2]) }, "RGB count \(count)")
+            graph_unpack8_codes_row(pixels, 4, 2, 0, Int32(count), &r, &g, &b)
+            XCTAssertEqual(r, (0..<count).map { Int16(pixels[4 * $0 + 2]) }, "BGRA count \(count)")
+            XCTAssertEqual(b, (0..<count).map { Int16(pixels[4 * $0]) }, "BGRA count \(count)")
+        }
         // Floats to codes: nearest, clamped, NaN to 0, the same on every path.
         let values: [Float] = (0..<100).map { Float($0 - 20) / 70 } + [.nan, 1e30, -1e30, 0.5 / 255, 1.5 / 255, 2.5 / 255]
         var codes = [Int16](repeating: -1, count: values.count)

@@ -33,16 +33,23 @@ final class IntegerGaussianTests: XCTestCase {
         return options
     }
 
+    /// RGB photos load as codes (Int16 planes); grey ones are grey planes of code / 255, turned back to codes.
     func testBlurOfEightBitCodesIsWithinAFewHundredthsOfALevelOfTheFloat64Blur() throws {
-        let bytes = codes()
-        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque,
+        let rgb = codes()
+        try check(rgb, format: .rgb8, sigmas: [0.7, 3, 10])
+        try check((0..<(width * height)).map { rgb[3 * $0 + 1] }, format: .gray8, sigmas: [3])
+    }
+
+    func check(_ bytes: [UInt8], format: PixelFormat, sigmas: [Double]) throws {
+        let channels = format.channels
+        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: format, alphaMode: .opaque,
                                                   colorSpace: .sRGB, bytes: bytes))
         /// The code of channel `c` at working-space (x, y) (y up), clamped to the extent, over 255.
         func value(_ x: Int, _ y: Int, _ c: Int) -> Double {
             let column = min(max(x, 0), width - 1), row = height - 1 - min(max(y, 0), height - 1)
-            return Double(bytes[(row * width + column) * 3 + c]) / 255
+            return Double(bytes[(row * width + column) * channels + min(c, channels - 1)]) / 255
         }
-        for sigma in [0.7, 3, 10] {
+        for sigma in sigmas {
             let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(sigma)])
                 .cropped(to: photo.extent)
             let programs = try Context(options: options(.rgbah)).dump(blurred).programs.map(\.name)
@@ -70,7 +77,7 @@ final class IntegerGaussianTests: XCTestCase {
                     }
                 }
             }
-            print("σ \(sigma): worst \(worst) levels from the float64 blur (float output), \(worstByte) (8-bit output)")
+            print("\(format) σ \(sigma): worst \(worst) levels from the float64 blur (float output), \(worstByte) (8-bit output)")
             XCTAssertLessThan(worst, 0.05, "σ \(sigma): levels from the float64 blur")
             XCTAssertLessThan(worstByte, 1, "σ \(sigma): 8-bit output levels from the float64 blur")
         }

@@ -39,4 +39,9 @@ void graph_symmetric_convolve_to_float_portable(const int16_t *source, ptrdiff_t
 /// a float: the codes of an 8-bit image loaded as floats).
 void graph_float_to_code16(const float *in, int count, int16_t *out);
 
+/// The red, green and blue codes of `count` interleaved 8-bit pixels (`channels` 3 or 4 bytes
+/// each, red and blue at the indices given) as Int16 rows.
+void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
+                             int16_t *g, int16_t *b);
+
 #endif

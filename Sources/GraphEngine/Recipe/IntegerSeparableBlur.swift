@@ -66,6 +66,8 @@ package struct IntegerSeparableBlur: AreaOperation {
 
     /// Red, green and blue: the input is opaque (alpha is not read).
     package func inputChannels(_ index: Int) -> Int { 3 }
+    /// The codes themselves, not code / 255 as floats, where the input has them.
+    package func readsCodes(input index: Int) -> Bool { true }
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
@@ -85,8 +87,14 @@ package struct IntegerSeparableBlur: AreaOperation {
             guard let weights = w.baseAddress else { return }
             for channel in 0..<min(tile.channels, 3) {
                 for y in 0..<input.height {
-                    graph_float_to_code16(input.row(channel, y), Int32(input.width), codes)
-                    graph_symmetric_convolve_to_int16(codes, 1, weights, Int32(taps), Int32(width), Int32(shift - 6),
+                    var rowCodes = codes
+                    if let loaded = input.codes {
+                        rowCodes = loaded + channel * input.planeStride + y * input.width
+                    } else {
+                        // A grey input (one channel, loaded as floats): code / 255 back to its code.
+                        graph_float_to_code16(input.row(channel, y), Int32(input.width), codes)
+                    }
+                    graph_symmetric_convolve_to_int16(rowCodes, 1, weights, Int32(taps), Int32(width), Int32(shift - 6),
                                                       middle + y * middleStride)
                 }
                 graph_symmetric_convolve_columns_to_float(middle, middleStride, weights, Int32(taps), Int32(width), Int32(output.height),
