@@ -83,6 +83,17 @@ final class IntegerGaussianTests: XCTestCase {
         }
     }
 
+    /// Past σ ≈ 28 the rounded weights could move a pass by more than 0.05 level: the float passes stay.
+    func testWideBlurKeepsTheFloatPasses() throws {
+        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque,
+                                                  colorSpace: .sRGB, bytes: codes()))
+        for (sigma, integer) in [(20.0, true), (40.0, false)] {
+            let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(sigma)])
+            let programs = try Context(options: options(.rgbah)).dump(blurred.cropped(to: photo.extent)).programs.map(\.name)
+            XCTAssertEqual(programs.contains { $0.hasPrefix("CIGaussianBlur_int(") }, integer, "σ \(sigma): \(programs)")
+        }
+    }
+
     /// With colour management on, the blur is in linear light: the float passes, not the integer one.
     func testLinearLightBlurKeepsTheFloatPasses() throws {
         let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque,
