@@ -302,4 +302,68 @@ final class RowKernelTests: XCTestCase {
         XCTAssertEqual(Double(result[3]), encode(0.2125 * 2 + 0.7154 * 0.5 + 0.0721 * 0.2), accuracy: 1e-6)
         XCTAssertEqual(Double(result[4]), -encode(0.5), accuracy: 2e-5)
     }
+    /// The integer rows of the 8-bit Gaussian (AVX-512 VNNI, AVX2 where the CPU has them, their
+    /// leftovers the narrower loops) give the portable loop's bits for every count, radius (odd and
+    /// even: the centre pairs differently) and stride, and the portable loop is the exact sum.
+    func testSymmetricIntegerConvolutionMatchesPortableAndTheExactSum() {
+        var rng = SeededGenerator(seed: 26)
+        let source = (0..<(300 * 80)).map { _ in Int16.random(in: 0...16320, using: &rng) }
+        for radius in [0, 1, 2, 3, 8, 17, 30, 31] {
+            let half = (0...radius).map { _ in Int16.random(in: 0...2000, using: &rng) }
+            let weights = half + half.dropLast().reversed()
+            let taps = Int32(weights.count)
+            for count in [1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 129, 200] {
+                for stride in [1, 300] where count - 1 + 2 * radius * stride < source.count {
+                    var fast = [Int16](repeating: 0, count: count), portable = fast
+                    var fastFloat = [Float](repeating: 0, count: count), portableFloat = fastFloat
+                    graph_symmetric_convolve_to_int16(source, stride, weights, taps, Int32(count), 16, &fast)
+                    graph_symmetric_convolve_to_int16_portable(source, stride, weights, taps, Int32(count), 16, &portable)
+                    graph_symmetric_convolve_to_float(source, stride, weights, taps, Int32(count), 1e-6, &fastFloat)
+                    graph_symmetric_convolve_to_float_portable(source, stride, weights, taps, Int32(count), 1e-6, &portableFloat)
+                    XCTAssertEqual(fast, portable, "radius \(radius) count \(count) stride \(stride)")
+                    XCTAssertEqual(fastFloat.map(\.bitPattern), portableFloat.map(\.bitPattern), "radius \(radius) count \(count) stride \(stride)")
+                    let i = count - 1
+                    let exact = weights.indices.reduce(0) { $0 + Int(weights[$1]) * Int(source[i + $1 * stride]) }
+                    XCTAssertEqual(Int(portable[i]), (exact + 32768) >> 16)
+                    XCTAssertEqual(portableFloat[i], Float(exact) * 1e-6)
+                }
+            }
+        }
+        // A vertical pass over column blocks: each row the single row's bits.
+        let weights = (0...30).map { _ in Int16.random(in: 0...2000, using: &rng) }
+        let taps = weights + weights.dropLast().reversed()
+        for width in [1, 16, 33, 64, 100, 150] {
+            let rows = 70
+            var blocked = [Float](repeating: 0, count: 150 * rows)
+            graph_symmetric_convolve_columns_to_float(source, 150, taps, 61, Int32(width), Int32(rows), 1e-6, &blocked, 150)
+            for y in 0..<rows {
+                var single = [Float](repeating: 0, count: width)
+                source.withUnsafeBufferPointer {
+                    graph_symmetric_convolve_to_float_portable($0.baseAddress! + y * 150, 150, taps, 61, Int32(width), 1e-6, &single)
+                }
+                XCTAssertEqual(blocked[(y * 150)..<(y * 150 + width)].map(\.bitPattern), single.map(\.bitPattern), "width \(width) row \(y)")
+            }
+        }
+        // Interleaved 8-bit pixels to code rows (RGB 16 pixels a step where the CPU has AVX2; BGRA).
+        let pixels = (0..<(4 * 100)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for count in [0, 1, 15, 16, 17, 33, 100] {
+            var r = [Int16](repeating: -1, count: count), g = r, b = r
+            graph_unpack8_codes_row(pixels, 3, 0, 2, Int32(count), &r, &g, &b)
+            XCTAssertEqual(r, (0..<count).map { Int16(pixels[3 * $0]) }, "RGB count \(count)")
+            XCTAssertEqual(g, (0..<count).map { Int16(pixels[3 * $0 + 1]) }, "RGB count \(count)")
+            XCTAssertEqual(b, (0..<count).map { Int16(pixels[3 * $0 + 2]) }, "RGB count \(count)")
+            graph_unpack8_codes_row(pixels, 4, 2, 0, Int32(count), &r, &g, &b)
+            XCTAssertEqual(r, (0..<count).map { Int16(pixels[4 * $0 + 2]) }, "BGRA count \(count)")
+            XCTAssertEqual(b, (0..<count).map { Int16(pixels[4 * $0]) }, "BGRA count \(count)")
+        }
+        // Floats to codes: nearest, clamped, NaN to 0, the same on every path.
+        let values: [Float] = (0..<100).map { Float($0 - 20) / 70 } + [.nan, 1e30, -1e30, 0.5 / 255, 1.5 / 255, 2.5 / 255]
+        var codes = [Int16](repeating: -1, count: values.count)
+        graph_float_to_code16(values, Int32(values.count), &codes)
+        XCTAssertEqual(codes, values.map { v in Int16(((v * 255).isNaN ? 0 : min(max(v * 255, 0), 255)).rounded(.toNearestOrEven)) })
+        let exactCodes = (0...255).map { Float($0) * (1 / 255) }
+        var decoded = [Int16](repeating: -1, count: 256)
+        graph_float_to_code16(exactCodes, 256, &decoded)
+        XCTAssertEqual(decoded.map(Int.init), Array(0...255))
+    }
 }

@@ -30,6 +30,7 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CBilateralSlice.h"
 #include "CResampleColumns.h"
 #include "CPixelRows.h"
+#include "CSymmetricConvolve.h"
 #include "CTransferSpan.h"
 #include "CVariableBlend.h"
 

@@ -15,6 +15,9 @@ struct AreaLayout: Hashable {
 final class AreaRunner {
     private var inputBuffers: [UnsafeMutablePointer<Float>] = []
     private var inputCapacities: [Int] = []
+    /// Inputs loaded as 8-bit codes (``AreaOperation/readsCodes(input:)``), by input index.
+    private var codeBuffers: [UnsafeMutablePointer<Int16>] = []
+    private var codeCapacities: [Int] = []
     /// Where loads of channels a pass does not read go (one row; grown as rows get wider).
     private var discard = UnsafeMutablePointer<Float>.allocate(capacity: SpanInterpreter.spanWidth)
     private var discardCapacity = SpanInterpreter.spanWidth
@@ -27,6 +30,7 @@ final class AreaRunner {
 
     deinit {
         for buffer in inputBuffers { buffer.deallocate() }
+        for buffer in codeBuffers { buffer.deallocate() }
         discard.deallocate()
         span.deallocate()
         ones.deallocate()
@@ -45,6 +49,19 @@ final class AreaRunner {
         return inputBuffers[index]
     }
 
+    private func codeBuffer(_ index: Int, count: Int) -> UnsafeMutablePointer<Int16> {
+        while codeBuffers.count <= index {
+            codeBuffers.append(.allocate(capacity: 1))
+            codeCapacities.append(1)
+        }
+        if codeCapacities[index] < count {
+            codeBuffers[index].deallocate()
+            codeBuffers[index] = .allocate(capacity: count)
+            codeCapacities[index] = count
+        }
+        return codeBuffers[index]
+    }
+
     /// Computes `area` (default: all of `output.rect`) of `operation` applied to `inputs`.
     func run(_ operation: any AreaOperation, inputs: [InputView], output: PlaneSet, area: PixelRect? = nil, layout: AreaLayout) {
         let rect = area ?? output.rect
@@ -59,6 +76,20 @@ final class AreaRunner {
             let loaded = view.primaries == nil ? channels : max(channels, 3)
             let count = wanted.pixelCount
             let base = inputBuffer(index, count: max(count * loaded, 1))
+            if operation.readsCodes(input: index), reduction == nil, !layout.greyInputs[index], view.hasCodes {
+                // Red, green and blue codes, one Int16 plane each (the Float32 planes stay unloaded).
+                let codes = codeBuffer(index, count: max(3 * count, 1))
+                for row in 0..<wanted.height {
+                    let offset = row * wanted.width
+                    view.loadCodes(x0: wanted.x, y: wanted.y + row, count: wanted.width,
+                                   into: (codes + offset, codes + count + offset, codes + 2 * count + offset))
+                }
+                var codePlanes = AreaPlanes(x: wanted.x, y: wanted.y, width: wanted.width, height: wanted.height,
+                                         channelCount: 3, base: base)
+                codePlanes.codes = codes
+                planes.append(codePlanes)
+                continue
+            }
             // A row per load call (the view's setup once per row, not per span), except where the
             // load goes through one span of scratch: a reduction's, or a YUV frame's chroma.
             var width = SpanInterpreter.spanWidth

@@ -20,6 +20,10 @@ public struct AreaPlanes {
     @usableFromInline package let x: Int, y: Int, width: Int, height: Int
     package let channelCount: Int
     @usableFromInline let base: UnsafeMutablePointer<Float>
+    /// Red, green and blue 8-bit codes as Int16 planes (``planeStride`` apart, rows `width` apart)
+    /// when the pass asked for them (``AreaOperation/readsCodes(input:)``) and the input has them;
+    /// nil otherwise. When present, the Float32 planes are not loaded.
+    package var codes: UnsafeMutablePointer<Int16>? = nil
 
     /// Floats from one channel plane to the next.
     package var planeStride: Int { width * height }

@@ -143,6 +143,60 @@ struct InputView {
         }
     }
 
+    // MARK: Load 8-bit codes
+
+    /// Whether ``loadCodes(x0:y:count:into:)`` can read this view: an opaque 8-bit RGB buffer read
+    /// as it is stored (no transfer decode, no primaries change), whose values are its codes / 255.
+    var hasCodes: Bool {
+        guard case .buffer(let buffer) = storage else { return false }
+        return buffer.format.component == .uint8 && buffer.format.channels >= 3
+            && (buffer.alphaMode == .opaque || !buffer.format.hasAlpha) && decodeTable == nil && primaries == nil
+    }
+
+    /// Reads the red, green and blue codes of pixels `x0 ..< x0 + count` of row `y` (a view with
+    /// ``hasCodes``), with the view's edge mode: what ``load(x0:y:count:into:)`` reads as code / 255.
+    func loadCodes(x0: Int, y: Int, count: Int,
+                   into out: (UnsafeMutablePointer<Int16>, UnsafeMutablePointer<Int16>, UnsafeMutablePointer<Int16>)) {
+        func fill(_ from: Int, _ to: Int, _ r: Int16, _ g: Int16, _ b: Int16) {
+            guard to > from else { return }
+            (out.0 + from).update(repeating: r, count: to - from)
+            (out.1 + from).update(repeating: g, count: to - from)
+            (out.2 + from).update(repeating: b, count: to - from)
+        }
+        guard case .buffer(let buffer) = storage, !valid.isEmpty else { return fill(0, count, 0, 0, 0) }
+        var row = y
+        if edge == .clamp {
+            row = min(max(y, valid.y), valid.maxY - 1)
+        } else if y < valid.y || y >= valid.maxY {
+            return fill(0, count, 0, 0, 0)
+        }
+        let memoryRow = buffer.height - 1 - row
+        if let progress = buffer.rowProgress, !progress.wait(forRow: memoryRow) { return fill(0, count, 0, 0, 0) }
+        let pixels = UnsafeRawPointer(buffer.storage + memoryRow * buffer.rowBytes).assumingMemoryBound(to: UInt8.self)
+        let channels = buffer.format.channels, (red, blue) = buffer.format.redAndBlueIndices
+        func unpack(column: Int, count: Int, at offset: Int) {
+            graph_unpack8_codes_row(pixels + column * channels, Int32(channels), Int32(red), Int32(blue), Int32(count),
+                                    out.0 + offset, out.1 + offset, out.2 + offset)
+        }
+        let first = min(max(valid.x - x0, 0), count)
+        let last = max(min(valid.maxX - x0, count), first)
+        if last > first { unpack(column: x0 + first, count: last - first, at: first) }
+        if edge == .clamp {
+            // The edge pixels, repeated.
+            if first > 0 {
+                unpack(column: valid.x, count: 1, at: 0)
+                fill(1, first, out.0[0], out.1[0], out.2[0])
+            }
+            if last < count {
+                unpack(column: valid.maxX - 1, count: 1, at: last)
+                fill(last + 1, count, out.0[last], out.1[last], out.2[last])
+            }
+        } else {
+            fill(0, first, 0, 0, 0)
+            fill(last, count, 0, 0, 0)
+        }
+    }
+
     /// One pixel as premultiplied RGBA; the caller guarantees it lies inside `valid`.
     @inline(__always)
     func fetch(column: Int, row: Int) -> (Float, Float, Float, Float) {

@@ -48,6 +48,7 @@ enum Optimizer {
         FoldColorMatrices(),
         FoldAffineTransforms(),
         MergeCrops(),
+        IntegerBlurOfCodes(),
         DeduplicateSubgraphs(),
     ]
 

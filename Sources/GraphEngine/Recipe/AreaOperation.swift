@@ -24,6 +24,10 @@ package protocol AreaOperation: Hashable, Sendable, OutputProperties {
     func regionOfInterest(input index: Int, for rect: Rect) -> Rect
     /// How many channels of input `index` the pass reads (1: red only, 3: RGB, 4: RGBA).
     func inputChannels(_ index: Int) -> Int
+    /// Whether the pass reads input `index` as its 8-bit codes (``AreaPlanes/codes``) where it can
+    /// be: an 8-bit opaque RGB buffer read as it is stored (no transfer decode, no primaries change),
+    /// loaded as three colour planes. The Float32 planes are not loaded then.
+    func readsCodes(input index: Int) -> Bool
     /// For an input the pass reads as one value per pixel computed from its RGBA (a guide's luma):
     /// the computation, applied span by span as the input loads, so only its result is stored
     /// (one channel); nil for inputs read as they are.
@@ -51,6 +55,7 @@ package protocol AreaOperation: Hashable, Sendable, OutputProperties {
 extension AreaOperation {
     package func inputChannels(_ index: Int) -> Int { 4 }
     package func reduction(input index: Int) -> AreaInputReduction? { nil }
+    package func readsCodes(input index: Int) -> Bool { false }
     package func geometry(input index: Int) -> AffineTransform? { .identity }
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { false }

@@ -1,0 +1,47 @@
+#ifndef GRAPH_CSYMMETRICCONVOLVE_H
+#define GRAPH_CSYMMETRICCONVOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Integer rows of a separable blur with a symmetric kernel (the Gaussian over 8-bit codes): taps
+// W[0 ..< 2R+1] with W[k] = W[2R−k], values and weights int16. Each output is the exact int32 sum
+//
+//     acc(i) = W[R]·s(i + R) + Σ_{k<R} W[k]·(s(i + k) + s(i + 2R − k)),   s(j) = source[j·tapStride],
+//
+// (pairs of taps folded before the multiply: half the multiplies). The caller keeps the sum in
+// range: every value times the weights' sum below 2^31, and s(a) + s(b) below 2^15. Integer sums
+// are exact, so the AVX-512 VNNI and AVX2 paths (chosen at run time) give the portable loop's
+// bits; the float finish is one conversion and one multiply (round to nearest), the same on every path.
+
+/// out[i] = (acc(i) + 2^(shift−1)) >> shift for i < count (shift ≥ 1), the result in int16 range.
+void graph_symmetric_convolve_to_int16(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
+                                       int count, int shift, int16_t *out);
+
+/// out[i] = (float)acc(i) · scale for i < count.
+void graph_symmetric_convolve_to_float(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
+                                       int count, float scale, float *out);
+
+/// `rows` rows of a vertical pass (tapStride = sourceStride): output row y (at out + y·outStride) is
+/// graph_symmetric_convolve_to_float(source + y·sourceStride, ...), the same bits, computed 64
+/// columns at a time down all the rows (the taps' rows of a column block stay in the L1 cache).
+void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, float scale, float *out,
+                                               ptrdiff_t outStride);
+
+/// The portable loops alone (tests compare them with the wide paths bit for bit).
+void graph_symmetric_convolve_to_int16_portable(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights,
+                                                int tapCount, int count, int shift, int16_t *out);
+void graph_symmetric_convolve_to_float_portable(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights,
+                                                int tapCount, int count, float scale, float *out);
+
+/// out[i] = the 8-bit code nearest 255·in[i], clamped to 0 ... 255 (exact for in[i] = c/255 as
+/// a float: the codes of an 8-bit image loaded as floats).
+void graph_float_to_code16(const float *in, int count, int16_t *out);
+
+/// The red, green and blue codes of `count` interleaved 8-bit pixels (`channels` 3 or 4 bytes
+/// each, red and blue at the indices given) as Int16 rows.
+void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
+                             int16_t *g, int16_t *b);
+
+#endif

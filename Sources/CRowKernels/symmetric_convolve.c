@@ -1,0 +1,370 @@
+// Integer rows of a separable blur with a symmetric kernel (see CSymmetricConvolve.h): the Gaussian
+// over 8-bit codes in 16-bit fixed point, libvips' approach, with exact int32 sums.
+//
+// Vectors hold 16-bit values; the taps are folded in pairs (s(i + k) + s(i + 2R − k), one add for two
+// taps) and two folded values are multiplied and summed into int32 lanes at once (vpmaddwd, or
+// vpdpwssd with AVX-512 VNNI, which also accumulates): four taps per two instructions per lane.
+// The unpack that interleaves two folded vectors for the multiply works within 128-bit lanes, and
+// the pack back to int16 undoes it; the float finish reorders its 128-bit blocks explicitly.
+#include <math.h>
+#include "CSymmetricConvolve.h"
+#include "cpu_features.h"
+
+#pragma clang fp contract(off)
+
+static inline int32_t symmetric_sum(const int16_t *s, ptrdiff_t tapStride, const int16_t *weights, int radius) {
+    int32_t acc = (int32_t)weights[radius] * s[radius * tapStride];
+    for (int k = 0; k < radius; k++)
+        acc += (int32_t)weights[k] * ((int32_t)s[k * tapStride] + s[(2 * radius - k) * tapStride]);
+    return acc;
+}
+
+void graph_symmetric_convolve_to_int16_portable(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights,
+                                                int tapCount, int count, int shift, int16_t *out) {
+    int radius = tapCount / 2;
+    int32_t half = (int32_t)1 << (shift - 1);
+    for (int i = 0; i < count; i++)
+        out[i] = (int16_t)((symmetric_sum(source + i, tapStride, weights, radius) + half) >> shift);
+}
+
+void graph_symmetric_convolve_to_float_portable(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights,
+                                                int tapCount, int count, float scale, float *out) {
+    int radius = tapCount / 2;
+    for (int i = 0; i < count; i++) out[i] = (float)symmetric_sum(source + i, tapStride, weights, radius) * scale;
+}
+
+static void unpack8_codes_portable(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count,
+                                   int16_t *r, int16_t *g, int16_t *b) {
+    for (int i = 0; i < count; i++) {
+        const uint8_t *pixel = pixels + channels * i;
+        r[i] = pixel[redIndex];
+        g[i] = pixel[1];
+        b[i] = pixel[blueIndex];
+    }
+}
+
+static void float_to_code16_portable(const float *in, int count, int16_t *out) {
+    for (int i = 0; i < count; i++) {
+        float x = in[i] * 255.0f;
+        x = x > 0 ? x : 0;  // NaN too
+        x = x < 255 ? x : 255;
+        out[i] = (int16_t)lrintf(x);
+    }
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+/// The weights of folded values 2j and 2j + 1 as one int32 (low half first), j ≤ radius / 2 (value
+/// `radius` is the centre, alone; it pairs with a zero weight when radius is even).
+static void pair_weights(const int16_t *weights, int radius, int32_t *pairs) {
+    for (int j = 0; j <= radius / 2; j++) {
+        uint16_t lo = (uint16_t)weights[2 * j];
+        uint16_t hi = 2 * j + 1 <= radius ? (uint16_t)weights[2 * j + 1] : 0;
+        pairs[j] = (int32_t)((uint32_t)lo | ((uint32_t)hi << 16));
+    }
+}
+
+// ---- AVX-512 (BW + VNNI): 32 outputs per vector, two vectors per step (four accumulation chains).
+
+// Folded value k < radius: s(k) + s(2·radius − k); the last pair is (fold radius − 1, centre) for an
+// odd radius and (centre, 0) for an even one.
+#define LOAD512(p, k) _mm512_loadu_si512((const void *)((p) + (k) * tapStride))
+#define FOLD512(p, k) _mm512_add_epi16(LOAD512(p, k), LOAD512(p, 2 * radius - (k)))
+#define LAST512(p, x, y)                                                                                                   \
+    __m512i x = radius & 1 ? FOLD512(p, radius - 1) : LOAD512(p, radius);                                             \
+    __m512i y = radius & 1 ? LOAD512(p, radius) : _mm512_setzero_si512();
+
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static inline void sums512(const int16_t *p, ptrdiff_t tapStride, const int32_t *pairs, int radius, __m512i *lo,
+                           __m512i *hi) {
+    __m512i a0 = _mm512_setzero_si512(), a1 = _mm512_setzero_si512();
+    __m512i b0 = _mm512_setzero_si512(), b1 = _mm512_setzero_si512();
+    const int16_t *q = p + 32;
+    int j = 0;
+    for (; j < radius / 2; j++) {
+        __m512i w = _mm512_set1_epi32(pairs[j]);
+        __m512i x = FOLD512(p, 2 * j), y = FOLD512(p, 2 * j + 1);
+        __m512i u = FOLD512(q, 2 * j), v = FOLD512(q, 2 * j + 1);
+        a0 = _mm512_dpwssd_epi32(a0, _mm512_unpacklo_epi16(x, y), w);
+        a1 = _mm512_dpwssd_epi32(a1, _mm512_unpackhi_epi16(x, y), w);
+        b0 = _mm512_dpwssd_epi32(b0, _mm512_unpacklo_epi16(u, v), w);
+        b1 = _mm512_dpwssd_epi32(b1, _mm512_unpackhi_epi16(u, v), w);
+    }
+    __m512i w = _mm512_set1_epi32(pairs[j]);
+    LAST512(p, x, y)
+    LAST512(q, u, v)
+    lo[0] = _mm512_dpwssd_epi32(a0, _mm512_unpacklo_epi16(x, y), w);
+    hi[0] = _mm512_dpwssd_epi32(a1, _mm512_unpackhi_epi16(x, y), w);
+    lo[1] = _mm512_dpwssd_epi32(b0, _mm512_unpacklo_epi16(u, v), w);
+    hi[1] = _mm512_dpwssd_epi32(b1, _mm512_unpackhi_epi16(u, v), w);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static inline void sums512_one(const int16_t *p, ptrdiff_t tapStride, const int32_t *pairs, int radius, __m512i *lo,
+                               __m512i *hi) {
+    __m512i a0 = _mm512_setzero_si512(), a1 = _mm512_setzero_si512();
+    int j = 0;
+    for (; j < radius / 2; j++) {
+        __m512i w = _mm512_set1_epi32(pairs[j]);
+        __m512i x = FOLD512(p, 2 * j), y = FOLD512(p, 2 * j + 1);
+        a0 = _mm512_dpwssd_epi32(a0, _mm512_unpacklo_epi16(x, y), w);
+        a1 = _mm512_dpwssd_epi32(a1, _mm512_unpackhi_epi16(x, y), w);
+    }
+    __m512i w = _mm512_set1_epi32(pairs[j]);
+    LAST512(p, x, y)
+    *lo = _mm512_dpwssd_epi32(a0, _mm512_unpacklo_epi16(x, y), w);
+    *hi = _mm512_dpwssd_epi32(a1, _mm512_unpackhi_epi16(x, y), w);
+}
+#undef LAST512
+#undef FOLD512
+#undef LOAD512
+
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static inline __m512i finish512_int16(__m512i lo, __m512i hi, __m512i half, int shift) {
+    __m128i count = _mm_cvtsi32_si128(shift);
+    return _mm512_packs_epi32(_mm512_sra_epi32(_mm512_add_epi32(lo, half), count),
+                              _mm512_sra_epi32(_mm512_add_epi32(hi, half), count));
+}
+
+/// Stores 32 float sums in order: 128-bit block b of `lo` holds outputs 8b ... 8b + 3, of `hi` 8b + 4 ... 8b + 7.
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static inline void store512_float(__m512i lo, __m512i hi, __m512 scale, float *out) {
+    const __m512i first = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+    const __m512i second = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31);
+    __m512 l = _mm512_mul_ps(_mm512_cvtepi32_ps(lo), scale), h = _mm512_mul_ps(_mm512_cvtepi32_ps(hi), scale);
+    _mm512_storeu_ps(out, _mm512_permutex2var_ps(l, first, h));
+    _mm512_storeu_ps(out + 16, _mm512_permutex2var_ps(l, second, h));
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static int to_int16_512(const int16_t *source, ptrdiff_t tapStride, const int32_t *pairs, int radius,
+                        int count, int shift, int16_t *out) {
+    __m512i half = _mm512_set1_epi32((int32_t)1 << (shift - 1));
+    int i = 0;
+    for (; i + 64 <= count; i += 64) {
+        __m512i lo[2], hi[2];
+        sums512(source + i, tapStride, pairs, radius, lo, hi);
+        _mm512_storeu_si512((void *)(out + i), finish512_int16(lo[0], hi[0], half, shift));
+        _mm512_storeu_si512((void *)(out + i + 32), finish512_int16(lo[1], hi[1], half, shift));
+    }
+    for (; i + 32 <= count; i += 32) {
+        __m512i lo, hi;
+        sums512_one(source + i, tapStride, pairs, radius, &lo, &hi);
+        _mm512_storeu_si512((void *)(out + i), finish512_int16(lo, hi, half, shift));
+    }
+    return i;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static int to_float_512(const int16_t *source, ptrdiff_t tapStride, const int32_t *pairs, int radius,
+                        int count, float scale, float *out) {
+    __m512 s = _mm512_set1_ps(scale);
+    int i = 0;
+    for (; i + 64 <= count; i += 64) {
+        __m512i lo[2], hi[2];
+        sums512(source + i, tapStride, pairs, radius, lo, hi);
+        store512_float(lo[0], hi[0], s, out + i);
+        store512_float(lo[1], hi[1], s, out + i + 32);
+    }
+    for (; i + 32 <= count; i += 32) {
+        __m512i lo, hi;
+        sums512_one(source + i, tapStride, pairs, radius, &lo, &hi);
+        store512_float(lo, hi, s, out + i);
+    }
+    return i;
+}
+
+// ---- AVX2: 16 outputs per vector (vpmaddwd, then an int32 add).
+
+#define LOAD256(p, k) _mm256_loadu_si256((const __m256i *)((p) + (k) * tapStride))
+#define FOLD256(p, k) _mm256_add_epi16(LOAD256(p, k), LOAD256(p, 2 * radius - (k)))
+
+__attribute__((target("avx2")))
+static inline void sums256(const int16_t *p, ptrdiff_t tapStride, const int32_t *pairs, int radius, __m256i *lo,
+                           __m256i *hi) {
+    __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+    int j = 0;
+    for (; j < radius / 2; j++) {
+        __m256i w = _mm256_set1_epi32(pairs[j]);
+        __m256i x = FOLD256(p, 2 * j), y = FOLD256(p, 2 * j + 1);
+        a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi16(x, y), w));
+        a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi16(x, y), w));
+    }
+    __m256i w = _mm256_set1_epi32(pairs[j]);
+    __m256i x = radius & 1 ? FOLD256(p, radius - 1) : LOAD256(p, radius);
+    __m256i y = radius & 1 ? LOAD256(p, radius) : _mm256_setzero_si256();
+    *lo = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi16(x, y), w));
+    *hi = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi16(x, y), w));
+}
+#undef LOAD256
+#undef FOLD256
+
+__attribute__((target("avx2")))
+static int to_int16_256(const int16_t *source, ptrdiff_t tapStride, const int32_t *pairs, int radius,
+                        int count, int shift, int16_t *out) {
+    __m256i half = _mm256_set1_epi32((int32_t)1 << (shift - 1));
+    __m128i bits = _mm_cvtsi32_si128(shift);
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m256i lo, hi;
+        sums256(source + i, tapStride, pairs, radius, &lo, &hi);
+        __m256i packed = _mm256_packs_epi32(_mm256_sra_epi32(_mm256_add_epi32(lo, half), bits),
+                                            _mm256_sra_epi32(_mm256_add_epi32(hi, half), bits));
+        _mm256_storeu_si256((__m256i *)(out + i), packed);
+    }
+    return i;
+}
+
+__attribute__((target("avx2")))
+static int to_float_256(const int16_t *source, ptrdiff_t tapStride, const int32_t *pairs, int radius,
+                        int count, float scale, float *out) {
+    __m256 s = _mm256_set1_ps(scale);
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m256i lo, hi;
+        sums256(source + i, tapStride, pairs, radius, &lo, &hi);
+        __m256 l = _mm256_mul_ps(_mm256_cvtepi32_ps(lo), s), h = _mm256_mul_ps(_mm256_cvtepi32_ps(hi), s);
+        _mm256_storeu_ps(out + i, _mm256_permute2f128_ps(l, h, 0x20));
+        _mm256_storeu_ps(out + i + 8, _mm256_permute2f128_ps(l, h, 0x31));
+    }
+    return i;
+}
+
+__attribute__((target("avx2")))
+static int float_to_code16_256(const float *in, int count, int16_t *out) {
+    const __m256 top = _mm256_set1_ps(255.0f), zero = _mm256_setzero_ps();
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        // max(x, 0) gives 0 for NaN (the second operand), as the portable loop.
+        __m256 a = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_loadu_ps(in + i), top), zero), top);
+        __m256 b = _mm256_min_ps(_mm256_max_ps(_mm256_mul_ps(_mm256_loadu_ps(in + i + 8), top), zero), top);
+        __m256i packed = _mm256_packs_epi32(_mm256_cvtps_epi32(a), _mm256_cvtps_epi32(b));
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_permute4x64_epi64(packed, 0xD8));
+    }
+    return i;
+}
+
+/// Byte shuffles picking, for 16 RGB pixels (48 bytes in three 16-byte blocks), channel c's bytes
+/// from block k: masks[3c + k] (−1: none from that block).
+static const int8_t rgb_masks[9][16] = {
+        {0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 4, 7, 10, 13},
+        {1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 2, 5, 8, 11, 14},
+        {2, 5, 8, 11, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, 1, 4, 7, 10, 13, -1, -1, -1, -1, -1, -1},
+        {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 3, 6, 9, 12, 15},
+};
+
+__attribute__((target("avx2")))
+static int unpack8_codes_rgb_avx2(const uint8_t *pixels, int count, int16_t *r, int16_t *g, int16_t *b) {
+    __m128i m[9];
+    for (int k = 0; k < 9; k++) m[k] = _mm_loadu_si128((const __m128i *)rgb_masks[k]);
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        const uint8_t *p = pixels + 3 * i;
+        __m128i a0 = _mm_loadu_si128((const __m128i *)p), a1 = _mm_loadu_si128((const __m128i *)(p + 16));
+        __m128i a2 = _mm_loadu_si128((const __m128i *)(p + 32));
+        int16_t *out[3] = {r, g, b};
+        for (int c = 0; c < 3; c++) {
+            __m128i bytes = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(a0, m[3 * c]), _mm_shuffle_epi8(a1, m[3 * c + 1])),
+                                         _mm_shuffle_epi8(a2, m[3 * c + 2]));
+            _mm256_storeu_si256((__m256i *)(out[c] + i), _mm256_cvtepu8_epi16(bytes));
+        }
+    }
+    return i;
+}
+
+static inline int has_avx512_vnni(void) {
+    static int state = -1;
+    int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
+    if (known < 0) {
+        __builtin_cpu_init();
+        known = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni") ? 1 : 0;
+        __atomic_store_n(&state, known, __ATOMIC_RELAXED);
+    }
+    return known;
+}
+
+void graph_symmetric_convolve_to_int16(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
+                                       int count, int shift, int16_t *out) {
+    int radius = tapCount / 2, done = 0;
+    int32_t pairs[radius / 2 + 1];
+    pair_weights(weights, radius, pairs);
+    if (has_avx512_vnni()) done = to_int16_512(source, tapStride, pairs, radius, count, shift, out);
+    if (graph_cpu_has_avx2())
+        done += to_int16_256(source + done, tapStride, pairs, radius, count - done, shift, out + done);
+    graph_symmetric_convolve_to_int16_portable(source + done, tapStride, weights, tapCount, count - done, shift, out + done);
+}
+
+void graph_symmetric_convolve_to_float(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
+                                       int count, float scale, float *out) {
+    int radius = tapCount / 2, done = 0;
+    int32_t pairs[radius / 2 + 1];
+    pair_weights(weights, radius, pairs);
+    if (has_avx512_vnni()) done = to_float_512(source, tapStride, pairs, radius, count, scale, out);
+    if (graph_cpu_has_avx2())
+        done += to_float_256(source + done, tapStride, pairs, radius, count - done, scale, out + done);
+    graph_symmetric_convolve_to_float_portable(source + done, tapStride, weights, tapCount, count - done, scale, out + done);
+}
+
+void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, float scale, float *out,
+                                               ptrdiff_t outStride) {
+    int radius = tapCount / 2;
+    int32_t pairs[radius / 2 + 1];
+    pair_weights(weights, radius, pairs);
+    int wide = has_avx512_vnni(), avx2 = graph_cpu_has_avx2();
+    for (int x = 0; x < width; x += 64) {
+        int count = width - x < 64 ? width - x : 64;
+        for (int y = 0; y < rows; y++) {
+            const int16_t *s = source + y * sourceStride + x;
+            float *o = out + y * outStride + x;
+            int done = wide ? to_float_512(s, sourceStride, pairs, radius, count, scale, o) : 0;
+            if (avx2) done += to_float_256(s + done, sourceStride, pairs, radius, count - done, scale, o + done);
+            graph_symmetric_convolve_to_float_portable(s + done, sourceStride, weights, tapCount, count - done, scale, o + done);
+        }
+    }
+}
+
+void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
+                             int16_t *g, int16_t *b) {
+    int done = channels == 3 && redIndex == 0 && blueIndex == 2 && graph_cpu_has_avx2()
+        ? unpack8_codes_rgb_avx2(pixels, count, r, g, b) : 0;
+    unpack8_codes_portable(pixels + channels * done, channels, redIndex, blueIndex, count - done, r + done, g + done,
+                           b + done);
+}
+
+void graph_float_to_code16(const float *in, int count, int16_t *out) {
+    int done = graph_cpu_has_avx2() ? float_to_code16_256(in, count, out) : 0;
+    float_to_code16_portable(in + done, count - done, out + done);
+}
+#else
+void graph_symmetric_convolve_to_int16(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
+                                       int count, int shift, int16_t *out) {
+    graph_symmetric_convolve_to_int16_portable(source, tapStride, weights, tapCount, count, shift, out);
+}
+
+void graph_symmetric_convolve_to_float(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
+                                       int count, float scale, float *out) {
+    graph_symmetric_convolve_to_float_portable(source, tapStride, weights, tapCount, count, scale, out);
+}
+
+void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, float scale, float *out,
+                                               ptrdiff_t outStride) {
+    for (int y = 0; y < rows; y++)
+        graph_symmetric_convolve_to_float_portable(source + y * sourceStride, sourceStride, weights, tapCount, width, scale,
+                                                   out + y * outStride);
+}
+
+void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
+                             int16_t *g, int16_t *b) {
+    unpack8_codes_portable(pixels, channels, redIndex, blueIndex, count, r, g, b);
+}
+
+void graph_float_to_code16(const float *in, int count, int16_t *out) { float_to_code16_portable(in, count, out); }
+#endif

@@ -1,0 +1,107 @@
+import Foundation
+import GraphEngine
+import Kernels
+import XCTest
+
+/// CIGaussianBlur of an 8-bit photo clamped to its extent, colour management off (peer task T3's
+/// graph), runs as one integer pass on the codes; checked against the float64 blur of the codes
+/// written here (pixel-integrated Gaussian taps, edge pixels repeated).
+final class IntegerGaussianTests: XCTestCase {
+    let width = 150, height = 97
+
+    /// RGB codes, top row first: gradients, a square of 0 and 255 (hard edges), hashed noise.
+    func codes() -> [UInt8] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var bytes: [UInt8] = []
+        for row in 0..<height {
+            for x in 0..<width {
+                state ^= state << 13; state ^= state >> 7; state ^= state << 17
+                let square = x > 40 && x < 90 && row > 20 && row < 60
+                bytes.append(square ? 255 : UInt8((x * 255) / width))
+                bytes.append(square ? 0 : UInt8(truncatingIfNeeded: state >> 20))
+                bytes.append(UInt8(truncatingIfNeeded: 30 + (row * 200) / height + Int(state >> 60)))
+            }
+        }
+        return bytes
+    }
+
+    func options(_ format: WorkingFormat, tileSize: Int = 64) -> ContextOptions {
+        var options = ContextOptions()
+        options.workingColorSpace = nil
+        options.workingFormat = format
+        options.tileSize = tileSize
+        return options
+    }
+
+    /// RGB photos load as codes (Int16 planes); grey ones are grey planes of code / 255, turned back to codes.
+    func testBlurOfEightBitCodesIsWithinAFewHundredthsOfALevelOfTheFloat64Blur() throws {
+        let rgb = codes()
+        try check(rgb, format: .rgb8, sigmas: [0.7, 3, 10])
+        try check((0..<(width * height)).map { rgb[3 * $0 + 1] }, format: .gray8, sigmas: [3])
+    }
+
+    func check(_ bytes: [UInt8], format: PixelFormat, sigmas: [Double]) throws {
+        let channels = format.channels
+        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: format, alphaMode: .opaque,
+                                                  colorSpace: .sRGB, bytes: bytes))
+        /// The code of channel `c` at working-space (x, y) (y up), clamped to the extent, over 255.
+        func value(_ x: Int, _ y: Int, _ c: Int) -> Double {
+            let column = min(max(x, 0), width - 1), row = height - 1 - min(max(y, 0), height - 1)
+            return Double(bytes[(row * width + column) * channels + min(c, channels - 1)]) / 255
+        }
+        for sigma in sigmas {
+            let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(sigma)])
+                .cropped(to: photo.extent)
+            let programs = try Context(options: options(.rgbah)).dump(blurred).programs.map(\.name)
+            XCTAssertTrue(programs.contains { $0.hasPrefix("CIGaussianBlur_int(") }, "σ \(sigma): \(programs)")
+
+            let exact = try Context(options: options(.rgbaf)).render(blurred, format: .rgbaf)
+            let bytesOut = try Context(options: options(.rgbah)).render(blurred, format: .rgba8)
+            let otherTiles = try Context(options: options(.rgbah, tileSize: 512)).render(blurred, format: .rgba8)
+            XCTAssertEqual(bytesOut.bytes, otherTiles.bytes, "σ \(sigma): tile size changed the bytes")
+            // The float64 blur, separably: rows (edge pixels repeated), then columns of those.
+            let taps = gaussianTaps(sigma), r = (taps.count - 1) / 2
+            let across = (0..<height).map { y in
+                (0..<width).map { x in
+                    (0..<3).map { c in taps.indices.reduce(0.0) { $0 + taps[$1] * value(x + $1 - r, y, c) } }
+                }
+            }
+            var worst = 0.0, worstByte = 0.0
+            for y in 0..<height {
+                for x in 0..<width {
+                    for c in 0..<3 {
+                        let reference = taps.indices.reduce(0.0) { $0 + taps[$1] * across[min(max(y + $1 - r, 0), height - 1)][x][c] }
+                        let row = height - 1 - y
+                        worst = max(worst, abs(Double(exact.pixel(x: x, row: row)[c]) - reference) * 255)
+                        worstByte = max(worstByte, abs(Double(bytesOut.pixel(x: x, row: row)[c]) * 255 - reference * 255))
+                    }
+                }
+            }
+            print("\(format) σ \(sigma): worst \(worst) levels from the float64 blur (float output), \(worstByte) (8-bit output)")
+            XCTAssertLessThan(worst, 0.05, "σ \(sigma): levels from the float64 blur")
+            XCTAssertLessThan(worstByte, 1, "σ \(sigma): 8-bit output levels from the float64 blur")
+        }
+    }
+
+    /// Past σ ≈ 28 the rounded weights could move a pass by more than 0.05 level: the float passes stay.
+    func testWideBlurKeepsTheFloatPasses() throws {
+        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque,
+                                                  colorSpace: .sRGB, bytes: codes()))
+        for (sigma, integer) in [(20.0, true), (40.0, false)] {
+            let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(sigma)])
+            let programs = try Context(options: options(.rgbah)).dump(blurred.cropped(to: photo.extent)).programs.map(\.name)
+            XCTAssertEqual(programs.contains { $0.hasPrefix("CIGaussianBlur_int(") }, integer, "σ \(sigma): \(programs)")
+        }
+    }
+
+    /// With colour management on, the blur is in linear light: the float passes, not the integer one.
+    func testLinearLightBlurKeepsTheFloatPasses() throws {
+        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque,
+                                                  colorSpace: .sRGB, bytes: codes()))
+        let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(3)])
+            .cropped(to: photo.extent)
+        let programs = try Context(options: ContextOptions()).dump(blurred).programs.map(\.name)
+        XCTAssertFalse(programs.contains { $0.hasPrefix("CIGaussianBlur_int(") }, "\(programs)")
+        XCTAssertTrue(programs.contains { $0.hasPrefix("CIGaussianBlur_h(") }, "\(programs)")
+    }
+}
