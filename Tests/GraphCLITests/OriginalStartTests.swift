@@ -89,6 +89,12 @@ final class OriginalStartTests: XCTestCase {
         for kind: AuxiliaryImageInfo.Kind in [.original, .depth, .confidence, .hdrGainMap] {
             XCTAssertEqual(item(written, kind, writtenBytes), item(file, kind, bytes), "\(kind) copied")
         }
+        // The primary's intrinsics (focal length 2938.03 px of its 3072×4080) do not describe the
+        // 2024×2688 output: `Camera:ImagingModel` goes, the depth description stays.
+        XCTAssertNotNil(file.depthMapInfo?.dynamicDepth?.imagingModel)
+        let description = try XCTUnwrap(written.depthMapInfo?.dynamicDepth)
+        XCTAssertNil(description.imagingModel)
+        XCTAssertEqual([description.near, description.far], [0.208841, 5.702907])
     }
 
     /// `"useOriginal": true` on a photo without an original, a non-Boolean, or beside

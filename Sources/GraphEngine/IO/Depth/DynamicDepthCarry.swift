@@ -98,7 +98,7 @@ extension DepthPhoto {
             }
         }
         return DynamicDepthContainer(items: items, mainPacket: main, extendedPacket: extended, description: description,
-                                     sourceSemantics: directory.dropFirst().map(\.semantic), geometryChanged: !unchanged)
+                                     sourceSemantics: directory.dropFirst().map(\.semantic), geometryChanged: !unchanged || fromOriginal)
     }
 
     /// `edited` (made from `photo`) replayed on `original`, a picture of the same scene at

@@ -63,6 +63,8 @@ public struct DynamicDepthContainer: Sendable, Hashable {
     /// The semantics the photo's directory listed after the primary: those not among
     /// ``items`` were dropped, and their descriptions go too.
     public var sourceSemantics: [String]
-    /// Whether the edit moved the pixels: `Camera:ImagingModel` then no longer applies.
+    /// Whether the output's pixels are not the primary's (an edit moved them, or the output was
+    /// rendered from the Original, another resolution): `Camera:ImagingModel`, the primary's
+    /// intrinsics in its pixels, then no longer applies.
     public var geometryChanged: Bool
 }
