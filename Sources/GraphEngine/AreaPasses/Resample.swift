@@ -87,13 +87,6 @@ package struct Resample: AreaOperation {
         return (first, max(last - first + 1, 1))
     }
 
-    /// The kernel's value at input pixel `i` for an output centred on `u`.
-    func weight(_ i: Double, _ u: Double, widen: Double) -> Double {
-        var value = 0.0
-        withUnsafeMutablePointer(to: &value) { fill($0, count: 1, first: i, u: u, widen: widen) }
-        return value
-    }
-
     /// The kernel's values at input pixels `first, first + 1, …` (`count` of them) for an output
     /// centred on `u`. One loop per kernel, chosen before it: with the choice inside the loop the
     /// compiler computed the cubic's coefficient products ahead of it for every kernel, from the bytes
@@ -141,7 +134,10 @@ package struct Resample: AreaOperation {
         let u = axis.step * (Double(index) + 0.5) + axis.offset
         let (first, count) = taps(axis, index)
         let widen = support(axis).widen
-        let w = (0..<count).map { weight(Double(first + $0), u, widen: widen) }
+        var w = [Double](repeating: 0, count: count)
+        w.withUnsafeMutableBufferPointer { buffer in
+            if let base = buffer.baseAddress { fill(base, count: count, first: Double(first), u: u, widen: widen) }
+        }
         let sum = w.reduce(0, +)
         return (first, sum != 0 ? w.map { $0 / sum } : w)
     }
