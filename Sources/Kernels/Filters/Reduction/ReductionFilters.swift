@@ -332,9 +332,11 @@ struct AreaPixels {
                 (low[channel], high[channel]) = (low[0], high[0])
                 continue
             }
-            let start: Float = buffered < width * height ? 0 : .infinity
-            // Sixteen running extremes side by side (a NaN compares false: skipped, as one by one).
-            var lows = SIMD16<Float>(repeating: start), highs = SIMD16<Float>(repeating: buffered < width * height ? 0 : -.infinity)
+            // Sixteen running extremes side by side (a NaN compares false: skipped, as one by one);
+            // pixels outside the buffer count as 0.
+            let hasUnbuffered = buffered < width * height
+            var lows = SIMD16<Float>(repeating: hasUnbuffered ? 0 : .infinity)
+            var highs = SIMD16<Float>(repeating: hasUnbuffered ? 0 : -.infinity)
             for row in 0..<height {
                 guard let (run, _, count) = bufferedRun(channel: channel, row: row, columns: 0..<width) else { continue }
                 var i = 0
