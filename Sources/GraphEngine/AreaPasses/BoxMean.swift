@@ -54,40 +54,6 @@ package struct BoxMean: AreaOperation {
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
-    package func run(_ tile: AreaTile) {
-        let input = tile.inputs[0], output = tile.output
-        if axis == .vertical {
-            for channel in 0..<tile.channels {
-                scan(lanes: output.width, from: output.y, to: output.y + output.height, scratch: tile.scratch,
-                     input: { UnsafePointer(input.row(channel, $0 - input.y)) }) { y, values in
-                    output.store(channel: channel, row: y - output.y, from: values)
-                }
-            }
-            return
-        }
-        // Rows side by side: position i of lane j is column i of row j of the block.
-        let length = input.width
-        let block = tile.scratch.floats(0, count: length * RowBlocks.lanes)
-        let results = tile.scratch.floats(1, count: output.width * RowBlocks.lanes)
-        let row = tile.scratch.floats(2, count: output.width)
-        for channel in 0..<tile.channels {
-            var first = 0
-            while first < output.height {
-                let count = min(RowBlocks.lanes, output.height - first)
-                RowBlocks.transpose(count: count, length: length, into: block) { UnsafePointer(input.row(channel, first + $0)) }
-                scan(lanes: count, from: output.x, to: output.x + output.width, scratch: tile.scratch,
-                     input: { UnsafePointer(block + ($0 - input.x) * count) }) { x, values in
-                    (results + (x - output.x) * count).update(from: values, count: count)
-                }
-                for j in 0..<count {
-                    RowBlocks.extract(row: j, count: count, length: output.width, from: results, into: row)
-                    output.store(channel: channel, row: first + j, from: row)
-                }
-                first += count
-            }
-        }
-    }
-
     /// The means at positions `start ..< end` along the scanned axis, `lanes` values at a time:
     /// `input(i)` is the lane vector at absolute position i, `emit(p, values)` receives position p's.
     @inline(__always)
@@ -136,5 +102,41 @@ package struct BoxMean: AreaOperation {
         let f = radius - radius.rounded(.down)
         if f > 0 { sum += f * (try at(-whole - 1) + at(whole + 1)) }
         return SIMD4<Float>(sum / (2 * radius + 1))
+    }
+}
+
+extension BoxMean: CPUAreaPass {
+    package func run(_ tile: AreaTile) {
+        let input = tile.inputs[0], output = tile.output
+        if axis == .vertical {
+            for channel in 0..<tile.channels {
+                scan(lanes: output.width, from: output.y, to: output.y + output.height, scratch: tile.scratch,
+                     input: { UnsafePointer(input.row(channel, $0 - input.y)) }) { y, values in
+                    output.store(channel: channel, row: y - output.y, from: values)
+                }
+            }
+            return
+        }
+        // Rows side by side: position i of lane j is column i of row j of the block.
+        let length = input.width
+        let block = tile.scratch.floats(0, count: length * RowBlocks.lanes)
+        let results = tile.scratch.floats(1, count: output.width * RowBlocks.lanes)
+        let row = tile.scratch.floats(2, count: output.width)
+        for channel in 0..<tile.channels {
+            var first = 0
+            while first < output.height {
+                let count = min(RowBlocks.lanes, output.height - first)
+                RowBlocks.transpose(count: count, length: length, into: block) { UnsafePointer(input.row(channel, first + $0)) }
+                scan(lanes: count, from: output.x, to: output.x + output.width, scratch: tile.scratch,
+                     input: { UnsafePointer(block + ($0 - input.x) * count) }) { x, values in
+                    (results + (x - output.x) * count).update(from: values, count: count)
+                }
+                for j in 0..<count {
+                    RowBlocks.extract(row: j, count: count, length: output.width, from: results, into: row)
+                    output.store(channel: channel, row: first + j, from: row)
+                }
+                first += count
+            }
+        }
     }
 }

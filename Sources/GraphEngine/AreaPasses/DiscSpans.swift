@@ -64,15 +64,6 @@ package struct DiscSpans: AreaOperation {
 
     package func inputChannels(_ index: Int) -> Int { grey ? 1 : 4 }
 
-    package func run(_ tile: AreaTile) {
-        let input = tile.inputs[0]
-        switch reduction {
-        case .mean: run(tile, SpanSum.self, scale: Float(1 / Double(count))) { UnsafePointer(input.row($0, 0)) }
-        case .maximum: run(tile, SpanMaximum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
-        case .minimum: run(tile, SpanMinimum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
-        }
-    }
-
     /// The disc mean of every channel of the tile's input, read from `plane(channel)` as
     /// ``run(_:_:scale:plane:)`` reads it: for a pass in another module that transforms its input
     /// before the disc (the depth blur's `DepthLayerDisc` in Kernels), with the span loops specialised
@@ -146,6 +137,17 @@ package struct DiscSpans: AreaOperation {
         }
         let value = reduction == .mean ? SIMD4<Float>(sum / Double(count)) : extremum
         return grey ? SIMD4(value[0], value[0], value[0], 1) : value
+    }
+}
+
+extension DiscSpans: CPUAreaPass {
+    package func run(_ tile: AreaTile) {
+        let input = tile.inputs[0]
+        switch reduction {
+        case .mean: run(tile, SpanSum.self, scale: Float(1 / Double(count))) { UnsafePointer(input.row($0, 0)) }
+        case .maximum: run(tile, SpanMaximum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
+        case .minimum: run(tile, SpanMinimum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
+        }
     }
 }
 

@@ -218,6 +218,19 @@ package struct Resample: AreaOperation {
         return (firsts, counts, weights, maxTaps)
     }
 
+    package func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        let (fx, wx) = weights(x, px), (fy, wy) = weights(y, py)
+        var sum = SIMD4<Double>.zero
+        for (j, v) in wy.enumerated() {
+            var row = SIMD4<Double>.zero
+            for (i, u) in wx.enumerated() { row += u * SIMD4<Double>(try input(0, fx + i, fy + j)) }
+            sum += v * row
+        }
+        return SIMD4<Float>(sum)
+    }
+}
+
+extension Resample: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let columns = table(x, start: output.x, count: output.width, scratch: tile.scratch, slot: 0)
@@ -262,17 +275,6 @@ package struct Resample: AreaOperation {
                 first += count
             }
         }
-    }
-
-    package func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        let (fx, wx) = weights(x, px), (fy, wy) = weights(y, py)
-        var sum = SIMD4<Double>.zero
-        for (j, v) in wy.enumerated() {
-            var row = SIMD4<Double>.zero
-            for (i, u) in wx.enumerated() { row += u * SIMD4<Double>(try input(0, fx + i, fy + j)) }
-            sum += v * row
-        }
-        return SIMD4<Float>(sum)
     }
 }
 

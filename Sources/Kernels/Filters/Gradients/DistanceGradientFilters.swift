@@ -75,32 +75,6 @@ struct DistanceTransform: AreaOperation {
         return inside ? -magnitude : magnitude
     }
 
-    func run(_ tile: AreaTile) {
-        let input = tile.inputs[0], output = tile.output
-        let width = input.width
-        let offsetX = output.x - input.x, offsetY = output.y - input.y
-        let toMask = tile.scratch.floats(0, count: output.height * width)
-        let toOutside = tile.scratch.floats(1, count: signed ? output.height * width : 1)
-        let envelope = Envelope(scratch: tile.scratch, count: width)
-        columnDistances(input, offsetY: offsetY, rows: output.height, inMask: true, into: toMask, scratch: tile.scratch)
-        if signed { columnDistances(input, offsetY: offsetY, rows: output.height, inMask: false, into: toOutside, scratch: tile.scratch) }
-        let rowIn = tile.scratch.floats(5, count: width), rowOut = tile.scratch.floats(6, count: width)
-        let values = tile.scratch.floats(7, count: output.width), ones = tile.scratch.floats(8, count: output.width)
-        ones.update(repeating: 1, count: output.width)
-        let alpha = UnsafePointer(ones)
-        for row in 0..<output.height {
-            let red = input.row(0, row + offsetY) + offsetX
-            envelope.distances(toMask + row * width, into: rowIn)
-            if signed { envelope.distances(toOutside + row * width, into: rowOut) }
-            for i in 0..<output.width {
-                let inside = red[i] > 0.5
-                let squared = inside && signed ? rowOut[offsetX + i] : rowIn[offsetX + i]
-                values[i] = value(squared.squareRoot(), inside: inside)
-            }
-            for channel in 0..<tile.channels { output.store(channel: channel, row: row, from: channel == 3 ? alpha : UnsafePointer(values)) }
-        }
-    }
-
     /// For rows `offsetY ..< offsetY + rows` of the window, each column's squared vertical distance
     /// to the nearest site in that column (sites: pixels in the mask, or not in it), or +∞.
     private func columnDistances(_ input: AreaPlanes, offsetY: Int, rows: Int, inMask: Bool, into result: UnsafeMutablePointer<Float>,
@@ -144,6 +118,34 @@ struct DistanceTransform: AreaOperation {
         }
         let v = value(best.squareRoot(), inside: inside)
         return SIMD4(v, v, v, 1)
+    }
+}
+
+extension DistanceTransform: CPUAreaPass {
+    func run(_ tile: AreaTile) {
+        let input = tile.inputs[0], output = tile.output
+        let width = input.width
+        let offsetX = output.x - input.x, offsetY = output.y - input.y
+        let toMask = tile.scratch.floats(0, count: output.height * width)
+        let toOutside = tile.scratch.floats(1, count: signed ? output.height * width : 1)
+        let envelope = Envelope(scratch: tile.scratch, count: width)
+        columnDistances(input, offsetY: offsetY, rows: output.height, inMask: true, into: toMask, scratch: tile.scratch)
+        if signed { columnDistances(input, offsetY: offsetY, rows: output.height, inMask: false, into: toOutside, scratch: tile.scratch) }
+        let rowIn = tile.scratch.floats(5, count: width), rowOut = tile.scratch.floats(6, count: width)
+        let values = tile.scratch.floats(7, count: output.width), ones = tile.scratch.floats(8, count: output.width)
+        ones.update(repeating: 1, count: output.width)
+        let alpha = UnsafePointer(ones)
+        for row in 0..<output.height {
+            let red = input.row(0, row + offsetY) + offsetX
+            envelope.distances(toMask + row * width, into: rowIn)
+            if signed { envelope.distances(toOutside + row * width, into: rowOut) }
+            for i in 0..<output.width {
+                let inside = red[i] > 0.5
+                let squared = inside && signed ? rowOut[offsetX + i] : rowIn[offsetX + i]
+                values[i] = value(squared.squareRoot(), inside: inside)
+            }
+            for channel in 0..<tile.channels { output.store(channel: channel, row: row, from: channel == 3 ? alpha : UnsafePointer(values)) }
+        }
     }
 }
 

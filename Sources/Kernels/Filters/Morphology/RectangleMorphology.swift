@@ -38,13 +38,6 @@ package struct RectangleMorphology: AreaOperation {
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
-    package func run(_ tile: AreaTile) {
-        switch operation {
-        case .maximum: run(tile, maximumNumber)
-        case .minimum: run(tile, minimumNumber)
-        }
-    }
-
     @inline(__always)
     private func run(_ tile: AreaTile, _ pick: (Float, Float) -> Float) {
         let input = tile.inputs[0], output = tile.output
@@ -125,5 +118,14 @@ package struct RectangleMorphology: AreaOperation {
             }
         }
         return result
+    }
+}
+
+extension RectangleMorphology: CPUAreaPass {
+    package func run(_ tile: AreaTile) {
+        switch operation {
+        case .maximum: run(tile, maximumNumber)
+        case .minimum: run(tile, minimumNumber)
+        }
     }
 }
