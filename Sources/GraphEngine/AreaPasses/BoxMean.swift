@@ -54,45 +54,6 @@ package struct BoxMean: AreaOperation {
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
-    /// The means at positions `start ..< end` along the scanned axis, `lanes` values at a time:
-    /// `input(i)` is the lane vector at absolute position i, `emit(p, values)` receives position p's.
-    @inline(__always)
-    private func scan(lanes width: Int, from start: Int, to end: Int, scratch: AreaScratch,
-                      input: (Int) -> UnsafePointer<Float>, emit: (Int, UnsafePointer<Float>) -> Void) {
-        let n = whole, f = fraction, reach = self.reach, spacing = anchorSpacing
-        let scale = Float(1 / (2 * radius + 1))
-        let sum = scratch.floats(3, count: width)
-        let values = scratch.floats(4, count: width)
-        var block = anchor(start)
-        while block < end {
-            let blockEnd = min(block + spacing, end)
-            // The anchor's window, summed plainly in ascending order.
-            sum.update(from: input(block - n), count: width)
-            if n > 0 {
-                for k in (block - n + 1)...(block + n) {
-                    let r = input(k)
-                    for i in 0..<width { sum[i] += r[i] }
-                }
-            }
-            for p in block..<blockEnd {
-                if p >= start {
-                    if reach > n {
-                        let below = input(p - n - 1), above = input(p + n + 1)
-                        for i in 0..<width { values[i] = (sum[i] + f * (below[i] + above[i])) * scale }
-                    } else {
-                        for i in 0..<width { values[i] = sum[i] * scale }
-                    }
-                    emit(p, values)
-                }
-                if p + 1 < blockEnd {
-                    let entering = input(p + n + 1), leaving = input(p - n)
-                    for i in 0..<width { sum[i] = (sum[i] + entering[i]) - leaving[i] }
-                }
-            }
-            block = blockEnd
-        }
-    }
-
     package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         func at(_ k: Int) throws -> SIMD4<Double> {
             SIMD4<Double>(axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k))
@@ -137,6 +98,45 @@ extension BoxMean: CPUAreaPass {
                 }
                 first += count
             }
+        }
+    }
+
+    /// The means at positions `start ..< end` along the scanned axis, `lanes` values at a time:
+    /// `input(i)` is the lane vector at absolute position i, `emit(p, values)` receives position p's.
+    @inline(__always)
+    private func scan(lanes width: Int, from start: Int, to end: Int, scratch: AreaScratch,
+                      input: (Int) -> UnsafePointer<Float>, emit: (Int, UnsafePointer<Float>) -> Void) {
+        let n = whole, f = fraction, reach = self.reach, spacing = anchorSpacing
+        let scale = Float(1 / (2 * radius + 1))
+        let sum = scratch.floats(3, count: width)
+        let values = scratch.floats(4, count: width)
+        var block = anchor(start)
+        while block < end {
+            let blockEnd = min(block + spacing, end)
+            // The anchor's window, summed plainly in ascending order.
+            sum.update(from: input(block - n), count: width)
+            if n > 0 {
+                for k in (block - n + 1)...(block + n) {
+                    let r = input(k)
+                    for i in 0..<width { sum[i] += r[i] }
+                }
+            }
+            for p in block..<blockEnd {
+                if p >= start {
+                    if reach > n {
+                        let below = input(p - n - 1), above = input(p + n + 1)
+                        for i in 0..<width { values[i] = (sum[i] + f * (below[i] + above[i])) * scale }
+                    } else {
+                        for i in 0..<width { values[i] = sum[i] * scale }
+                    }
+                    emit(p, values)
+                }
+                if p + 1 < blockEnd {
+                    let entering = input(p + n + 1), leaving = input(p - n)
+                    for i in 0..<width { sum[i] = (sum[i] + entering[i]) - leaving[i] }
+                }
+            }
+            block = blockEnd
         }
     }
 }

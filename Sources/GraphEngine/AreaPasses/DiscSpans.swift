@@ -64,6 +64,34 @@ package struct DiscSpans: AreaOperation {
 
     package func inputChannels(_ index: Int) -> Int { grey ? 1 : 4 }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var sum = SIMD4<Double>.zero
+        var extremum = SIMD4<Float>(repeating: .nan)
+        for dy in -reach...reach {
+            let w = halfWidth(dy)
+            for dx in -w...w {
+                let v = try input(0, x + dx, y + dy)
+                sum += SIMD4<Double>(v)
+                for c in 0..<4 {
+                    extremum[c] = reduction == .maximum ? maximumNumber(extremum[c], v[c]) : minimumNumber(extremum[c], v[c])
+                }
+            }
+        }
+        let value = reduction == .mean ? SIMD4<Float>(sum / Double(count)) : extremum
+        return grey ? SIMD4(value[0], value[0], value[0], 1) : value
+    }
+}
+
+extension DiscSpans: CPUAreaPass {
+    package func run(_ tile: AreaTile) {
+        let input = tile.inputs[0]
+        switch reduction {
+        case .mean: run(tile, SpanSum.self, scale: Float(1 / Double(count))) { UnsafePointer(input.row($0, 0)) }
+        case .maximum: run(tile, SpanMaximum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
+        case .minimum: run(tile, SpanMinimum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
+        }
+    }
+
     /// The disc mean of every channel of the tile's input, read from `plane(channel)` as
     /// ``run(_:_:scale:plane:)`` reads it: for a pass in another module that transforms its input
     /// before the disc (the depth blur's `DepthLayerDisc` in Kernels), with the span loops specialised
@@ -119,34 +147,6 @@ package struct DiscSpans: AreaOperation {
                     output.store(channel: channel, row: y, from: target)
                 }
             }
-        }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        var sum = SIMD4<Double>.zero
-        var extremum = SIMD4<Float>(repeating: .nan)
-        for dy in -reach...reach {
-            let w = halfWidth(dy)
-            for dx in -w...w {
-                let v = try input(0, x + dx, y + dy)
-                sum += SIMD4<Double>(v)
-                for c in 0..<4 {
-                    extremum[c] = reduction == .maximum ? maximumNumber(extremum[c], v[c]) : minimumNumber(extremum[c], v[c])
-                }
-            }
-        }
-        let value = reduction == .mean ? SIMD4<Float>(sum / Double(count)) : extremum
-        return grey ? SIMD4(value[0], value[0], value[0], 1) : value
-    }
-}
-
-extension DiscSpans: CPUAreaPass {
-    package func run(_ tile: AreaTile) {
-        let input = tile.inputs[0]
-        switch reduction {
-        case .mean: run(tile, SpanSum.self, scale: Float(1 / Double(count))) { UnsafePointer(input.row($0, 0)) }
-        case .maximum: run(tile, SpanMaximum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
-        case .minimum: run(tile, SpanMinimum.self, scale: nil) { UnsafePointer(input.row($0, 0)) }
         }
     }
 }

@@ -186,38 +186,6 @@ package struct Resample: AreaOperation {
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
-    // MARK: Run
-
-    /// An integral step: every output index has the same weights, its first tap `step` further on.
-    func isUniform(_ axis: AxisMapping) -> Bool { axis.step >= 1 && axis.step == axis.step.rounded() }
-
-    /// Tap tables for output indices `start ..< start + count`: first tap and tap count per index,
-    /// and Float32 weights, `stride` apart per index (0 when ``isUniform(_:)``: one row serves all).
-    private func table(_ axis: AxisMapping, start: Int, count: Int, scratch: AreaScratch, slot: Int)
-        -> (firsts: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int32>, weights: UnsafeMutablePointer<Float>, stride: Int)
-    {
-        let maxTaps = Int((2 * support(axis).reach).rounded(.up)) + 2
-        let firsts = scratch.int32s(slot, count: count)
-        let counts = scratch.int32s(slot + 1, count: count)
-        if isUniform(axis) {
-            let weights = scratch.floats(slot, count: maxTaps)
-            let (first, taps) = self.weights(axis, start, into: weights)
-            let step = Int(axis.step)
-            for i in 0..<count {
-                firsts[i] = Int32(first + i * step)
-                counts[i] = Int32(taps)
-            }
-            return (firsts, counts, weights, 0)
-        }
-        let weights = scratch.floats(slot, count: count * maxTaps)
-        for i in 0..<count {
-            let (first, taps) = self.weights(axis, start + i, into: weights + i * maxTaps)
-            firsts[i] = Int32(first)
-            counts[i] = Int32(taps)
-        }
-        return (firsts, counts, weights, maxTaps)
-    }
-
     package func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         let (fx, wx) = weights(x, px), (fy, wy) = weights(y, py)
         var sum = SIMD4<Double>.zero
@@ -275,6 +243,36 @@ extension Resample: CPUAreaPass {
                 first += count
             }
         }
+    }
+
+    /// An integral step: every output index has the same weights, its first tap `step` further on.
+    func isUniform(_ axis: AxisMapping) -> Bool { axis.step >= 1 && axis.step == axis.step.rounded() }
+
+    /// Tap tables for output indices `start ..< start + count`: first tap and tap count per index,
+    /// and Float32 weights, `stride` apart per index (0 when ``isUniform(_:)``: one row serves all).
+    private func table(_ axis: AxisMapping, start: Int, count: Int, scratch: AreaScratch, slot: Int)
+        -> (firsts: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int32>, weights: UnsafeMutablePointer<Float>, stride: Int)
+    {
+        let maxTaps = Int((2 * support(axis).reach).rounded(.up)) + 2
+        let firsts = scratch.int32s(slot, count: count)
+        let counts = scratch.int32s(slot + 1, count: count)
+        if isUniform(axis) {
+            let weights = scratch.floats(slot, count: maxTaps)
+            let (first, taps) = self.weights(axis, start, into: weights)
+            let step = Int(axis.step)
+            for i in 0..<count {
+                firsts[i] = Int32(first + i * step)
+                counts[i] = Int32(taps)
+            }
+            return (firsts, counts, weights, 0)
+        }
+        let weights = scratch.floats(slot, count: count * maxTaps)
+        for i in 0..<count {
+            let (first, taps) = self.weights(axis, start + i, into: weights + i * maxTaps)
+            firsts[i] = Int32(first)
+            counts[i] = Int32(taps)
+        }
+        return (firsts, counts, weights, maxTaps)
     }
 }
 

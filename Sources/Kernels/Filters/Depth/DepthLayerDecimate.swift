@@ -63,17 +63,6 @@ package struct DepthLayerBlocks: AreaOperation {
     @inline(__always)
     static func isolation(unclippedProbes n: Int) -> Float { n == 4 ? 1 : n == 3 ? 0.5 : 0 }
 
-    /// The boost factor of the photo pixel at (`column`, `row`) of the tile's photo planes.
-    @inline(__always)
-    func boost(_ photo: AreaPlanes, _ column: Int, _ row: Int) -> Float {
-        let (r, g, b) = (photo.row(0, row), photo.row(1, row), photo.row(2, row))
-        let clip = Self.clipped(r[column], g[column], b[column])
-        guard clip > 0, gain != 0 else { return 1 }
-        func below(_ x: Int, _ y: Int) -> Int { Self.unclipped(photo.row(0, y)[x], photo.row(1, y)[x], photo.row(2, y)[x]) ? 1 : 0 }
-        let n = below(column - probe, row) + below(column + probe, row) + below(column, row - probe) + below(column, row + probe)
-        return 1 + gain * clip * Self.isolation(unclippedProbes: n)
-    }
-
     /// NaN (a hole in the map) as 0.
     @inline(__always)
     static func number(_ c: Float) -> Float { c.isNaN ? 0 : c }
@@ -140,6 +129,17 @@ extension DepthLayerBlocks: CPUAreaPass {
             }
             for channel in 0..<4 { output.store(channel: channel, row: y, from: results + channel * width) }
         }
+    }
+
+    /// The boost factor of the photo pixel at (`column`, `row`) of the tile's photo planes.
+    @inline(__always)
+    func boost(_ photo: AreaPlanes, _ column: Int, _ row: Int) -> Float {
+        let (r, g, b) = (photo.row(0, row), photo.row(1, row), photo.row(2, row))
+        let clip = Self.clipped(r[column], g[column], b[column])
+        guard clip > 0, gain != 0 else { return 1 }
+        func below(_ x: Int, _ y: Int) -> Int { Self.unclipped(photo.row(0, y)[x], photo.row(1, y)[x], photo.row(2, y)[x]) ? 1 : 0 }
+        let n = below(column - probe, row) + below(column + probe, row) + below(column, row - probe) + below(column, row + probe)
+        return 1 + gain * clip * Self.isolation(unclippedProbes: n)
     }
 }
 

@@ -75,37 +75,6 @@ struct DistanceTransform: AreaOperation {
         return inside ? -magnitude : magnitude
     }
 
-    /// For rows `offsetY ..< offsetY + rows` of the window, each column's squared vertical distance
-    /// to the nearest site in that column (sites: pixels in the mask, or not in it), or +∞.
-    private func columnDistances(_ input: AreaPlanes, offsetY: Int, rows: Int, inMask: Bool, into result: UnsafeMutablePointer<Float>,
-                                 scratch: AreaScratch) {
-        let width = input.width, height = input.height
-        // The nearest site at or below each row, then at or above, one row at a time across all columns.
-        let below = scratch.integers(3, count: width), above = scratch.integers(4, count: width)
-        let none = Int.min / 4
-        below.update(repeating: none, count: width)
-        let lastBelow = scratch.integers(5, count: rows * width)
-        for y in 0..<min(offsetY + rows, height) {
-            let red = input.row(0, y)
-            for x in 0..<width where (red[x] > 0.5) == inMask { below[x] = y }
-            if y >= offsetY { (lastBelow + (y - offsetY) * width).update(from: below, count: width) }
-        }
-        above.update(repeating: Int.max / 4, count: width)
-        var y = height - 1
-        while y >= offsetY {
-            let red = input.row(0, y)
-            for x in 0..<width where (red[x] > 0.5) == inMask { above[x] = y }
-            if y < offsetY + rows {
-                let r = y - offsetY, nearestBelow = lastBelow + r * width, out = result + r * width
-                for x in 0..<width {
-                    let d = min(y - nearestBelow[x], above[x] - y)
-                    out[x] = d < height ? Float(d * d) : .infinity
-                }
-            }
-            y -= 1
-        }
-    }
-
     func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         let inside = try input(0, x, y).x > 0.5
         // The sites: the mask, or for a pixel inside it (signed) what is not the mask.
@@ -145,6 +114,37 @@ extension DistanceTransform: CPUAreaPass {
                 values[i] = value(squared.squareRoot(), inside: inside)
             }
             for channel in 0..<tile.channels { output.store(channel: channel, row: row, from: channel == 3 ? alpha : UnsafePointer(values)) }
+        }
+    }
+
+    /// For rows `offsetY ..< offsetY + rows` of the window, each column's squared vertical distance
+    /// to the nearest site in that column (sites: pixels in the mask, or not in it), or +∞.
+    private func columnDistances(_ input: AreaPlanes, offsetY: Int, rows: Int, inMask: Bool, into result: UnsafeMutablePointer<Float>,
+                                 scratch: AreaScratch) {
+        let width = input.width, height = input.height
+        // The nearest site at or below each row, then at or above, one row at a time across all columns.
+        let below = scratch.integers(3, count: width), above = scratch.integers(4, count: width)
+        let none = Int.min / 4
+        below.update(repeating: none, count: width)
+        let lastBelow = scratch.integers(5, count: rows * width)
+        for y in 0..<min(offsetY + rows, height) {
+            let red = input.row(0, y)
+            for x in 0..<width where (red[x] > 0.5) == inMask { below[x] = y }
+            if y >= offsetY { (lastBelow + (y - offsetY) * width).update(from: below, count: width) }
+        }
+        above.update(repeating: Int.max / 4, count: width)
+        var y = height - 1
+        while y >= offsetY {
+            let red = input.row(0, y)
+            for x in 0..<width where (red[x] > 0.5) == inMask { above[x] = y }
+            if y < offsetY + rows {
+                let r = y - offsetY, nearestBelow = lastBelow + r * width, out = result + r * width
+                for x in 0..<width {
+                    let d = min(y - nearestBelow[x], above[x] - y)
+                    out[x] = d < height ? Float(d * d) : .infinity
+                }
+            }
+            y -= 1
         }
     }
 }
