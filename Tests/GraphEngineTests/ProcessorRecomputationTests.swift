@@ -27,7 +27,7 @@ final class ProcessorRecomputationTests: XCTestCase {
     }
 
     /// An area pass that copies its input and counts the pixels it computes.
-    struct CountingCopy: AreaOperation {
+    struct CountingCopy: CPUAreaPass {
         let counter: PixelCounter
         static func == (a: CountingCopy, b: CountingCopy) -> Bool { a.counter === b.counter }
         func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(counter)) }

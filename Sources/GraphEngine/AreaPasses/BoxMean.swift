@@ -54,6 +54,19 @@ package struct BoxMean: AreaOperation {
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        func at(_ k: Int) throws -> SIMD4<Double> {
+            SIMD4<Double>(axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k))
+        }
+        var sum = SIMD4<Double>.zero
+        for k in -whole...whole { sum += try at(k) }
+        let f = radius - radius.rounded(.down)
+        if f > 0 { sum += f * (try at(-whole - 1) + at(whole + 1)) }
+        return SIMD4<Float>(sum / (2 * radius + 1))
+    }
+}
+
+extension BoxMean: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         if axis == .vertical {
@@ -125,16 +138,5 @@ package struct BoxMean: AreaOperation {
             }
             block = blockEnd
         }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        func at(_ k: Int) throws -> SIMD4<Double> {
-            SIMD4<Double>(axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k))
-        }
-        var sum = SIMD4<Double>.zero
-        for k in -whole...whole { sum += try at(k) }
-        let f = radius - radius.rounded(.down)
-        if f > 0 { sum += f * (try at(-whole - 1) + at(whole + 1)) }
-        return SIMD4<Float>(sum / (2 * radius + 1))
     }
 }

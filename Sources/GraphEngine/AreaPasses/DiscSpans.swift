@@ -64,6 +64,25 @@ package struct DiscSpans: AreaOperation {
 
     package func inputChannels(_ index: Int) -> Int { grey ? 1 : 4 }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var sum = SIMD4<Double>.zero
+        var extremum = SIMD4<Float>(repeating: .nan)
+        for dy in -reach...reach {
+            let w = halfWidth(dy)
+            for dx in -w...w {
+                let v = try input(0, x + dx, y + dy)
+                sum += SIMD4<Double>(v)
+                for c in 0..<4 {
+                    extremum[c] = reduction == .maximum ? maximumNumber(extremum[c], v[c]) : minimumNumber(extremum[c], v[c])
+                }
+            }
+        }
+        let value = reduction == .mean ? SIMD4<Float>(sum / Double(count)) : extremum
+        return grey ? SIMD4(value[0], value[0], value[0], 1) : value
+    }
+}
+
+extension DiscSpans: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0]
         switch reduction {
@@ -129,23 +148,6 @@ package struct DiscSpans: AreaOperation {
                 }
             }
         }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        var sum = SIMD4<Double>.zero
-        var extremum = SIMD4<Float>(repeating: .nan)
-        for dy in -reach...reach {
-            let w = halfWidth(dy)
-            for dx in -w...w {
-                let v = try input(0, x + dx, y + dy)
-                sum += SIMD4<Double>(v)
-                for c in 0..<4 {
-                    extremum[c] = reduction == .maximum ? maximumNumber(extremum[c], v[c]) : minimumNumber(extremum[c], v[c])
-                }
-            }
-        }
-        let value = reduction == .mean ? SIMD4<Float>(sum / Double(count)) : extremum
-        return grey ? SIMD4(value[0], value[0], value[0], 1) : value
     }
 }
 

@@ -186,38 +186,19 @@ package struct Resample: AreaOperation {
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
-    // MARK: Run
-
-    /// An integral step: every output index has the same weights, its first tap `step` further on.
-    func isUniform(_ axis: AxisMapping) -> Bool { axis.step >= 1 && axis.step == axis.step.rounded() }
-
-    /// Tap tables for output indices `start ..< start + count`: first tap and tap count per index,
-    /// and Float32 weights, `stride` apart per index (0 when ``isUniform(_:)``: one row serves all).
-    private func table(_ axis: AxisMapping, start: Int, count: Int, scratch: AreaScratch, slot: Int)
-        -> (firsts: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int32>, weights: UnsafeMutablePointer<Float>, stride: Int)
-    {
-        let maxTaps = Int((2 * support(axis).reach).rounded(.up)) + 2
-        let firsts = scratch.int32s(slot, count: count)
-        let counts = scratch.int32s(slot + 1, count: count)
-        if isUniform(axis) {
-            let weights = scratch.floats(slot, count: maxTaps)
-            let (first, taps) = self.weights(axis, start, into: weights)
-            let step = Int(axis.step)
-            for i in 0..<count {
-                firsts[i] = Int32(first + i * step)
-                counts[i] = Int32(taps)
-            }
-            return (firsts, counts, weights, 0)
+    package func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        let (fx, wx) = weights(x, px), (fy, wy) = weights(y, py)
+        var sum = SIMD4<Double>.zero
+        for (j, v) in wy.enumerated() {
+            var row = SIMD4<Double>.zero
+            for (i, u) in wx.enumerated() { row += u * SIMD4<Double>(try input(0, fx + i, fy + j)) }
+            sum += v * row
         }
-        let weights = scratch.floats(slot, count: count * maxTaps)
-        for i in 0..<count {
-            let (first, taps) = self.weights(axis, start + i, into: weights + i * maxTaps)
-            firsts[i] = Int32(first)
-            counts[i] = Int32(taps)
-        }
-        return (firsts, counts, weights, maxTaps)
+        return SIMD4<Float>(sum)
     }
+}
 
+extension Resample: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let columns = table(x, start: output.x, count: output.width, scratch: tile.scratch, slot: 0)
@@ -264,15 +245,34 @@ package struct Resample: AreaOperation {
         }
     }
 
-    package func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        let (fx, wx) = weights(x, px), (fy, wy) = weights(y, py)
-        var sum = SIMD4<Double>.zero
-        for (j, v) in wy.enumerated() {
-            var row = SIMD4<Double>.zero
-            for (i, u) in wx.enumerated() { row += u * SIMD4<Double>(try input(0, fx + i, fy + j)) }
-            sum += v * row
+    /// An integral step: every output index has the same weights, its first tap `step` further on.
+    func isUniform(_ axis: AxisMapping) -> Bool { axis.step >= 1 && axis.step == axis.step.rounded() }
+
+    /// Tap tables for output indices `start ..< start + count`: first tap and tap count per index,
+    /// and Float32 weights, `stride` apart per index (0 when ``isUniform(_:)``: one row serves all).
+    private func table(_ axis: AxisMapping, start: Int, count: Int, scratch: AreaScratch, slot: Int)
+        -> (firsts: UnsafeMutablePointer<Int32>, counts: UnsafeMutablePointer<Int32>, weights: UnsafeMutablePointer<Float>, stride: Int)
+    {
+        let maxTaps = Int((2 * support(axis).reach).rounded(.up)) + 2
+        let firsts = scratch.int32s(slot, count: count)
+        let counts = scratch.int32s(slot + 1, count: count)
+        if isUniform(axis) {
+            let weights = scratch.floats(slot, count: maxTaps)
+            let (first, taps) = self.weights(axis, start, into: weights)
+            let step = Int(axis.step)
+            for i in 0..<count {
+                firsts[i] = Int32(first + i * step)
+                counts[i] = Int32(taps)
+            }
+            return (firsts, counts, weights, 0)
         }
-        return SIMD4<Float>(sum)
+        let weights = scratch.floats(slot, count: count * maxTaps)
+        for i in 0..<count {
+            let (first, taps) = self.weights(axis, start + i, into: weights + i * maxTaps)
+            firsts[i] = Int32(first)
+            counts[i] = Int32(taps)
+        }
+        return (firsts, counts, weights, maxTaps)
     }
 }
 

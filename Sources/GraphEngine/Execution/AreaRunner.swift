@@ -62,10 +62,16 @@ final class AreaRunner {
         return codeBuffers[index]
     }
 
-    /// Computes `area` (default: all of `output.rect`) of `operation` applied to `inputs`.
+    /// Computes `area` (default: all of `output.rect`) of `operation` applied to `inputs`, by the
+    /// operation's CPU implementation (``CPUAreaPass``).
     func run(_ operation: any AreaOperation, inputs: [InputView], output: PlaneSet, area: PixelRect? = nil, layout: AreaLayout) {
         let rect = area ?? output.rect
         guard !rect.isEmpty else { return }
+        // Every area operation the engine and Kernels declare conforms beside its description; a
+        // missing conformance is a defect of the code, not of a recipe (every filter's tests render it).
+        guard let pass = operation as? any CPUAreaPass else {
+            preconditionFailure("area operation \(operation.name) has no CPU implementation (CPUAreaPass conformance)")
+        }
         var planes: [AreaPlanes] = []
         planes.reserveCapacity(inputs.count)
         for (index, view) in inputs.enumerated() {
@@ -124,7 +130,7 @@ final class AreaRunner {
         let tile = AreaTile(inputs: planes,
                             output: AreaOutput(x: rect.x, y: rect.y, width: rect.width, height: rect.height, planes: output),
                             channels: layout.channels, scratch: scratch)
-        operation.run(tile)
+        pass.run(tile)
         // Planes the pass does not compute, when the output keeps them (a stage's own planes keep
         // only what it computes: see ``StagePlanner/Stage/storedChannels``).
         if layout.channels < 4 && output.stores(channel: 3) {

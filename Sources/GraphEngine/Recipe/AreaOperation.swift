@@ -5,8 +5,11 @@
 /// Every area node is its own stage. Per work unit, the executor loads each input over the
 /// rectangle ``regionOfInterest(input:for:)`` asks for into Float32 planes (an input that is
 /// `clampedToExtent()` reads its nearest edge pixel there, any other input reads 0 outside its
-/// data), then ``run(_:)`` fills the output tile. The result is stored in the working format and
-/// shows in `graph dump` as a stage named ``name``.
+/// data), then the pass's implementation fills the output tile. The result is stored in the
+/// working format and shows in `graph dump` as a stage named ``name``.
+///
+/// This protocol is the pass's *description*, which every backend reads; how the CPU computes it
+/// is the pass's `CPUAreaPass` conformance (Execution), declared beside the description.
 ///
 /// Pixels must depend only on their position, never on where a tile starts (a running sum restarts
 /// at fixed, position-aligned anchors, for example), so any tile size and thread count give the
@@ -20,7 +23,7 @@ package protocol AreaOperation: Hashable, Sendable, OutputProperties {
     /// The output extent given the inputs' extents.
     func outputExtent(inputExtents: [Rect]) -> Rect
     /// The integral rectangle of input `index` that the output pixels `rect` (integral) read. The
-    /// executor loads exactly this rectangle; ``run(_:)`` must not read outside it.
+    /// executor loads exactly this rectangle; the pass must not read outside it.
     func regionOfInterest(input index: Int, for rect: Rect) -> Rect
     /// How many channels of input `index` the pass reads (1: red only, 3: RGB, 4: RGBA).
     func inputChannels(_ index: Int) -> Int
@@ -37,11 +40,6 @@ package protocol AreaOperation: Hashable, Sendable, OutputProperties {
     /// Whether the output is grey (R = G = B, bit for bit) given what is known of the inputs: a pass
     /// that returns true computes its red channel from the red channel of its grey inputs alone.
     func isGrey(inputs: [AreaInputDescription]) -> Bool
-    /// Computes `tile.output`. When `tile.channels` is 3, alpha is known to be 1: write channels
-    /// 0–2 only; the executor writes alpha. When it is 1, the output is grey and opaque
-    /// (``isGrey(inputs:)`` and ``isOpaque(inputs:)``): write channel 0 only, from one-channel
-    /// loads of the grey inputs (`channelCount` 1); the stage stores that one plane, read as red, green and blue.
-    func run(_ tile: AreaTile)
     /// The output pixel (`x`, `y`) computed plainly (for ``ReferenceEvaluator``): `input(i, x, y)`
     /// is input `i`'s premultiplied RGBA at pixel (x, y), 0 outside its extent.
     func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float>

@@ -13,10 +13,6 @@ struct ConstantColor: ColorOperation {
         return [Float(rgba[0] * a), Float(rgba[1] * a), Float(rgba[2] * a), Float(a)]
     }
     var argumentSummary: String { "color=[" + rgba.map(formatFloat).joined(separator: " ") + "]" }
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) -> OperandQuad {
-        OperandQuad(uniforms)
-    }
 }
 
 /// Porter-Duff source-over on premultiplied colour: `S + B·(1 − S.a)`.
@@ -25,16 +21,6 @@ struct SourceOver: ColorOperation {
     var structureKey: String { "sourceOver" }
     var uniformValues: [Float] { [] }
     var argumentSummary: String { "" }
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) -> OperandQuad {
-        let source = inputs[0], background = inputs[1]
-        let inverseAlpha = builder.binary(.subtract, .constant(1), source.a)
-        func channel(_ s: Operand, _ b: Operand, _ builder: inout ProgramBuilder) -> Operand {
-            builder.ternary(.multiplyAdd, b, inverseAlpha, s)
-        }
-        return OperandQuad(channel(source.r, background.r, &builder), channel(source.g, background.g, &builder),
-                           channel(source.b, background.b, &builder), channel(source.a, background.a, &builder))
-    }
 }
 
 /// A colour match between the working space and another space (Core Image's
@@ -55,10 +41,5 @@ struct WorkingSpaceMatch: ColorOperation {
     /// The conversion this match is once the working space is known.
     func conversion(working: ColorSpace) -> ColorConversion {
         toWorkingSpace ? ColorConversion(from: space, to: working) : ColorConversion(from: working, to: space)
-    }
-
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) -> OperandQuad {
-        inputs[0]
     }
 }

@@ -1,5 +1,3 @@
-import CRowKernels
-
 /// One pass of a separable convolution: `out(x) = Σ_k w[k]·in(x + k − r)` along one axis, with
 /// `r = (w.count − 1)/2`. Gaussian blur is a horizontal pass followed by a vertical one.
 ///
@@ -40,26 +38,6 @@ package struct Convolution: AreaOperation {
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
-
-    package func run(_ tile: AreaTile) {
-        let input = tile.inputs[0], output = tile.output
-        // A vertical pass computes four rows at a time (each input row loaded once for all four).
-        let batch = axis == .horizontal ? 1 : 4
-        let rows = tile.scratch.floats(0, count: output.width * batch)
-        let tapStride = axis == .horizontal ? 1 : input.width
-        weights.withUnsafeBufferPointer { w in
-            guard let taps = w.baseAddress else { return }
-            for channel in 0..<tile.channels {
-                for y in stride(from: 0, to: output.height, by: batch) {
-                    let count = min(batch, output.height - y)
-                    // The first tap of output (x, y) is input (x − r, y) or (x, y − r): the input's origin.
-                    graph_convolve_rows(input.row(channel, y), tapStride, taps, Int32(w.count), Int32(output.width), Int32(count),
-                                        rows, output.width)
-                    for r in 0..<count { output.store(channel: channel, row: y + r, from: rows + r * output.width) }
-                }
-            }
-        }
-    }
 
     package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         var sum = SIMD4<Double>.zero

@@ -1,5 +1,7 @@
 /// The kinds of work a recipe node can describe, as protocols that built-in filters (in `Kernels`)
-/// and custom kernels implement. Each lowers itself to IR; the engine decides what fuses.
+/// and custom kernels implement. These are descriptions; how a colour, warp or general operation
+/// becomes IR is its lowering (``ColorLowering``, ``WarpLowering``, ``GeneralLowering``, in `Optimizer/`),
+/// declared beside it; the engine decides what fuses.
 ///
 /// Every operation separates its *structure* (``structureKey``: which code it lowers to) from its
 /// *values* (``uniformValues``), so programs are cached by structure and new parameter values
@@ -9,7 +11,7 @@ package protocol Operation: Sendable {
     var name: String { get }
     /// Identifies the code this operation lowers to, independent of parameter values.
     var structureKey: String { get }
-    /// Parameter values, passed to `lower` as uniform operands in this order.
+    /// Parameter values, passed to the lowering as uniform operands in this order.
     var uniformValues: [Float] { get }
     /// Parameter values as text for dumps (`angle=0.5`).
     var argumentSummary: String { get }
@@ -17,32 +19,17 @@ package protocol Operation: Sendable {
 
 /// A colour kernel: each output pixel depends only on the input pixels at the same position.
 /// Any number of inputs (two for blends). Concatenates freely.
-package protocol ColorOperation: Operation {
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) throws -> OperandQuad
-}
+package protocol ColorOperation: Operation {}
 
 /// A warp kernel: computes, for each output pixel, the point of its input to sample.
 package protocol WarpOperation: Operation {
-    func lower(uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) throws -> (x: Operand, y: Operand)
     /// The input rectangle the output `rect` reads (before the bilinear footprint is added).
     func regionOfInterest(for rect: Rect) -> Rect
-}
-
-/// An input of a general kernel as seen from its lowering.
-package struct SamplerBinding: Sendable {
-    /// The program input slot to pass to ``ProgramBuilder/sample(input:x:y:)``.
-    package let slot: Int
-    /// The input's extent as uniforms `x, y, width, height` (for `samplerExtent`).
-    package let extent: [Operand]
 }
 
 /// A general kernel: samples its inputs anywhere (blurs, distortions). Needs its inputs
 /// materialised over the region of interest it declares.
 package protocol GeneralOperation: Operation {
-    func lower(samplers: [SamplerBinding], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) throws -> OperandQuad
     /// The rectangle of input `index` the output `rect` reads.
     func regionOfInterest(input index: Int, for rect: Rect) -> Rect
 }

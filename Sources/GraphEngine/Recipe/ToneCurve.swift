@@ -58,14 +58,15 @@ public struct ToneCurve: Hashable, Sendable, CustomStringConvertible {
             : "para\(functionType)(" + parameters.map { String(format: "%.5g", $0) }.joined(separator: " ") + ")"
     }
 
-    private var g: Double { parameters[0] }
-    private var a: Double { parameters[1] }
-    private var b: Double { parameters[2] }
-    private var c: Double { parameters[3] }
-    private var d: Double { parameters[4] }
+    // The parameters by their letters in the formulas (read by the lowering, `Optimizer/ToneCurveLowering.swift`).
+    var g: Double { parameters[0] }
+    var a: Double { parameters[1] }
+    var b: Double { parameters[2] }
+    var c: Double { parameters[3] }
+    var d: Double { parameters[4] }
     /// The offset added to the power segment (type 2's c, type 4's e).
-    private var e: Double { parameters[5] }
-    private var f: Double { parameters[6] }
+    var e: Double { parameters[5] }
+    var f: Double { parameters[6] }
 
     /// Encoded value to linear light.
     public func decode(_ x: Double) -> Double { ToneCurve.decode(x, parameters) }
@@ -84,36 +85,5 @@ public struct ToneCurve: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The linear value where the power segment starts.
-    private var threshold: Double { pow(max(a * d + b, 0), g) + e }
-
-    // MARK: Lowering (the same formulas as IR instructions)
-
-    /// ``decode(_:)`` of `x` as instructions.
-    func lowerDecode(_ x: Operand, builder: inout ProgramBuilder) -> Operand {
-        let m = builder.unary(.abs, x)
-        let base = builder.binary(.maximum, builder.ternary(.multiplyAdd, m, .constant(Float(a)), .constant(Float(b))),
-                                  .constant(0))
-        var y = builder.binary(.power, base, .constant(Float(g)))
-        if e != 0 { y = builder.binary(.add, y, .constant(Float(e))) }
-        if d > 0 {
-            let linear = builder.ternary(.multiplyAdd, m, .constant(Float(c)), .constant(Float(f)))
-            y = builder.ternary(.select, builder.binary(.greaterThanOrEqual, m, .constant(Float(d))), y, linear)
-        }
-        return builder.binary(.multiply, builder.unary(.sign, x), y)
-    }
-
-    /// ``encode(_:)`` of `y` as instructions.
-    func lowerEncode(_ y: Operand, builder: inout ProgramBuilder) -> Operand {
-        let m = builder.unary(.abs, y)
-        let shifted = builder.binary(.maximum, e != 0 ? builder.binary(.subtract, m, .constant(Float(e))) : m, .constant(0))
-        let root = builder.binary(.power, shifted, .constant(Float(1 / g)))
-        var x = builder.binary(.multiply, builder.binary(.subtract, root, .constant(Float(b))), .constant(Float(1 / a)))
-        if d > 0 {
-            let linear = c > 0
-                ? builder.binary(.multiply, builder.binary(.subtract, m, .constant(Float(f))), .constant(Float(1 / c)))
-                : Operand.constant(Float(d))
-            x = builder.ternary(.select, builder.binary(.greaterThanOrEqual, m, .constant(Float(threshold))), x, linear)
-        }
-        return builder.binary(.multiply, builder.unary(.sign, y), x)
-    }
+    var threshold: Double { pow(max(a * d + b, 0), g) + e }
 }

@@ -51,9 +51,11 @@ struct AreaCombineOperation: ColorOperation {
         let w = ColorAdjustmentFilters.luma.map { Operand.constant(Float($0)) }
         return b.ternary(.multiplyAdd, w[2], c.b, b.ternary(.multiplyAdd, w[1], c.g, b.binary(.multiply, w[0], c.r)))
     }
+}
 
-    func lower(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+extension AreaCombineOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = inputs[0]
         func rgb(_ f: (Operand, Operand, inout ProgramBuilder) -> Operand, _ t: OperandQuad, alpha: Operand) -> OperandQuad {
             OperandQuad(f(s.r, t.r, &b), f(s.g, t.g, &b), f(s.b, t.b, &b), alpha)

@@ -8,9 +8,11 @@ struct DepthReciprocal: ColorOperation {
     var structureKey: String { name }
     var uniformValues: [Float] { [] }
     var argumentSummary: String { "" }
+}
 
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) -> OperandQuad {
+extension DepthReciprocal: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder: inout ProgramBuilder) -> OperandQuad {
         let value = inputs[0]
         return OperandQuad(builder.binary(.divide, .constant(1), value.r), builder.binary(.divide, .constant(1), value.g),
                            builder.binary(.divide, .constant(1), value.b), value.a)

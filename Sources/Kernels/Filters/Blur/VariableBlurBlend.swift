@@ -84,6 +84,29 @@ package struct VariableBlurBlend: AreaOperation {
         return (j, (sigma - sigmas[j]) / (sigmas[j + 1] - sigmas[j]))
     }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        let m = SIMD4<Double>(try input(1, x, y))
+        let sigma = radius * min(max(0.2125 * m[0] + 0.7154 * m[1] + 0.0721 * m[2], 0), 1)
+        let sigmas = [0] + levels.map(\.sigma)
+        func level(_ index: Int) throws -> SIMD4<Double> {
+            if index == 0 { return SIMD4<Double>(try input(0, x, y)) }
+            let d = levels[index - 1].decimation
+            let gx = Double(x) / Double(d), gy = Double(y) / Double(d)
+            let i = Int(gx.rounded(.down)), j = Int(gy.rounded(.down))
+            let fx = gx - Double(i), fy = gy - Double(j)
+            func g(_ a: Int, _ b: Int) throws -> SIMD4<Double> { SIMD4<Double>(try input(1 + index, a, b)) }
+            return (1 - fy) * ((1 - fx) * (try g(i, j)) + fx * (try g(i + 1, j)))
+                + fy * ((1 - fx) * (try g(i, j + 1)) + fx * (try g(i + 1, j + 1)))
+        }
+        guard let last = sigmas.last, sigma < last else { return SIMD4<Float>(try level(sigmas.count - 1)) }
+        var j = 0
+        while sigmas[j + 1] <= sigma { j += 1 }
+        let t = (sigma - sigmas[j]) / (sigmas[j + 1] - sigmas[j])
+        return SIMD4<Float>((1 - t) * (try level(j)) + t * (try level(j + 1)))
+    }
+}
+
+extension VariableBlurBlend: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let output = tile.output, image = tile.inputs[0], mask = tile.inputs[1]
         let width = output.width, levelCount = levels.count + 1
@@ -151,27 +174,6 @@ package struct VariableBlurBlend: AreaOperation {
                 }
             }
         }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        let m = SIMD4<Double>(try input(1, x, y))
-        let sigma = radius * min(max(0.2125 * m[0] + 0.7154 * m[1] + 0.0721 * m[2], 0), 1)
-        let sigmas = [0] + levels.map(\.sigma)
-        func level(_ index: Int) throws -> SIMD4<Double> {
-            if index == 0 { return SIMD4<Double>(try input(0, x, y)) }
-            let d = levels[index - 1].decimation
-            let gx = Double(x) / Double(d), gy = Double(y) / Double(d)
-            let i = Int(gx.rounded(.down)), j = Int(gy.rounded(.down))
-            let fx = gx - Double(i), fy = gy - Double(j)
-            func g(_ a: Int, _ b: Int) throws -> SIMD4<Double> { SIMD4<Double>(try input(1 + index, a, b)) }
-            return (1 - fy) * ((1 - fx) * (try g(i, j)) + fx * (try g(i + 1, j)))
-                + fy * ((1 - fx) * (try g(i, j + 1)) + fx * (try g(i + 1, j + 1)))
-        }
-        guard let last = sigmas.last, sigma < last else { return SIMD4<Float>(try level(sigmas.count - 1)) }
-        var j = 0
-        while sigmas[j + 1] <= sigma { j += 1 }
-        let t = (sigma - sigmas[j]) / (sigmas[j + 1] - sigmas[j])
-        return SIMD4<Float>((1 - t) * (try level(j)) + t * (try level(j + 1)))
     }
 }
 

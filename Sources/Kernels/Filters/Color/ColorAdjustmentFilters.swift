@@ -131,8 +131,11 @@ struct ColorClampOperation: ColorOperation {
         let values = uniformValues.map(\.bitPattern)
         return values[0] == values[1] && values[0] == values[2] && values[4] == values[5] && values[4] == values[6]
     }
-    func lower(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+}
+
+extension ColorClampOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = b.unpremultiply(inputs[0])
         let one = sameColourBounds
         var channels = s.operands.enumerated().map { index, value in
@@ -151,8 +154,11 @@ struct GammaOperation: ColorOperation {
     var structureKey: String { "CIGammaAdjust" }
     var uniformValues: [Float] { [power] }
     var argumentSummary: String { "power=\(power)" }
-    func lower(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+}
+
+extension GammaOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = b.unpremultiply(inputs[0])
         func curve(_ x: Operand, _ b: inout ProgramBuilder) -> Operand {
             b.binary(.multiply, b.unary(.sign, x), b.binary(.power, b.unary(.abs, x), u[0]))

@@ -111,9 +111,11 @@ struct ColorCubeOperation: ColorOperation {
     var structureKey: String { "CIColorCube \(dimension)\(extrapolate ? " extrapolate" : "")" }
     var uniformValues: [Float] { table }
     var argumentSummary: String { "dimension=\(dimension)" + (extrapolate ? " extrapolate" : "") }
+}
 
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+extension ColorCubeOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         try b.lookup3D(inputs[0], table: uniforms[...], dimension: dimension, extrapolate: extrapolate)
     }
 }
@@ -126,9 +128,11 @@ struct MixedColorCubesOperation: ColorOperation {
     var structureKey: String { "CIColorCubesMixedWithMask \(first.structureKey)" }
     var uniformValues: [Float] { first.table + second.table }
     var argumentSummary: String { first.argumentSummary }
+}
 
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+extension MixedColorCubesOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let count = first.table.count
         let a = try b.lookup3D(inputs[0], table: uniforms[0..<count], dimension: first.dimension, extrapolate: first.extrapolate)
         let c = try b.lookup3D(inputs[0], table: uniforms[count...], dimension: second.dimension, extrapolate: second.extrapolate)

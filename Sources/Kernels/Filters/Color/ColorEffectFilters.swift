@@ -38,8 +38,11 @@ struct ColorInvertOperation: ColorOperation {
     var structureKey: String { "CIColorInvert" }
     var uniformValues: [Float] { [] }
     var argumentSummary: String { "" }
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+}
+
+extension ColorInvertOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = inputs[0]
         return OperandQuad(b.binary(.subtract, s.a, s.r), b.binary(.subtract, s.a, s.g), b.binary(.subtract, s.a, s.b), s.a)
     }

@@ -311,6 +311,19 @@ struct Palettize: AreaOperation {
     func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaque }
     func geometry(input index: Int) -> GraphEngine.AffineTransform? { index == 0 ? .identity : nil }
 
+    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        let stored = try paletteColors({ px, py in let p = try input(1, px, py); return SIMD3(Double(p.x), Double(p.y), Double(p.z)) },
+                                       palette, perceptual: false)
+        let points = stored.map { PaletteLab.space($0.x, $0.y, $0.z, perceptual: perceptual) }
+        let v = try input(0, x, y)
+        guard v.w > 0 else { return .zero }
+        let c = PaletteLab.space(Double(v.x) / Double(v.w), Double(v.y) / Double(v.w), Double(v.z) / Double(v.w), perceptual: perceptual)
+        let p = points.withUnsafeBufferPointer { stored[nearest(c, $0)] }
+        return SIMD4(Float(p.x) * v.w, Float(p.y) * v.w, Float(p.z) * v.w, v.w)
+    }
+}
+
+extension Palettize: CPUAreaPass {
     func run(_ tile: AreaTile) {
         let input = tile.inputs[0], colors = tile.inputs[1], output = tile.output
         let count = colors.width * colors.height
@@ -341,17 +354,6 @@ struct Palettize: AreaOperation {
             }
             for channel in 0..<tile.channels { output.store(channel: channel, row: row, from: values + channel * output.width) }
         }
-    }
-
-    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        let stored = try paletteColors({ px, py in let p = try input(1, px, py); return SIMD3(Double(p.x), Double(p.y), Double(p.z)) },
-                                       palette, perceptual: false)
-        let points = stored.map { PaletteLab.space($0.x, $0.y, $0.z, perceptual: perceptual) }
-        let v = try input(0, x, y)
-        guard v.w > 0 else { return .zero }
-        let c = PaletteLab.space(Double(v.x) / Double(v.w), Double(v.y) / Double(v.w), Double(v.z) / Double(v.w), perceptual: perceptual)
-        let p = points.withUnsafeBufferPointer { stored[nearest(c, $0)] }
-        return SIMD4(Float(p.x) * v.w, Float(p.y) * v.w, Float(p.z) * v.w, v.w)
     }
 }
 

@@ -278,9 +278,11 @@ struct ToneCurveOperation: ColorOperation {
         (spline.x + spline.a + spline.b + spline.c + spline.d + [spline.startSlope, spline.endSlope, spline.endValue]).map { Float($0) }
     }
     var argumentSummary: String { "knots=\(spline.x)" }
+}
 
-    func lower(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+extension ToneCurveOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let n = spline.x.count, segments = n - 1
         let knots = Array(u[0..<n])
         let coefficients = (0..<4).map { Array(u[(n + $0 * segments)..<(n + ($0 + 1) * segments)]) }
@@ -313,9 +315,11 @@ struct ColorPolynomialOperation: ColorOperation {
     var structureKey: String { "CIColorPolynomial" }
     var uniformValues: [Float] { coefficients.map { Float($0) } }
     var argumentSummary: String { "" }
+}
 
-    func lower(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+extension ColorPolynomialOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = b.unpremultiply(inputs[0])
         let channels = s.operands.enumerated().map { channel, x in
             [2, 1, 0].reduce(u[channel * 4 + 3]) { y, k in b.multiplyAdd(y, x, u[channel * 4 + k]) }
@@ -332,9 +336,11 @@ struct ColorCrossPolynomialOperation: ColorOperation {
     var structureKey: String { "CIColorCrossPolynomial" }
     var uniformValues: [Float] { coefficients.map { Float($0) } }
     var argumentSummary: String { "" }
+}
 
-    func lower(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+extension ColorCrossPolynomialOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms u: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = b.unpremultiply(inputs[0])
         let terms = [s.r, s.g, s.b, b.multiply(s.r, s.r), b.multiply(s.g, s.g), b.multiply(s.b, s.b),
                      b.multiply(s.r, s.g), b.multiply(s.g, s.b), b.multiply(s.b, s.r)]
@@ -352,9 +358,11 @@ struct TransferCurveOperation: ColorOperation {
     var structureKey: String { name }
     var uniformValues: [Float] { [] }
     var argumentSummary: String { "" }
+}
 
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+extension TransferCurveOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let op: UnaryOperator = encode ? .linearToSRGB : .srgbToLinear
         return b.premultiply(b.eachColor(b.unpremultiply(inputs[0])) { $1.unary(op, $0) })
     }

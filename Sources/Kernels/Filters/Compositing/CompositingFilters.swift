@@ -112,8 +112,11 @@ struct BlendWithMaskOperation: ColorOperation {
     var structureKey: String { "BlendWithMask \(channel)" }
     var uniformValues: [Float] { [] }
     var argumentSummary: String { "" }
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> OperandQuad {
+}
+
+extension BlendWithMaskOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> OperandQuad {
         let s = inputs[0], background = inputs[1]
         let m = b.ternary(.clamp, inputs[2].operands[channel], .constant(0), .constant(1))
         return OperandQuad(b.ternary(.mix, background.r, s.r, m), b.ternary(.mix, background.g, s.g, m),

@@ -57,6 +57,20 @@ package struct SmallConvolution: AreaOperation {
         return sum + bias == 1
     }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var sum = SIMD4<Double>.zero
+        for i in 0..<rows {
+            for j in 0..<columns {
+                sum += Double(weights[i * columns + j]) * SIMD4<Double>(try input(0, x + j - cx, y + cy - i))
+            }
+        }
+        sum += Double(bias)
+        if colorOnly { sum[3] = Double(try input(0, x, y)[3]) }
+        return SIMD4<Float>(sum)
+    }
+}
+
+extension SmallConvolution: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let width = output.width
@@ -82,17 +96,5 @@ package struct SmallConvolution: AreaOperation {
                 for y in 0..<output.height { output.store(channel: 3, row: y, from: input.row(3, y + cy) + cx) }
             }
         }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        var sum = SIMD4<Double>.zero
-        for i in 0..<rows {
-            for j in 0..<columns {
-                sum += Double(weights[i * columns + j]) * SIMD4<Double>(try input(0, x + j - cx, y + cy - i))
-            }
-        }
-        sum += Double(bias)
-        if colorOnly { sum[3] = Double(try input(0, x, y)[3]) }
-        return SIMD4<Float>(sum)
     }
 }

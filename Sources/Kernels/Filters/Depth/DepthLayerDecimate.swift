@@ -63,47 +63,6 @@ package struct DepthLayerBlocks: AreaOperation {
     @inline(__always)
     static func isolation(unclippedProbes n: Int) -> Float { n == 4 ? 1 : n == 3 ? 0.5 : 0 }
 
-    /// The boost factor of the photo pixel at (`column`, `row`) of the tile's photo planes.
-    @inline(__always)
-    func boost(_ photo: AreaPlanes, _ column: Int, _ row: Int) -> Float {
-        let (r, g, b) = (photo.row(0, row), photo.row(1, row), photo.row(2, row))
-        let clip = Self.clipped(r[column], g[column], b[column])
-        guard clip > 0, gain != 0 else { return 1 }
-        func below(_ x: Int, _ y: Int) -> Int { Self.unclipped(photo.row(0, y)[x], photo.row(1, y)[x], photo.row(2, y)[x]) ? 1 : 0 }
-        let n = below(column - probe, row) + below(column + probe, row) + below(column, row - probe) + below(column, row + probe)
-        return 1 + gain * clip * Self.isolation(unclippedProbes: n)
-    }
-
-    package func run(_ tile: AreaTile) {
-        let photo = tile.inputs[0], values = tile.inputs[1], output = tile.output, width = output.width, m = probe
-        let results = tile.scratch.floats(0, count: 4 * width)
-        for y in 0..<output.height {
-            let lowerC = values.row(0, 2 * y), upperC = values.row(0, 2 * y + 1)
-            for x in 0..<width {
-                let i = 2 * x
-                let c = (Self.number(lowerC[i]), Self.number(lowerC[i + 1]), Self.number(upperC[i]), Self.number(upperC[i + 1]))
-                let (far, near) = Self.extremes(c)
-                let joins = (Self.joins(c.0, far, near), Self.joins(c.1, far, near), Self.joins(c.2, far, near), Self.joins(c.3, far, near))
-                let count = (joins.0 ? 1 : 0) + (joins.1 ? 1 : 0) + (joins.2 ? 1 : 0) + (joins.3 ? 1 : 0)
-                let inverseCount = 1 / Float(count)
-                // The four pixels' boosts (photo planes carry a margin of m), then their boosted colours summed channel by channel.
-                let f = (boost(photo, m + i, m + 2 * y), boost(photo, m + i + 1, m + 2 * y),
-                         boost(photo, m + i, m + 2 * y + 1), boost(photo, m + i + 1, m + 2 * y + 1))
-                for channel in 0..<3 {
-                    let low = photo.row(channel, m + 2 * y) + m, high = photo.row(channel, m + 2 * y + 1) + m
-                    var sum: Float = 0
-                    if joins.0 { sum += low[i] * f.0 }
-                    if joins.1 { sum += low[i + 1] * f.1 }
-                    if joins.2 { sum += high[i] * f.2 }
-                    if joins.3 { sum += high[i + 1] * f.3 }
-                    results[channel * width + x] = sum * inverseCount
-                }
-                results[3 * width + x] = far
-            }
-            for channel in 0..<4 { output.store(channel: channel, row: y, from: results + channel * width) }
-        }
-    }
-
     /// NaN (a hole in the map) as 0.
     @inline(__always)
     static func number(_ c: Float) -> Float { c.isNaN ? 0 : c }
@@ -141,6 +100,49 @@ package struct DepthLayerBlocks: AreaOperation {
     }
 }
 
+extension DepthLayerBlocks: CPUAreaPass {
+    package func run(_ tile: AreaTile) {
+        let photo = tile.inputs[0], values = tile.inputs[1], output = tile.output, width = output.width, m = probe
+        let results = tile.scratch.floats(0, count: 4 * width)
+        for y in 0..<output.height {
+            let lowerC = values.row(0, 2 * y), upperC = values.row(0, 2 * y + 1)
+            for x in 0..<width {
+                let i = 2 * x
+                let c = (Self.number(lowerC[i]), Self.number(lowerC[i + 1]), Self.number(upperC[i]), Self.number(upperC[i + 1]))
+                let (far, near) = Self.extremes(c)
+                let joins = (Self.joins(c.0, far, near), Self.joins(c.1, far, near), Self.joins(c.2, far, near), Self.joins(c.3, far, near))
+                let count = (joins.0 ? 1 : 0) + (joins.1 ? 1 : 0) + (joins.2 ? 1 : 0) + (joins.3 ? 1 : 0)
+                let inverseCount = 1 / Float(count)
+                // The four pixels' boosts (photo planes carry a margin of m), then their boosted colours summed channel by channel.
+                let f = (boost(photo, m + i, m + 2 * y), boost(photo, m + i + 1, m + 2 * y),
+                         boost(photo, m + i, m + 2 * y + 1), boost(photo, m + i + 1, m + 2 * y + 1))
+                for channel in 0..<3 {
+                    let low = photo.row(channel, m + 2 * y) + m, high = photo.row(channel, m + 2 * y + 1) + m
+                    var sum: Float = 0
+                    if joins.0 { sum += low[i] * f.0 }
+                    if joins.1 { sum += low[i + 1] * f.1 }
+                    if joins.2 { sum += high[i] * f.2 }
+                    if joins.3 { sum += high[i + 1] * f.3 }
+                    results[channel * width + x] = sum * inverseCount
+                }
+                results[3 * width + x] = far
+            }
+            for channel in 0..<4 { output.store(channel: channel, row: y, from: results + channel * width) }
+        }
+    }
+
+    /// The boost factor of the photo pixel at (`column`, `row`) of the tile's photo planes.
+    @inline(__always)
+    func boost(_ photo: AreaPlanes, _ column: Int, _ row: Int) -> Float {
+        let (r, g, b) = (photo.row(0, row), photo.row(1, row), photo.row(2, row))
+        let clip = Self.clipped(r[column], g[column], b[column])
+        guard clip > 0, gain != 0 else { return 1 }
+        func below(_ x: Int, _ y: Int) -> Int { Self.unclipped(photo.row(0, y)[x], photo.row(1, y)[x], photo.row(2, y)[x]) ? 1 : 0 }
+        let n = below(column - probe, row) + below(column + probe, row) + below(column, row - probe) + below(column, row + probe)
+        return 1 + gain * clip * Self.isolation(unclippedProbes: n)
+    }
+}
+
 /// One layer of a layered lens blur (CIDepthBlurEffect), box-decimated by `factor` from a layer
 /// source (colour, blur value `c` in alpha: the full-size source or its ``DepthLayerBlocks``): output
 /// pixel X is the mean over its `factor×factor` block of `(w(c)·rgb, w(c))`, `w` the layer's
@@ -167,6 +169,42 @@ package struct DepthLayerDecimate: AreaOperation {
     package func outputExtent(inputExtents: [Rect]) -> Rect { Self.shrunk(inputExtents[0], by: factor, originX, originY) }
     package func regionOfInterest(input index: Int, for rect: Rect) -> Rect { Self.blocks(of: rect, by: factor, originX, originY) }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var sum = SIMD4<Double>.zero
+        for dy in 0..<factor {
+            for dx in 0..<factor {
+                let s = try input(0, originX + x * factor + dx, originY + y * factor + dy), w = Double(tent.weight(s[3]))
+                sum += SIMD4(w * Double(s[0]), w * Double(s[1]), w * Double(s[2]), w)
+            }
+        }
+        return SIMD4<Float>(sum / Double(factor * factor))
+    }
+
+    // MARK: Block geometry shared with DepthLayerBlocks
+
+    /// Full-size coordinates to block coordinates: `(p − origin)/factor`.
+    static func shrink(by factor: Int, _ originX: Int, _ originY: Int) -> AffineTransform {
+        AffineTransform(translationX: Double(-originX), y: Double(-originY))
+            .concatenating(AffineTransform(scaleX: 1 / Double(factor), y: 1 / Double(factor)))
+    }
+
+    /// The blocks covering `extent`.
+    static func shrunk(_ extent: Rect, by factor: Int, _ originX: Int, _ originY: Int) -> Rect {
+        guard !extent.isInfinite else { return extent }
+        let d = Double(factor)
+        let x0 = ((extent.minX - Double(originX)) / d).rounded(.down), y0 = ((extent.minY - Double(originY)) / d).rounded(.down)
+        let x1 = ((extent.maxX - Double(originX)) / d).rounded(.up), y1 = ((extent.maxY - Double(originY)) / d).rounded(.up)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// The full-size pixels of the blocks `rect`.
+    static func blocks(of rect: Rect, by factor: Int, _ originX: Int, _ originY: Int) -> Rect {
+        let d = Double(factor)
+        return Rect(x: Double(originX) + rect.minX * d, y: Double(originY) + rect.minY * d, width: rect.width * d, height: rect.height * d)
+    }
+}
+
+extension DepthLayerDecimate: CPUAreaPass {
     /// Per output row: the `factor` source rows weighted and summed down each column (one
     /// vectorised pass per row), then the column sums boxed across, `factor` at a time.
     package func run(_ tile: AreaTile) {
@@ -213,39 +251,5 @@ package struct DepthLayerDecimate: AreaOperation {
                 output.store(channel: channel, row: y, from: results)
             }
         }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        var sum = SIMD4<Double>.zero
-        for dy in 0..<factor {
-            for dx in 0..<factor {
-                let s = try input(0, originX + x * factor + dx, originY + y * factor + dy), w = Double(tent.weight(s[3]))
-                sum += SIMD4(w * Double(s[0]), w * Double(s[1]), w * Double(s[2]), w)
-            }
-        }
-        return SIMD4<Float>(sum / Double(factor * factor))
-    }
-
-    // MARK: Block geometry shared with DepthLayerBlocks
-
-    /// Full-size coordinates to block coordinates: `(p − origin)/factor`.
-    static func shrink(by factor: Int, _ originX: Int, _ originY: Int) -> AffineTransform {
-        AffineTransform(translationX: Double(-originX), y: Double(-originY))
-            .concatenating(AffineTransform(scaleX: 1 / Double(factor), y: 1 / Double(factor)))
-    }
-
-    /// The blocks covering `extent`.
-    static func shrunk(_ extent: Rect, by factor: Int, _ originX: Int, _ originY: Int) -> Rect {
-        guard !extent.isInfinite else { return extent }
-        let d = Double(factor)
-        let x0 = ((extent.minX - Double(originX)) / d).rounded(.down), y0 = ((extent.minY - Double(originY)) / d).rounded(.down)
-        let x1 = ((extent.maxX - Double(originX)) / d).rounded(.up), y1 = ((extent.maxY - Double(originY)) / d).rounded(.up)
-        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-
-    /// The full-size pixels of the blocks `rect`.
-    static func blocks(of rect: Rect, by factor: Int, _ originX: Int, _ originY: Int) -> Rect {
-        let d = Double(factor)
-        return Rect(x: Double(originX) + rect.minX * d, y: Double(originY) + rect.minY * d, width: rect.width * d, height: rect.height * d)
     }
 }

@@ -24,6 +24,15 @@ package struct DepthLayerDisc: AreaOperation {
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { false }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        try disc.referenceValue(x: x, y: y) { index, px, py in
+            let s = try input(index, px, py), w = tent.weight(s[3])
+            return SIMD4(w * s[0], w * s[1], w * s[2], w)
+        }
+    }
+}
+
+extension DepthLayerDisc: CPUAreaPass {
     /// The tile's input weighted into scratch slot 2 (four planes), then the disc of each plane.
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], count = input.width * input.height
@@ -47,12 +56,5 @@ package struct DepthLayerDisc: AreaOperation {
             i += 1
         }
         disc.runMean(tile) { UnsafePointer(weighted + $0 * count) }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        try disc.referenceValue(x: x, y: y) { index, px, py in
-            let s = try input(index, px, py), w = tent.weight(s[3])
-            return SIMD4(w * s[0], w * s[1], w * s[2], w)
-        }
     }
 }

@@ -20,9 +20,6 @@ package struct GuideLumaResample: AreaOperation {
     /// The input loads as its luma G alone.
     package func reduction(input index: Int) -> AreaInputReduction? { GuideLuma.row }
 
-    /// The resample of the one luma plane (the tile computes one channel: the pass is grey and opaque).
-    package func run(_ tile: AreaTile) { resample.run(tile) }
-
     package func referenceValue(x px: Int, y py: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
         let (fx, wx) = resample.weights(resample.x, px), (fy, wy) = resample.weights(resample.y, py)
         var sum = 0.0
@@ -34,4 +31,9 @@ package struct GuideLumaResample: AreaOperation {
         let g = Float(sum)
         return SIMD4(g, g, g, 1)
     }
+}
+
+extension GuideLumaResample: CPUAreaPass {
+    /// The resample of the one luma plane (the tile computes one channel: the pass is grey and opaque).
+    package func run(_ tile: AreaTile) { resample.run(tile) }
 }

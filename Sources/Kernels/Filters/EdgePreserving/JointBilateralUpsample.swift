@@ -94,6 +94,47 @@ package struct JointBilateralUpsample: AreaOperation {
         }
     }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        let levels = levelCount, s = spatialWeights.map(Double.init)
+        let rangeScale = 1 / (2 * lumaSigma * lumaSigma)
+        let gx = gridX(x), gy = gridY(y)
+        let i = Int(gx.rounded(.down)), j = Int(gy.rounded(.down))
+        let fx = gx - Double(i), fy = gy - Double(j)
+        let luma = GuideLuma.value(try input(0, x, y))
+        let position = (luma > 0 ? min(luma, 1) : 0) * Double(levels - 1)
+        let k = min(Int(position), levels - 2), fk = position - Double(k)
+        // N (xyz) and D (w) of level `level` at grid sample (a, b).
+        func cell(_ level: Int, _ a: Int, _ b: Int) throws -> (SIMD4<Double>, Double) {
+            var n = SIMD4<Double>.zero, d = 0.0
+            for dy in -2...2 {
+                for dx in -2...2 {
+                    let g = Double(try input(2, a + dx, b + dy)[0])
+                    let r = exp(-(Double(level) / Double(levels - 1) - g) * (Double(level) / Double(levels - 1) - g) * rangeScale)
+                    let w = s[dx + 2] * s[dy + 2] * r
+                    n += w * SIMD4<Double>(try input(1, a + dx, b + dy))
+                    d += w
+                }
+            }
+            return (n, d)
+        }
+        var n = SIMD4<Double>.zero, d = 0.0
+        for (level, wk) in [(k, 1 - fk), (k + 1, fk)] {
+            for (b, wy) in [(j, 1 - fy), (j + 1, fy)] {
+                for (a, wx) in [(i, 1 - fx), (i + 1, fx)] {
+                    let (cn, cd) = try cell(level, a, b)
+                    n += wk * wy * wx * cn
+                    d += wk * wy * wx * cd
+                }
+            }
+        }
+        if d > 1e-30 { return SIMD4<Float>(n / d) }
+        func v(_ a: Int, _ b: Int) throws -> SIMD4<Double> { SIMD4<Double>(try input(1, a, b)) }
+        let bilinear = (1 - fy) * ((1 - fx) * (try v(i, j)) + fx * (try v(i + 1, j))) + fy * ((1 - fx) * (try v(i, j + 1)) + fx * (try v(i + 1, j + 1)))
+        return SIMD4<Float>(bilinear)
+    }
+}
+
+extension JointBilateralUpsample: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let guide = tile.inputs[0], small = tile.inputs[1], lowGuide = tile.inputs[2], output = tile.output
         let levels = levelCount, channels = tile.channels, planes = channels + 1
@@ -146,44 +187,5 @@ package struct JointBilateralUpsample: AreaOperation {
             }
             for c in 0..<channels { output.store(channel: c, row: y, from: results + c * output.width) }
         }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        let levels = levelCount, s = spatialWeights.map(Double.init)
-        let rangeScale = 1 / (2 * lumaSigma * lumaSigma)
-        let gx = gridX(x), gy = gridY(y)
-        let i = Int(gx.rounded(.down)), j = Int(gy.rounded(.down))
-        let fx = gx - Double(i), fy = gy - Double(j)
-        let luma = GuideLuma.value(try input(0, x, y))
-        let position = (luma > 0 ? min(luma, 1) : 0) * Double(levels - 1)
-        let k = min(Int(position), levels - 2), fk = position - Double(k)
-        // N (xyz) and D (w) of level `level` at grid sample (a, b).
-        func cell(_ level: Int, _ a: Int, _ b: Int) throws -> (SIMD4<Double>, Double) {
-            var n = SIMD4<Double>.zero, d = 0.0
-            for dy in -2...2 {
-                for dx in -2...2 {
-                    let g = Double(try input(2, a + dx, b + dy)[0])
-                    let r = exp(-(Double(level) / Double(levels - 1) - g) * (Double(level) / Double(levels - 1) - g) * rangeScale)
-                    let w = s[dx + 2] * s[dy + 2] * r
-                    n += w * SIMD4<Double>(try input(1, a + dx, b + dy))
-                    d += w
-                }
-            }
-            return (n, d)
-        }
-        var n = SIMD4<Double>.zero, d = 0.0
-        for (level, wk) in [(k, 1 - fk), (k + 1, fk)] {
-            for (b, wy) in [(j, 1 - fy), (j + 1, fy)] {
-                for (a, wx) in [(i, 1 - fx), (i + 1, fx)] {
-                    let (cn, cd) = try cell(level, a, b)
-                    n += wk * wy * wx * cn
-                    d += wk * wy * wx * cd
-                }
-            }
-        }
-        if d > 1e-30 { return SIMD4<Float>(n / d) }
-        func v(_ a: Int, _ b: Int) throws -> SIMD4<Double> { SIMD4<Double>(try input(1, a, b)) }
-        let bilinear = (1 - fy) * ((1 - fx) * (try v(i, j)) + fx * (try v(i + 1, j))) + fy * ((1 - fx) * (try v(i, j + 1)) + fx * (try v(i + 1, j + 1)))
-        return SIMD4<Float>(bilinear)
     }
 }

@@ -91,6 +91,58 @@ struct CannyEdges: AreaOperation {
         return (116 * f - 16) / 100
     }
 
+    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        // The same steps plainly over the pixel's own window, (x, y) at its centre.
+        let r = reach, size = 2 * r + 1, radius = blurRadius, taps = self.taps
+        var grid = [[Float]](repeating: [Float](repeating: 0, count: size), count: size)
+        for j in 0..<size {
+            for i in 0..<size {
+                let v = try input(0, x - r + i, y - r + j)
+                grid[j][i] = lightness(v.x, v.y, v.z)
+            }
+        }
+        var across = grid, blurred = grid
+        for j in 0..<size {
+            for i in radius..<(size - radius) { across[j][i] = (0..<taps.count).reduce(0) { $0 + taps[$1] * grid[j][i + $1 - radius] } }
+        }
+        for j in radius..<(size - radius) {
+            for i in radius..<(size - radius) { blurred[j][i] = (0..<taps.count).reduce(0) { $0 + taps[$1] * across[j + $1 - radius][i] } }
+        }
+        var magnitude = grid, step = [[(Int, Int)]](repeating: [(Int, Int)](repeating: (0, 0), count: size), count: size)
+        for j in (radius + 1)..<(size - radius - 1) {
+            for i in (radius + 1)..<(size - radius - 1) {
+                let p = { (di: Int, dj: Int) in blurred[j + dj][i + di] }
+                let gx = ((p(1, -1) + 2 * p(1, 0) + p(1, 1)) - (p(-1, -1) + 2 * p(-1, 0) + p(-1, 1))) / 8
+                let gy = ((p(-1, 1) + 2 * p(0, 1) + p(1, 1)) - (p(-1, -1) + 2 * p(0, -1) + p(1, -1))) / 8
+                magnitude[j][i] = (gx * gx + gy * gy).squareRoot()
+                let ax = abs(gx), ay = abs(gy)
+                step[j][i] = ay <= 0.41421356 * ax ? (1, 0) : (ax <= 0.41421356 * ay ? (0, 1) : (gx * gy > 0 ? (1, 1) : (-1, 1)))
+            }
+        }
+        var state = grid
+        for j in (radius + 2)..<(size - radius - 2) {
+            for i in (radius + 2)..<(size - radius - 2) {
+                let m = magnitude[j][i], (di, dj) = step[j][i]
+                let kept = m > magnitude[j - dj][i - di] && m >= magnitude[j + dj][i + di]
+                state[j][i] = kept && m >= Float(high) ? 2 : (kept && m >= Float(low) ? 1 : 0)
+            }
+        }
+        for pass in 0..<passes {
+            let inner = radius + 3 + pass
+            var next = state
+            for j in inner..<(size - inner) {
+                for i in inner..<(size - inner) where state[j][i] == 1 {
+                    if (-1...1).contains(where: { dj in (-1...1).contains { di in state[j + dj][i + di] == 2 } }) { next[j][i] = 2 }
+                }
+            }
+            state = next
+        }
+        let e: Float = state[r][r] == 2 ? 1 : 0
+        return SIMD4(e, e, e, 1)
+    }
+}
+
+extension CannyEdges: CPUAreaPass {
     func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let w = input.width, h = input.height, count = w * h
@@ -179,55 +231,5 @@ struct CannyEdges: AreaOperation {
             for i in 0..<output.width { values[i] = states[i] == 2 ? 1 : 0 }
             for channel in 0..<tile.channels { output.store(channel: channel, row: row, from: UnsafePointer(channel == 3 ? ones : values)) }
         }
-    }
-
-    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        // The same steps plainly over the pixel's own window, (x, y) at its centre.
-        let r = reach, size = 2 * r + 1, radius = blurRadius, taps = self.taps
-        var grid = [[Float]](repeating: [Float](repeating: 0, count: size), count: size)
-        for j in 0..<size {
-            for i in 0..<size {
-                let v = try input(0, x - r + i, y - r + j)
-                grid[j][i] = lightness(v.x, v.y, v.z)
-            }
-        }
-        var across = grid, blurred = grid
-        for j in 0..<size {
-            for i in radius..<(size - radius) { across[j][i] = (0..<taps.count).reduce(0) { $0 + taps[$1] * grid[j][i + $1 - radius] } }
-        }
-        for j in radius..<(size - radius) {
-            for i in radius..<(size - radius) { blurred[j][i] = (0..<taps.count).reduce(0) { $0 + taps[$1] * across[j + $1 - radius][i] } }
-        }
-        var magnitude = grid, step = [[(Int, Int)]](repeating: [(Int, Int)](repeating: (0, 0), count: size), count: size)
-        for j in (radius + 1)..<(size - radius - 1) {
-            for i in (radius + 1)..<(size - radius - 1) {
-                let p = { (di: Int, dj: Int) in blurred[j + dj][i + di] }
-                let gx = ((p(1, -1) + 2 * p(1, 0) + p(1, 1)) - (p(-1, -1) + 2 * p(-1, 0) + p(-1, 1))) / 8
-                let gy = ((p(-1, 1) + 2 * p(0, 1) + p(1, 1)) - (p(-1, -1) + 2 * p(0, -1) + p(1, -1))) / 8
-                magnitude[j][i] = (gx * gx + gy * gy).squareRoot()
-                let ax = abs(gx), ay = abs(gy)
-                step[j][i] = ay <= 0.41421356 * ax ? (1, 0) : (ax <= 0.41421356 * ay ? (0, 1) : (gx * gy > 0 ? (1, 1) : (-1, 1)))
-            }
-        }
-        var state = grid
-        for j in (radius + 2)..<(size - radius - 2) {
-            for i in (radius + 2)..<(size - radius - 2) {
-                let m = magnitude[j][i], (di, dj) = step[j][i]
-                let kept = m > magnitude[j - dj][i - di] && m >= magnitude[j + dj][i + di]
-                state[j][i] = kept && m >= Float(high) ? 2 : (kept && m >= Float(low) ? 1 : 0)
-            }
-        }
-        for pass in 0..<passes {
-            let inner = radius + 3 + pass
-            var next = state
-            for j in inner..<(size - inner) {
-                for i in inner..<(size - inner) where state[j][i] == 1 {
-                    if (-1...1).contains(where: { dj in (-1...1).contains { di in state[j + dj][i + di] == 2 } }) { next[j][i] = 2 }
-                }
-            }
-            state = next
-        }
-        let e: Float = state[r][r] == 2 ? 1 : 0
-        return SIMD4(e, e, e, 1)
     }
 }

@@ -82,6 +82,19 @@ struct MaximumScale: AreaOperation {
 
     func geometry(input index: Int) -> GraphEngine.AffineTransform? { GraphEngine.AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0) }
 
+    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var result = SIMD4<Float>(repeating: .nan)
+        for j in Self.first(y, sy)..<Self.end(y, sy) {
+            for i in Self.first(x, sx)..<Self.end(x, sx) {
+                let v = try input(0, i, j)
+                for c in 0..<4 { result[c] = largest(result[c], v[c]) }
+            }
+        }
+        return result + 0
+    }
+}
+
+extension MaximumScale: CPUAreaPass {
     func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         // Column footprints, clipped to the loaded columns; a clipped footprint also takes 0.
@@ -118,17 +131,6 @@ struct MaximumScale: AreaOperation {
                 output.store(channel: channel, row: row, from: values)
             }
         }
-    }
-
-    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        var result = SIMD4<Float>(repeating: .nan)
-        for j in Self.first(y, sy)..<Self.end(y, sy) {
-            for i in Self.first(x, sx)..<Self.end(x, sx) {
-                let v = try input(0, i, j)
-                for c in 0..<4 { result[c] = largest(result[c], v[c]) }
-            }
-        }
-        return result + 0
     }
 }
 

@@ -212,16 +212,6 @@ struct ProjectiveWarp: WarpOperation {
     }
     var argumentSummary: String { "H=[" + destinationToSource.m.map { String(format: "%.6g", $0) }.joined(separator: " ") + "]" }
 
-    func lower(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
-        func row(_ k: Int) -> Operand {
-            b.ternary(.multiplyAdd, u[k], p.x, b.ternary(.multiplyAdd, u[k + 1], p.y, u[k + 2]))
-        }
-        let w = row(6)
-        let inFront = b.ternary(.select, b.binary(.greaterThan, w, .constant(0)), w, .constant(0))
-        return (b.binary(.divide, row(0), inFront), b.binary(.divide, row(3), inFront))
-    }
-
     /// The bounding box of the rectangle's mapped corners when all lie in front (then the whole
     /// rectangle does: `w` is affine); otherwise all of the input.
     func regionOfInterest(for rect: Rect) -> Rect {
@@ -232,5 +222,17 @@ struct ProjectiveWarp: WarpOperation {
         let xs = corners.map(\.x), ys = corners.map(\.y)
         guard let x0 = xs.min(), let x1 = xs.max(), let y0 = ys.min(), let y1 = ys.max() else { return .infinite }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}
+
+extension ProjectiveWarp: WarpLowering {
+    func emit(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
+        func row(_ k: Int) -> Operand {
+            b.ternary(.multiplyAdd, u[k], p.x, b.ternary(.multiplyAdd, u[k + 1], p.y, u[k + 2]))
+        }
+        let w = row(6)
+        let inFront = b.ternary(.select, b.binary(.greaterThan, w, .constant(0)), w, .constant(0))
+        return (b.binary(.divide, row(0), inFront), b.binary(.divide, row(3), inFront))
     }
 }

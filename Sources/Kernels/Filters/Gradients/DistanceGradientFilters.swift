@@ -75,6 +75,22 @@ struct DistanceTransform: AreaOperation {
         return inside ? -magnitude : magnitude
     }
 
+    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        let inside = try input(0, x, y).x > 0.5
+        // The sites: the mask, or for a pixel inside it (signed) what is not the mask.
+        let sitesInMask = !(signed && inside)
+        var best = Float.infinity
+        for dy in -reach...reach {
+            for dx in -reach...reach {
+                if try (input(0, x + dx, y + dy).x > 0.5) == sitesInMask { best = min(best, Float(dx * dx + dy * dy)) }
+            }
+        }
+        let v = value(best.squareRoot(), inside: inside)
+        return SIMD4(v, v, v, 1)
+    }
+}
+
+extension DistanceTransform: CPUAreaPass {
     func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let width = input.width
@@ -130,20 +146,6 @@ struct DistanceTransform: AreaOperation {
             }
             y -= 1
         }
-    }
-
-    func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        let inside = try input(0, x, y).x > 0.5
-        // The sites: the mask, or for a pixel inside it (signed) what is not the mask.
-        let sitesInMask = !(signed && inside)
-        var best = Float.infinity
-        for dy in -reach...reach {
-            for dx in -reach...reach {
-                if try (input(0, x + dx, y + dy).x > 0.5) == sitesInMask { best = min(best, Float(dx * dx + dy * dy)) }
-            }
-        }
-        let v = value(best.squareRoot(), inside: inside)
-        return SIMD4(v, v, v, 1)
     }
 }
 

@@ -38,6 +38,19 @@ package struct RectangleMorphology: AreaOperation {
     /// Each channel is filtered alone: a grey input gives a grey result (one channel computed).
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 
+    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
+        var result = SIMD4<Float>(repeating: .nan)
+        for k in -radius...radius {
+            let v = axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k)
+            for c in 0..<4 {
+                result[c] = operation == .maximum ? maximumNumber(result[c], v[c]) : minimumNumber(result[c], v[c])
+            }
+        }
+        return result
+    }
+}
+
+extension RectangleMorphology: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         switch operation {
         case .maximum: run(tile, maximumNumber)
@@ -114,16 +127,5 @@ package struct RectangleMorphology: AreaOperation {
             for i in 0..<width { values[i] = pick(h[i], g[i]) + 0 }
             emit(o, values)
         }
-    }
-
-    package func referenceValue(x: Int, y: Int, input: (Int, Int, Int) throws -> SIMD4<Float>) throws -> SIMD4<Float> {
-        var result = SIMD4<Float>(repeating: .nan)
-        for k in -radius...radius {
-            let v = axis == .horizontal ? try input(0, x + k, y) : try input(0, x, y + k)
-            for c in 0..<4 {
-                result[c] = operation == .maximum ? maximumNumber(result[c], v[c]) : minimumNumber(result[c], v[c])
-            }
-        }
-        return result
     }
 }

@@ -99,8 +99,13 @@ struct CrystallizeWarp: WarpOperation {
                 b.unary(.fract, b.binary(.multiply, b.binary(.add, qx, qz), qy)))
     }
 
-    func lower(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
+    /// The nearest point is within `1.17·d` of the pixel.
+    func regionOfInterest(for rect: Rect) -> Rect { rect.outset(dx: 1.5 * size, dy: 1.5 * size) }
+}
+
+extension CrystallizeWarp: WarpLowering {
+    func emit(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
         // Offsets from the anchor in cell units, and the pixel's cell.
         let gx = b.binary(.divide, b.binary(.subtract, p.x, u[0]), u[2])
         let gy = b.binary(.divide, b.binary(.subtract, p.y, u[1]), u[2])
@@ -127,9 +132,6 @@ struct CrystallizeWarp: WarpOperation {
         guard let nearest = best else { return p }
         return (b.ternary(.multiplyAdd, nearest.x, u[2], u[0]), b.ternary(.multiplyAdd, nearest.y, u[2], u[1]))
     }
-
-    /// The nearest point is within `1.17·d` of the pixel.
-    func regionOfInterest(for rect: Rect) -> Rect { rect.outset(dx: 1.5 * size, dy: 1.5 * size) }
 }
 
 /// `c + s·floor((p − c)/s + ½)` per axis.
@@ -141,17 +143,19 @@ struct PixellateWarp: WarpOperation {
     var uniformValues: [Float] { [Float(center.x), Float(center.y), Float(scale)] }
     var argumentSummary: String { "center=[\(center.x) \(center.y)] scale=\(scale)" }
 
-    func lower(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
+    /// Every point of a cell is within `s/2` of its centre on each axis.
+    func regionOfInterest(for rect: Rect) -> Rect { rect.outset(dx: scale / 2, dy: scale / 2) }
+}
+
+extension PixellateWarp: WarpLowering {
+    func emit(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
         func cellCentre(_ coordinate: Operand, _ c: Operand) -> Operand {
             let cell = b.unary(.floor, b.binary(.add, b.binary(.divide, b.binary(.subtract, coordinate, c), u[2]), .constant(0.5)))
             return b.ternary(.multiplyAdd, cell, u[2], c)
         }
         return (cellCentre(p.x, u[0]), cellCentre(p.y, u[1]))
     }
-
-    /// Every point of a cell is within `s/2` of its centre on each axis.
-    func regionOfInterest(for rect: Rect) -> Rect { rect.outset(dx: scale / 2, dy: scale / 2) }
 }
 
 /// The nearer of the nearest points of lattices `A = c + (s·i, 2h·j)` and `B = A + (s/2, h)`.
@@ -165,8 +169,13 @@ struct HexagonalPixellateWarp: WarpOperation {
     var uniformValues: [Float] { [Float(center.x), Float(center.y), Float(scale), Float(2 * rowSpacing)] }
     var argumentSummary: String { "center=[\(center.x) \(center.y)] scale=\(scale)" }
 
-    func lower(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
-               builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
+    /// A point is within the circumradius `s/√3` of its cell's centre.
+    func regionOfInterest(for rect: Rect) -> Rect { rect.outset(dx: scale, dy: scale) }
+}
+
+extension HexagonalPixellateWarp: WarpLowering {
+    func emit(uniforms u: [Operand], destination p: (x: Operand, y: Operand),
+              builder b: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
         // Offsets from the anchor, in lattice units along each axis.
         let dx = b.binary(.subtract, p.x, u[0]), dy = b.binary(.subtract, p.y, u[1])
         let gx = b.binary(.divide, dx, u[2]), gy = b.binary(.divide, dy, u[3])
@@ -182,7 +191,4 @@ struct HexagonalPixellateWarp: WarpOperation {
         let useB = b.binary(.lessThan, squaredDistance(bx, by), squaredDistance(ax, ay))
         return (b.binary(.add, b.ternary(.select, useB, bx, ax), u[0]), b.binary(.add, b.ternary(.select, useB, by, ay), u[1]))
     }
-
-    /// A point is within the circumradius `s/√3` of its cell's centre.
-    func regionOfInterest(for rect: Rect) -> Rect { rect.outset(dx: scale, dy: scale) }
 }

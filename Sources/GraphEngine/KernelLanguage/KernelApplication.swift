@@ -206,8 +206,11 @@ struct KernelColorOperation: ColorOperation {
     var structureKey: String { layout.structureKey }
     var uniformValues: [Float] { layout.uniformValues }
     var argumentSummary: String { layout.argumentSummary }
-    func lower(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) throws -> OperandQuad {
+}
+
+extension KernelColorOperation: ColorLowering {
+    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder: inout ProgramBuilder) throws -> OperandQuad {
         OperandQuad(try layout.lower(&builder, uniforms: uniforms, destination: destination) { .pixel(inputs[$0]) })
     }
 }
@@ -219,15 +222,18 @@ struct KernelWarpOperation: WarpOperation {
     var structureKey: String { layout.structureKey }
     var uniformValues: [Float] { layout.uniformValues }
     var argumentSummary: String { layout.argumentSummary }
-    func lower(uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
+    func regionOfInterest(for rect: Rect) -> Rect { layout.region(rect, input: 0, inputExtent: inputExtent) }
+}
+
+extension KernelWarpOperation: WarpLowering {
+    func emit(uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder: inout ProgramBuilder) throws -> (x: Operand, y: Operand) {
         // The sampler parameter is only a name for the input here: the engine samples it at the result.
         let point = try layout.lower(&builder, uniforms: uniforms, destination: destination) { _ in
             .sampler(slot: 0, extent: [.constant(0), .constant(0), .constant(0), .constant(0)])
         }
         return (point[0], point[1])
     }
-    func regionOfInterest(for rect: Rect) -> Rect { layout.region(rect, input: 0, inputExtent: inputExtent) }
 }
 
 struct KernelGeneralOperation: GeneralOperation {
@@ -237,13 +243,16 @@ struct KernelGeneralOperation: GeneralOperation {
     var structureKey: String { layout.structureKey }
     var uniformValues: [Float] { layout.uniformValues }
     var argumentSummary: String { layout.argumentSummary }
-    func lower(samplers: [SamplerBinding], uniforms: [Operand], destination: (x: Operand, y: Operand),
-               builder: inout ProgramBuilder) throws -> OperandQuad {
+    func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
+        layout.region(rect, input: index, inputExtent: index < inputExtents.count ? inputExtents[index] : .infinite)
+    }
+}
+
+extension KernelGeneralOperation: GeneralLowering {
+    func emit(samplers: [SamplerBinding], uniforms: [Operand], destination: (x: Operand, y: Operand),
+              builder: inout ProgramBuilder) throws -> OperandQuad {
         OperandQuad(try layout.lower(&builder, uniforms: uniforms, destination: destination) {
             .sampler(slot: samplers[$0].slot, extent: samplers[$0].extent)
         })
-    }
-    func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
-        layout.region(rect, input: index, inputExtent: index < inputExtents.count ? inputExtents[index] : .infinite)
     }
 }
