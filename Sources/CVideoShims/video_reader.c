@@ -20,8 +20,8 @@ struct gv_reader {
     AVRational time_base;
     /* Conversion of formats the engine does not read natively (to I420 or GRAY16), or 10-bit reduction. */
     struct SwsContext *sws;
-    uint8_t *converted[3];
-    int converted_linesize[3];
+    uint8_t *converted[4]; /* av_image_alloc fills four pointers and four line sizes */
+    int converted_linesize[4];
     int converted_for; /* AVPixelFormat the buffers were made for, -1 none */
 };
 
