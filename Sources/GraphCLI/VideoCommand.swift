@@ -12,7 +12,7 @@ struct VideoCommand: ParsableCommand {
         abstract: "Apply a recipe to every frame of a video, with a depth stream, and encode the result.",
         discussion: """
             The recipe's photo image is bound to each frame; its "auxiliary": "depth" images to the frame's depth \
-            map in metres and "auxiliary": "disparity" images to 1/m. Depth comes from --depth (a grey 8/16-bit \
+            map in metres and "auxiliary": "disparity" images to 1/m. Depth comes from --depth (a grey or YUV-luma \
             video matched by timestamps, or an image for a static camera) or --depth-track (a video stream of the \
             input). Holes are filled and the map smoothed over time unless --no-smoothing. The output keeps the \
             input's frame rate, timestamps, rotation and colour tags; audio is copied unchanged. An interrupted or \
@@ -23,13 +23,15 @@ struct VideoCommand: ParsableCommand {
 
     @Argument(help: "The recipe JSON file.") var recipe: String
     @Option(help: "The video to read.") var input: String
-    @Option(help: "A depth or disparity video (grey 8/16-bit: FFV1, PNG, lossless) or a still depth image.") var depth: String?
+    @Option(help: "A depth or disparity video (grey 8-16 bit, or the luma of YUV: FFV1, PNG, lossless H.264/HEVC) or a still depth image.") var depth: String?
     @Option(name: .customLong("depth-track"), help: "Read depth from this stream index of the input file instead.")
     var depthTrack: Int?
     @Option(name: .customLong("depth-kind"), help: "What the depth samples are: depth (larger is farther) or disparity.")
     var depthKind: String = "depth"
     @Option(name: .customLong("depth-scale"), help: "Metres (depth) or 1/m (disparity) per sample value (default: 0.001 for integer depth, i.e. millimetres).")
     var depthScale: Double?
+    @Option(name: .customLong("depth-range"), help: "How integer depth samples span their bits: full (codes as stored, the default) or video (luma in 16-235, as ffmpeg's conversion of a grey map to yuv420p stores it; stretched back).")
+    var depthRange: String = "full"
     @Flag(name: .customLong("still-depth"), help: "Use the first frame of --depth for every frame (implied for image files).")
     var stillDepth = false
     @Option(help: "Temporal smoothing weight of a new depth measurement, 0.01...1 (1: off).") var smoothing: Double = 0.3
@@ -61,8 +63,11 @@ struct VideoCommand: ParsableCommand {
             guard let kind = DepthEncoding.Kind(rawValue: depthKind) else {
                 throw ValidationError("--depth-kind: expected depth or disparity, got '\(depthKind)'")
             }
+            guard let range = DepthEncoding.SampleRange(rawValue: depthRange) else {
+                throw ValidationError("--depth-range: expected full or video, got '\(depthRange)'")
+            }
             guard depth == nil || depthTrack == nil else { throw ValidationError("give --depth or --depth-track, not both") }
-            let encoding = DepthEncoding(kind: kind, scale: depthScale)
+            let encoding = DepthEncoding(kind: kind, scale: depthScale, range: range)
             let videoRecipe = try VideoRecipe(path: recipe, overrides: settings, photoImage: photoImage, outputImage: outputImage)
             var source: DepthSource?
             if let depth {
