@@ -1,7 +1,7 @@
 /*
  * CVideoShims: thin C wrappers around FFmpeg's libavformat, libavcodec and libavutil (libswscale
- * only to turn rendered RGBA into the encoder's 4:2:0 and to bring unusual decoder formats to
- * I420 or 16-bit grey). No codec is written here: every sample is decoded and encoded by FFmpeg.
+ * only to turn rendered RGBA into encoder formats other than 4:2:0, which rgba_to_i420.c makes, and
+ * to bring unusual decoder formats to I420 or 16-bit grey). No codec is written here: every sample is decoded and encoded by FFmpeg.
  *
  * Why C: FFmpeg's API is macros (AVERROR, av_err2str), out-parameters and struct fields that
  * change between versions; a small stable surface keeps the Swift side simple. Errors come back
@@ -117,6 +117,16 @@ int gv_writer_finish(gv_writer *writer, double audio_until, char *error, size_t 
 void gv_writer_free(gv_writer *writer);
 /** Whether an encoder of this name exists. */
 int gv_encoder_available(const char *name);
+/** 8-bit RGBA rows (`rgba_stride` bytes apart) to 8-bit I420 planes with the YCbCr matrix of
+ *  `color_space` (AVCOL_SPC_*: BT.601 for bt470bg/smpte170m, BT.2020 for bt2020nc, else BT.709),
+ *  video range unless `full_range`; chroma from the mean of each 2x2 block (rgba_to_i420.c).
+ *  Little-endian machines only (a pixel is read as one word). */
+void gv_rgba_to_i420(const uint8_t *rgba, int rgba_stride, int width, int height, int color_space, int full_range,
+                     uint8_t *const planes[3], const int strides[3]);
+/** gv_rgba_to_i420 through its portable loops only (where the CPU has AVX2 the other call runs
+ *  the same loops built for it; both must give the same bytes). */
+void gv_rgba_to_i420_baseline(const uint8_t *rgba, int rgba_stride, int width, int height, int color_space, int full_range,
+                              uint8_t *const planes[3], const int strides[3]);
 
 #ifdef __cplusplus
 }
