@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
         .testTarget(name: "GraphRecipesTests", dependencies: ["GraphRecipes", "GraphCLI", "GraphEngine"]),
         .testTarget(name: "GraphVideoTests", dependencies: ["GraphVideo", "GraphRecipes", "GraphEngine", "CVideoShims"]),
-        .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "Kernels", "FilterBuilderGeneration"]),
+        .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "GraphVideo", "Kernels", "FilterBuilderGeneration"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,7 @@
     X(avutil, av_display_rotation_get) X(avutil, av_display_rotation_set) X(avutil, av_frame_alloc) \
     X(avutil, av_frame_free) X(avutil, av_frame_get_buffer) X(avutil, av_frame_make_writable) X(avutil, av_free) \
     X(avutil, av_freep) X(avutil, av_get_pix_fmt_name) X(avutil, av_image_alloc) X(avutil, av_image_copy_plane) \
-    X(avutil, av_log_set_level) X(avutil, av_mallocz) X(avutil, av_pix_fmt_desc_get) X(avutil, av_strerror) \
+    X(avutil, av_log_set_level) X(avutil, av_mallocz) X(avutil, av_pix_fmt_desc_get) X(avutil, av_read_image_line2) X(avutil, av_strerror) \
     X(avcodec, av_packet_alloc) X(avcodec, av_packet_free) X(avcodec, av_packet_rescale_ts) X(avcodec, av_packet_unref) \
     X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_find_decoder) X(avcodec, avcodec_find_encoder_by_name) \
     X(avcodec, avcodec_free_context) X(avcodec, avcodec_get_name) X(avcodec, avcodec_open2) \

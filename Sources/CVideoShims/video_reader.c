@@ -13,6 +13,7 @@ struct gv_reader {
     AVPacket *packet;
     AVFrame *frame;
     int stream;
+    int luma_only;
     int draining;
     int finished;
     int64_t index;
@@ -20,9 +21,10 @@ struct gv_reader {
     AVRational time_base;
     /* Conversion of formats the engine does not read natively (to I420 or GRAY16), or 10-bit reduction. */
     struct SwsContext *sws;
-    uint8_t *converted[3];
-    int converted_linesize[3];
+    uint8_t *converted[4]; /* av_image_alloc fills four pointers and four line sizes */
+    int converted_linesize[4];
     int converted_for; /* AVPixelFormat the buffers were made for, -1 none */
+    int converted_width, converted_height;
 };
 
 void gv_error(char *error, size_t size, const char *what, int code) {
@@ -50,6 +52,26 @@ static int classify(enum AVPixelFormat f) {
     }
 }
 
+/* Whether frames of this format hold depth in their first component: a grey or luma (Y) plane
+ * of integer samples. RGB, palette, Bayer and XYZ formats do not; of float formats only 32-bit
+ * grey is read. */
+static int carries_depth(enum AVPixelFormat f) {
+    if (f == AV_PIX_FMT_GRAYF32LE) return 1;
+    const AVPixFmtDescriptor *d = gv_ff.av_pix_fmt_desc_get(f);
+    if (!d || d->nb_components < 1 || d->comp[0].depth > 16) return 0;
+    uint64_t excluded = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_BAYER | AV_PIX_FMT_FLAG_HWACCEL
+                      | AV_PIX_FMT_FLAG_FLOAT;
+    return !(d->flags & excluded) && strncmp(d->name, "xyz", 3) != 0;
+}
+
+static void no_depth_error(enum AVPixelFormat f, char *error, size_t error_size) {
+    const char *name = gv_ff.av_get_pix_fmt_name(f);
+    snprintf(error, error_size,
+             "the pixel format '%s' cannot carry depth: depth is read from grey samples (gray, gray10le, gray16le, "
+             "grayf32le) or the luma plane of YUV (yuv420p, yuv444p, yuv420p10le, nv12, p010le, ...)",
+             name ? name : "unknown");
+}
+
 /* What Swift gets: natives pass through; 10-bit becomes 8-bit I420; other grey becomes GRAY16;
  * any other colour format becomes I420 through libswscale. */
 static int delivered(enum AVPixelFormat f) {
@@ -61,7 +83,7 @@ static int delivered(enum AVPixelFormat f) {
     return GV_PIX_I420;
 }
 
-int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, gv_stream_info *info,
+int gv_reader_open(const char *path, int stream, int threads, int luma_only, gv_reader **out, gv_stream_info *info,
                    char *error, size_t error_size) {
     *out = NULL;
     memset(info, 0, sizeof *info);
@@ -88,6 +110,12 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
         return -1;
     }
     AVStream *st = r->format->streams[stream];
+    enum AVPixelFormat declared = st->codecpar->format;
+    if (luma_only && declared != AV_PIX_FMT_NONE && !carries_depth(declared)) {
+        no_depth_error(declared, error, error_size);
+        gv_reader_close(r);
+        return -1;
+    }
     const AVCodec *decoder = gv_ff.avcodec_find_decoder(st->codecpar->codec_id);
     if (!decoder) {
         snprintf(error, error_size, "no decoder for the codec '%s'", gv_ff.avcodec_get_name(st->codecpar->codec_id));
@@ -105,6 +133,7 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
     r->frame = gv_ff.av_frame_alloc();
     if (!r->packet || !r->frame) { gv_error(error, error_size, "out of memory", 0); gv_reader_close(r); return -1; }
     r->stream = stream;
+    r->luma_only = luma_only;
     r->time_base = st->time_base;
     r->start = st->start_time == AV_NOPTS_VALUE ? 0 : st->start_time;
 
@@ -113,6 +142,8 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
     info->height = st->codecpar->height;
     info->native_format = classify(st->codecpar->format);
     info->delivered_format = delivered(st->codecpar->format);
+    const AVPixFmtDescriptor *described = gv_ff.av_pix_fmt_desc_get(declared);
+    info->sample_bits = declared == AV_PIX_FMT_GRAYF32LE ? 32 : described ? described->comp[0].depth : 8;
     info->time_base_num = st->time_base.num;
     info->time_base_den = st->time_base.den;
     AVRational rate = st->avg_frame_rate.num > 0 ? st->avg_frame_rate : st->r_frame_rate;
@@ -137,6 +168,61 @@ int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, g
     return 0;
 }
 
+/* (Re)allocates the conversion buffers for frames of `format` and this size delivered as `to` (a
+ * stream may change either mid-way): 0 when they were ready, 1 when made anew (the scaler too
+ * must be), -1 on failure. */
+static int prepare_converted(gv_reader *r, enum AVPixelFormat format, enum AVPixelFormat to, int width, int height,
+                             char *error, size_t error_size) {
+    if (r->converted_for == (int)format && r->converted_width == width && r->converted_height == height) return 0;
+    gv_ff.av_freep(&r->converted[0]);
+    r->converted_for = -1;
+    int code = gv_ff.av_image_alloc(r->converted, r->converted_linesize, width, height, to, 64);
+    if (code < 0) { gv_error(error, error_size, "out of memory", code); return -1; }
+    r->converted_for = format;
+    r->converted_width = width;
+    r->converted_height = height;
+    return 1;
+}
+
+/* The grey or luma samples of r->frame as stored: 8-bit planes and 16-bit little-endian ones
+ * without a shift are passed through; any other layout (big-endian, p010's high bits, packed
+ * YUYV, grey with alpha) is unpacked by av_read_image_line2 into 16-bit samples. */
+static int deliver_luma(gv_reader *r, gv_frame *frame, char *error, size_t error_size) {
+    AVFrame *f = r->frame;
+    enum AVPixelFormat format = f->format;
+    if (!carries_depth(format)) { no_depth_error(format, error, error_size); return -1; }
+    if (format == AV_PIX_FMT_GRAYF32LE) {
+        frame->data[0] = f->data[0];
+        frame->linesize[0] = f->linesize[0];
+        frame->format = GV_PIX_GRAYF;
+        return 0;
+    }
+    const AVPixFmtDescriptor *d = gv_ff.av_pix_fmt_desc_get(format);
+    const AVComponentDescriptor *y = &d->comp[0];
+    int plain = y->offset == 0 && y->shift == 0 && !(d->flags & AV_PIX_FMT_FLAG_BE);
+    if (plain && y->depth <= 8 && y->step == 1) {
+        frame->data[0] = f->data[y->plane];
+        frame->linesize[0] = f->linesize[y->plane];
+        frame->format = GV_PIX_GRAY8;
+        return 0;
+    }
+    if (plain && y->depth > 8 && y->step == 2) {
+        frame->data[0] = f->data[y->plane];
+        frame->linesize[0] = f->linesize[y->plane];
+        frame->format = GV_PIX_GRAY16;
+        return 0;
+    }
+    if (prepare_converted(r, format, AV_PIX_FMT_GRAY16LE, f->width, f->height, error, error_size) < 0) return -1;
+    for (int row = 0; row < f->height; row++) {
+        uint8_t *out = r->converted[0] + (ptrdiff_t)row * r->converted_linesize[0];
+        gv_ff.av_read_image_line2(out, (const uint8_t **)f->data, f->linesize, d, 0, row, 0, f->width, 0, 2);
+    }
+    frame->data[0] = r->converted[0];
+    frame->linesize[0] = r->converted_linesize[0];
+    frame->format = GV_PIX_GRAY16;
+    return 0;
+}
+
 /* Fills `frame` from r->frame, converting when the format is not read natively. */
 static int deliver(gv_reader *r, gv_frame *frame, char *error, size_t error_size) {
     AVFrame *f = r->frame;
@@ -148,6 +234,7 @@ static int deliver(gv_reader *r, gv_frame *frame, char *error, size_t error_size
     frame->pts = pts;
     frame->seconds = pts == AV_NOPTS_VALUE ? NAN : (double)(pts - r->start) * av_q2d(r->time_base);
     frame->index = r->index++;
+    if (r->luma_only) return deliver_luma(r, frame, error, error_size);
     if (kind != GV_PIX_OTHER && kind != GV_PIX_P010) {
         for (int i = 0; i < 3; i++) { frame->data[i] = f->data[i]; frame->linesize[i] = f->linesize[i]; }
         frame->format = kind;
@@ -155,12 +242,7 @@ static int deliver(gv_reader *r, gv_frame *frame, char *error, size_t error_size
     }
     if (format == AV_PIX_FMT_GRAY16BE) {
         /* PNG's 16-bit grey: swap to native order (no conversion needed). */
-        if (r->converted_for != (int)format) {
-            gv_ff.av_freep(&r->converted[0]);
-            int code = gv_ff.av_image_alloc(r->converted, r->converted_linesize, f->width, f->height, AV_PIX_FMT_GRAY16LE, 64);
-            if (code < 0) { gv_error(error, error_size, "out of memory", code); return -1; }
-            r->converted_for = format;
-        }
+        if (prepare_converted(r, format, AV_PIX_FMT_GRAY16LE, f->width, f->height, error, error_size) < 0) return -1;
         for (int y = 0; y < f->height; y++) {
             const uint8_t *in = f->data[0] + (ptrdiff_t)y * f->linesize[0];
             uint8_t *out = r->converted[0] + (ptrdiff_t)y * r->converted_linesize[0];
@@ -173,17 +255,15 @@ static int deliver(gv_reader *r, gv_frame *frame, char *error, size_t error_size
     }
     int target = delivered(format);
     enum AVPixelFormat to = target == GV_PIX_GRAY16 ? AV_PIX_FMT_GRAY16LE : AV_PIX_FMT_YUV420P;
-    if (r->converted_for != (int)format || !r->sws) {
+    int made = prepare_converted(r, format, to, f->width, f->height, error, error_size);
+    if (made < 0) return -1;
+    if (made || !r->sws) {
         gv_ff.sws_freeContext(r->sws);
-        gv_ff.av_freep(&r->converted[0]);
         r->sws = gv_ff.sws_getContext(f->width, f->height, format, f->width, f->height, to, SWS_POINT, NULL, NULL, NULL);
         if (!r->sws) {
             snprintf(error, error_size, "cannot convert the pixel format '%s'", gv_ff.av_get_pix_fmt_name(format));
             return -1;
         }
-        int code = gv_ff.av_image_alloc(r->converted, r->converted_linesize, f->width, f->height, to, 64);
-        if (code < 0) { gv_error(error, error_size, "out of memory", code); return -1; }
-        r->converted_for = format;
     }
     gv_ff.sws_scale(r->sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, r->converted, r->converted_linesize);
     for (int i = 0; i < 3; i++) { frame->data[i] = r->converted[i]; frame->linesize[i] = r->converted_linesize[i]; }

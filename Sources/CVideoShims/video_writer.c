@@ -14,7 +14,9 @@ struct gv_writer {
     AVStream *stream;
     AVFrame *frame;
     AVPacket *packet;
+    /* RGBA input: converted by gv_rgba_to_i420 for a yuv420p encoder, by libswscale otherwise. */
     struct SwsContext *sws;
+    int color_space, full_range;
     int input_format;
     int opened_io;
     int header_written;
@@ -186,7 +188,9 @@ int gv_writer_open(const char *path, const char *format_from, const gv_writer_co
     w->frame->colorspace = c->color_space;
     code = gv_ff.av_frame_get_buffer(w->frame, 64);
     if (code < 0) { gv_error(error, error_size, "out of memory", code); gv_writer_free(w); return -1; }
-    if (c->input_format == GV_PIX_RGBA) {
+    w->color_space = c->color_space;
+    w->full_range = c->color_range == AVCOL_RANGE_JPEG;
+    if (c->input_format == GV_PIX_RGBA && pixel != AV_PIX_FMT_YUV420P) {
         w->sws = gv_ff.sws_getContext(c->width, c->height, AV_PIX_FMT_RGBA, c->width, c->height, pixel,
                                 SWS_BILINEAR, NULL, NULL, NULL);
         if (!w->sws) { gv_error(error, error_size, "cannot set up the RGB to YCbCr conversion", 0); gv_writer_free(w); return -1; }
@@ -219,7 +223,9 @@ int gv_writer_write(gv_writer *w, const uint8_t *const planes[3], const int line
     int code = gv_ff.av_frame_make_writable(w->frame);
     if (code < 0) { gv_error(error, error_size, "out of memory", code); return -1; }
     AVFrame *f = w->frame;
-    if (w->input_format == GV_PIX_RGBA) {
+    if (w->input_format == GV_PIX_RGBA && !w->sws) {
+        gv_rgba_to_i420(planes[0], linesizes[0], f->width, f->height, w->color_space, w->full_range, f->data, f->linesize);
+    } else if (w->input_format == GV_PIX_RGBA) {
         gv_ff.sws_scale(w->sws, planes, linesizes, 0, f->height, f->data, f->linesize);
     } else {
         int planes_count = w->input_format == GV_PIX_I420 ? 3 : 1;

@@ -12,22 +12,26 @@ struct VideoCommand: ParsableCommand {
         abstract: "Apply a recipe to every frame of a video, with a depth stream, and encode the result.",
         discussion: """
             The recipe's photo image is bound to each frame; its "auxiliary": "depth" images to the frame's depth \
-            map in metres and "auxiliary": "disparity" images to 1/m. Depth comes from --depth (a grey 8/16-bit \
+            map in metres and "auxiliary": "disparity" images to 1/m. Depth comes from --depth (a grey or YUV-luma \
             video matched by timestamps, or an image for a static camera) or --depth-track (a video stream of the \
             input). Holes are filled and the map smoothed over time unless --no-smoothing. The output keeps the \
-            input's frame rate, timestamps, rotation and colour tags; audio is copied unchanged. Examples: \
-            Examples/video/*.json.
+            input's frame rate, timestamps, rotation and colour tags; audio is copied unchanged. An interrupted or \
+            failing run leaves no output file, unless --keep-partial: then SIGINT or SIGTERM (or an error after the first \
+            frame) ends the video properly with the frames encoded so far, and the exit status is 130 or 143 (2 for an \
+            error). Examples: Examples/video/*.json.
             """)
 
     @Argument(help: "The recipe JSON file.") var recipe: String
     @Option(help: "The video to read.") var input: String
-    @Option(help: "A depth or disparity video (grey 8/16-bit: FFV1, PNG, lossless) or a still depth image.") var depth: String?
+    @Option(help: "A depth or disparity video (grey 8-16 bit, or the luma of YUV: FFV1, PNG, lossless H.264/HEVC) or a still depth image.") var depth: String?
     @Option(name: .customLong("depth-track"), help: "Read depth from this stream index of the input file instead.")
     var depthTrack: Int?
     @Option(name: .customLong("depth-kind"), help: "What the depth samples are: depth (larger is farther) or disparity.")
     var depthKind: String = "depth"
     @Option(name: .customLong("depth-scale"), help: "Metres (depth) or 1/m (disparity) per sample value (default: 0.001 for integer depth, i.e. millimetres).")
     var depthScale: Double?
+    @Option(name: .customLong("depth-range"), help: "How integer depth samples span their bits: full (codes as stored, the default) or video (luma in 16-235, as ffmpeg's conversion of a grey map to yuv420p stores it; stretched back).")
+    var depthRange: String = "full"
     @Flag(name: .customLong("still-depth"), help: "Use the first frame of --depth for every frame (implied for image files).")
     var stillDepth = false
     @Option(help: "Temporal smoothing weight of a new depth measurement, 0.01...1 (1: off).") var smoothing: Double = 0.3
@@ -49,6 +53,8 @@ struct VideoCommand: ParsableCommand {
     @Option(help: "Worker threads for rendering.") var threads: Int?
     @Option(name: .customLong("decoder-threads"), help: "Decoder threads (0: FFmpeg's choice).") var decoderThreads: Int = 1
     @Option(name: .customLong("encoder-threads"), help: "Encoder threads (0: the encoder's choice). Each x264 frame thread holds frames: at 1080p a second one costs about 50 MiB and gains little while the render uses every core.") var encoderThreads: Int = 1
+    @Flag(name: .customLong("keep-partial"), help: "On SIGINT or SIGTERM, or an error after the first frame, finish the output with the frames encoded so far (a playable, shorter video) instead of removing it. A second signal stops at once, leaving no file.")
+    var keepPartial = false
     @Flag(help: "Print the plan and timings of the first frame's render, and write nothing.") var profile = false
 
     func run() throws {
@@ -57,8 +63,11 @@ struct VideoCommand: ParsableCommand {
             guard let kind = DepthEncoding.Kind(rawValue: depthKind) else {
                 throw ValidationError("--depth-kind: expected depth or disparity, got '\(depthKind)'")
             }
+            guard let range = DepthEncoding.SampleRange(rawValue: depthRange) else {
+                throw ValidationError("--depth-range: expected full or video, got '\(depthRange)'")
+            }
             guard depth == nil || depthTrack == nil else { throw ValidationError("give --depth or --depth-track, not both") }
-            let encoding = DepthEncoding(kind: kind, scale: depthScale)
+            let encoding = DepthEncoding(kind: kind, scale: depthScale, range: range)
             let videoRecipe = try VideoRecipe(path: recipe, overrides: settings, photoImage: photoImage, outputImage: outputImage)
             var source: DepthSource?
             if let depth {
@@ -81,6 +90,20 @@ struct VideoCommand: ParsableCommand {
             }
             let line = VideoProgressLine(label: (out as NSString).lastPathComponent)
             options.progress = { done, total in line.update(done: done, total: total) }
+            options.keepPartial = keepPartial
+            var signals: StopSignals?
+            if keepPartial && !profile {
+                // The first signal only asks the render to stop; a second removes the temporary
+                // file and ends the process of the signal.
+                let stop = VideoRenderStop()
+                options.stop = stop
+                let name = out
+                signals = StopSignals(stop: { number in
+                    stop.request(StopSignals.name(number))
+                    line.finish()
+                    Terminal.shared.err("graph: video: \(StopSignals.name(number)): finishing \(name) with the frames encoded (again to stop at once, leaving no file)")
+                }, abandon: { _ in })
+            }
             var context: Context?
             if let threads {
                 var contextOptions = videoRecipe.contextOptions
@@ -95,9 +118,16 @@ struct VideoCommand: ParsableCommand {
             }
             let summary: VideoRenderSummary
             do {
-                defer { line.finish() }
+                defer {
+                    line.finish()
+                    signals?.restore()
+                }
                 summary = try VideoRender.run(recipe: videoRecipe, input: input, depth: source, output: out, options: options,
                                               context: context)
+            } catch let stopped as VideoRenderStopped {
+                guard case .request(let reason) = stopped.cause else { throw stopped }
+                Terminal.shared.err("graph: video: \(stopped)")
+                throw ExitCode(128 + (reason == StopSignals.name(SIGTERM) ? SIGTERM : SIGINT))
             }
             let peakMiB = Double(peakResidentBytes()) / 1_048_576
             Terminal.shared.out("\(out) \(summary.width)x\(summary.height) \(summary.frames) frames "

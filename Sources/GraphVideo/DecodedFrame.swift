@@ -7,8 +7,9 @@ public struct DecodedFrame: @unchecked Sendable {
         /// A colour frame in the codec's own 4:2:0 layout (NV12 or I420; 10-bit reduced to 8),
         /// read natively by the engine (`Image(yuv:)`).
         case yuv(YUVFrame)
-        /// A grey frame (a depth or disparity map): one value per pixel, top row first, as
-        /// stored (0...255 or 0...65535 for integer formats; floats as they are).
+        /// A grey frame (a depth or disparity map; with `VideoReader(lumaOnly:)` any frame's
+        /// luma): one value per pixel, top row first, as stored (0...2^bits − 1 for integer
+        /// formats; floats as they are).
         case grey([Float], width: Int, height: Int)
     }
 

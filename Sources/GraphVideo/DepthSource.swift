@@ -1,7 +1,9 @@
 /// Where each video frame's depth comes from, matched to the frame by its timestamp:
-/// a second video (grey 8/16-bit: FFV1, PNG, lossless H.264/HEVC), a depth track of the video's
-/// own file (another video stream, as in Azure Kinect MKV recordings), or one still map for a
-/// static camera.
+/// a second video (grey 8/10/12/16-bit: FFV1, PNG; or the luma of YUV, as lossless H.264/HEVC
+/// depth usually is), a depth track of the video's own file (another video stream, as in Azure
+/// Kinect MKV recordings), or one still map for a static camera.
+///
+/// Samples are read as stored (a 10-bit sample is 0...1023) and scaled by ``DepthEncoding``.
 ///
 /// Not thread-safe: one thread asks for maps, in frame order.
 public final class DepthSource: @unchecked Sendable {
@@ -23,7 +25,7 @@ public final class DepthSource: @unchecked Sendable {
     public init(video path: String, stream: Int? = nil, encoding: DepthEncoding) throws {
         self.path = path
         self.encoding = encoding
-        let reader = try VideoReader(path: path, stream: stream, threads: 1)
+        let reader = try VideoReader(path: path, stream: stream, threads: 1, lumaOnly: true)
         self.reader = reader
         self.info = reader.info
     }
@@ -33,11 +35,11 @@ public final class DepthSource: @unchecked Sendable {
     public init(still path: String, encoding: DepthEncoding) throws {
         self.path = path
         self.encoding = encoding
-        let reader = try VideoReader(path: path, threads: 1)
+        let reader = try VideoReader(path: path, threads: 1, lumaOnly: true)
         info = reader.info
         guard let frame = try reader.next() else { throw VideoError(file: path, "the depth image has no frame") }
         var filter = DepthFilter(alpha: 1)
-        let map = try DepthSource.map(of: frame, encoding: encoding, path: path, bits: DepthSource.bits(reader.info))
+        let map = try DepthSource.map(of: frame, encoding: encoding, path: path, info: reader.info)
         do {
             still = try filter.apply(map)
         } catch {
@@ -114,23 +116,14 @@ public final class DepthSource: @unchecked Sendable {
                              "the depth frame is \(frame.width)x\(frame.height), the frames before it \(size.width)x\(size.height)")
         }
         size = (frame.width, frame.height)
-        return (frame, try DepthSource.map(of: frame, encoding: encoding, path: path, bits: DepthSource.bits(info)))
+        return (frame, try DepthSource.map(of: frame, encoding: encoding, path: path, info: info))
     }
 
-    /// Bits per sample of a stream: 8 for `gray`/`gray8`, 32 for float formats, 16 otherwise (every
-    /// other grey format is delivered as 16-bit).
-    static func bits(_ info: VideoStreamInfo) -> Int {
-        let format = info.pixelFormat
-        if format.contains("f32") || format.contains("f16") { return 32 }
-        return format == "gray" || format == "gray8" || format == "pal8" ? 8 : 16
-    }
-
-    /// A grey frame's samples in metres.
-    static func map(of frame: DecodedFrame, encoding: DepthEncoding, path: String, bits: Int) throws -> DepthMap {
+    /// A frame's grey or luma samples (as `VideoReader(lumaOnly:)` gives them) in metres.
+    static func map(of frame: DecodedFrame, encoding: DepthEncoding, path: String, info: VideoStreamInfo) throws -> DepthMap {
         guard case .grey(let values, let width, let height) = frame.samples else {
-            throw VideoError(file: path, frame: frame.index, seconds: frame.seconds,
-                             "a colour frame where depth was expected (depth must be grey: gray8, gray16 or float)")
+            throw VideoError(file: path, frame: frame.index, seconds: frame.seconds, "a colour frame where depth was expected")
         }
-        return try DepthMap(width: width, height: height, metres: encoding.metres(values, bits: bits))
+        return try DepthMap(width: width, height: height, metres: encoding.metres(values, bits: info.sampleBits))
     }
 }

@@ -3,7 +3,8 @@ import GraphEngine
 
 /// Decodes one video stream of a file with FFmpeg's libavformat and libavcodec, frame by frame,
 /// in presentation order. Colour frames come out in the codec's own 4:2:0 planes (no RGB
-/// detour); grey frames (depth streams) as sample values.
+/// detour); grey frames (depth streams) as sample values, and with `lumaOnly` so do the luma
+/// (Y) planes of colour frames (depth stored as YUV).
 ///
 /// Not thread-safe: one thread reads it at a time (it may move between threads).
 public final class VideoReader: @unchecked Sendable {
@@ -15,13 +16,15 @@ public final class VideoReader: @unchecked Sendable {
     private var nextIndex = 0
 
     /// Opens `path`'s video stream `stream` (nil: the file's main video stream), decoding on
-    /// `threads` threads (0: FFmpeg's choice).
-    public init(path: String, stream: Int? = nil, threads: Int = 0) throws {
+    /// `threads` threads (0: FFmpeg's choice). With `lumaOnly` every frame is `.grey`: its grey
+    /// or luma samples as stored (a 10-bit sample 0...1023; ``VideoStreamInfo/sampleBits`` says
+    /// how many bits), and a stream without such a plane (RGB, palette) is an error.
+    public init(path: String, stream: Int? = nil, threads: Int = 0, lumaOnly: Bool = false) throws {
         self.path = path
         var handle: OpaquePointer?
         var raw = gv_stream_info()
         var message = [CChar](repeating: 0, count: 512)
-        let code = gv_reader_open(path, Int32(stream ?? -1), Int32(threads), &handle, &raw, &message, message.count)
+        let code = gv_reader_open(path, Int32(stream ?? -1), Int32(threads), lumaOnly ? 1 : 0, &handle, &raw, &message, message.count)
         guard code == 0, let handle else {
             throw VideoError(file: path, VideoReader.text(message))
         }

@@ -15,7 +15,9 @@ import GraphRecipes
 /// ```
 ///
 /// Errors name the file and frame at fault; on any error (or SIGINT/SIGTERM once
-/// `ImageFile.removeTemporaryFilesOnSignals()` was called) no output file is left.
+/// `ImageFile.removeTemporaryFilesOnSignals()` was called) no output file is left, unless
+/// ``VideoRenderOptions/keepPartial`` asks for the frames encoded so far as a playable video. A
+/// ``VideoRenderOptions/stop`` request ends the run early (``VideoRenderStopped``).
 public enum VideoRender {
     private struct Decoded: @unchecked Sendable {
         let frame: DecodedFrame
@@ -49,6 +51,8 @@ public enum VideoRender {
         let free = BoundedQueue<PixelStore>(capacity: options.framesInFlight + 2)
         let limit = options.frameLimit ?? Int.max
         let filterBox = FilterBox(options.depthFilter)
+        let decodeEnd = DecodeEnd()
+        let encoded = EncodedTail()
 
         // Stage 1: decode, match depth, filter it.
         let decodeDone = DispatchSemaphore(value: 0)
@@ -56,7 +60,12 @@ public enum VideoRender {
             defer { decoded.close(); decodeDone.signal() }
             do {
                 var count = 0
-                while count < limit, failure.value == nil, let frame = try reader.next() {
+                while count < limit, failure.value == nil {
+                    if let reason = options.stop?.reason {
+                        decodeEnd.stoppedBy = reason
+                        break
+                    }
+                    guard let frame = try reader.next() else { break }
                     var map: DepthMap?
                     if recipe.needsDepth, let depth {
                         let raw = try depth.map(frame: frame.index, seconds: frame.seconds, videoFrameDuration: frameDuration)
@@ -82,9 +91,13 @@ public enum VideoRender {
                 }
             } catch {
                 failure.record(error)
-                decoded.cancel()
-                rendered.cancel()
-                free.cancel()
+                // Kept partial output takes the frames decoded before the error (the queue is
+                // closed, not dropped, on the way out).
+                if !options.keepPartial {
+                    decoded.cancel()
+                    rendered.cancel()
+                    free.cancel()
+                }
             }
         }
         decodeThread.name = "graph-video-decode"
@@ -98,7 +111,6 @@ public enum VideoRender {
         var size: (width: Int, height: Int)?
         var renderNanoseconds: UInt64 = 0
         var lastPTS = Int64.min
-        var lastSeconds = 0.0
         let stepPTS = ptsStep(info)
 
         do {
@@ -131,7 +143,7 @@ public enum VideoRender {
                     let made = try VideoWriter(path: output, stream: stream, input: .rgba, encoding: options.encoding)
                     writer = made
                     for _ in 0..<(options.framesInFlight + 2) { free.push(PixelStore(rowBytes: extent.width * 4, height: extent.height)) }
-                    startEncoder(writer: made, rendered: rendered, free: free, failure: failure, done: encodeDone,
+                    startEncoder(writer: made, rendered: rendered, free: free, failure: failure, encoded: encoded, done: encodeDone,
                                  total: info.declaredFrames.map { min($0, limit) }, progress: options.progress,
                                  cancel: { decoded.cancel() })
                     encodeStarted = true
@@ -153,7 +165,6 @@ public enum VideoRender {
                 store.frame = frame.index
                 store.pts = pts
                 store.seconds = frame.seconds
-                if frame.seconds.isFinite { lastSeconds = frame.seconds }
                 guard rendered.push(store) else { break }
             }
         } catch {
@@ -161,29 +172,56 @@ public enum VideoRender {
         }
         if failure.value != nil {
             decoded.cancel()
-            rendered.cancel()
-            free.cancel()
-        } else {
-            rendered.close()
+            if !options.keepPartial {
+                rendered.cancel()
+                free.cancel()
+            }
         }
+        // The frames rendered go on to the encoder (after an error only with keepPartial; an
+        // encoder error has cancelled the queue already).
+        rendered.close()
         decodeDone.wait()
         if encodeStarted { encodeDone.wait() }
+        // A run cut short keeps the audio of the frames it wrote.
+        let audioEnd = encoded.lastSeconds + frameDuration
         if let error = failure.value {
-            writer?.abandon()
-            throw error
+            guard options.keepPartial, let writer, writer.frameCount > 0 else {
+                writer?.abandon()
+                throw error
+            }
+            throw keep(writer, cause: .failure(error), audioUntil: audioEnd)
+        }
+        if let reason = decodeEnd.stoppedBy {
+            guard options.keepPartial, let writer else {
+                let frames = writer?.frameCount ?? 0
+                writer?.abandon()
+                throw VideoRenderStopped(cause: .request(reason), output: output, framesWritten: frames, kept: false)
+            }
+            throw keep(writer, cause: .request(reason), audioUntil: audioEnd)
         }
         guard let writer, let size else { throw VideoError(file: input, "the video has no frame") }
-        // A run cut short (frameLimit) keeps the audio of the frames it wrote.
         let cut = options.frameLimit.map { writer.frameCount >= $0 } ?? false
-        try writer.finish(audioUntil: cut ? lastSeconds + frameDuration : .infinity)
+        try writer.finish(audioUntil: cut ? audioEnd : .infinity)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return VideoRenderSummary(frames: writer.frameCount, width: size.width, height: size.height, seconds: seconds,
                                   renderSeconds: Double(renderNanoseconds) / 1e9)
     }
 
+    /// Finishes `writer` with the frames it encoded (a run stopped early, with keepPartial): the
+    /// stop, saying whether the file could be finished.
+    private static func keep(_ writer: VideoWriter, cause: VideoRenderStopped.Cause, audioUntil: Double) -> VideoRenderStopped {
+        let frames = writer.frameCount
+        do {
+            try writer.finish(audioUntil: audioUntil)
+            return VideoRenderStopped(cause: cause, output: writer.path, framesWritten: frames, kept: true)
+        } catch {
+            return VideoRenderStopped(cause: cause, output: writer.path, framesWritten: frames, kept: false, keepFailure: error)
+        }
+    }
+
     /// The encoding thread: writes each rendered frame and hands its memory back to the pool.
     private static func startEncoder(writer: VideoWriter, rendered: BoundedQueue<PixelStore>, free: BoundedQueue<PixelStore>,
-                                     failure: FirstFailure, done: DispatchSemaphore, total: Int?,
+                                     failure: FirstFailure, encoded: EncodedTail, done: DispatchSemaphore, total: Int?,
                                      progress: (@Sendable (Int, Int?) -> Void)?, cancel: @escaping @Sendable () -> Void) {
         let thread = Thread {
             defer { done.signal() }
@@ -199,6 +237,7 @@ public enum VideoRender {
                     return
                 }
                 count += 1
+                if store.seconds.isFinite { encoded.lastSeconds = store.seconds }
                 progress?(count, total)
                 free.push(store)
             }
@@ -227,6 +266,18 @@ public enum VideoRender {
                              + "their shapes differ by \(String(format: "%.2f", ratio)) times (at most 1.5 is stretched to fit)")
         }
     }
+}
+
+/// Why the decoding stage stopped reading before the end: the stop request's reason. Written by
+/// the decoding thread, read once it has ended.
+private final class DecodeEnd: @unchecked Sendable {
+    var stoppedBy: String?
+}
+
+/// The start time of the last frame encoded (0 before any): where the audio of a run cut short
+/// ends. Written by the encoding thread, read once it has ended.
+private final class EncodedTail: @unchecked Sendable {
+    var lastSeconds = 0.0
 }
 
 /// The depth filter, owned by the decoding thread.

@@ -1,4 +1,4 @@
-/// How ``VideoRender`` runs: encoder settings, depth smoothing, threads, progress.
+/// How ``VideoRender`` runs: encoder settings, depth smoothing, threads, progress, stopping early.
 public struct VideoRenderOptions: Sendable {
     /// The encoder and its settings (default: H.264 via libx264, preset veryfast).
     public var encoding = VideoEncoding()
@@ -20,6 +20,16 @@ public struct VideoRenderOptions: Sendable {
     public var boundVideos: [String: String] = [:]
     /// Stop after this many frames (nil: all).
     public var frameLimit: Int?
+    /// Stop early when this is requested (nil: run to the end); the run then throws
+    /// ``VideoRenderStopped``.
+    public var stop: VideoRenderStop?
+    /// Whether a run that stops early (a ``stop`` request, or an error after frames were encoded)
+    /// finishes the container with the frames encoded so far, a playable shorter video, instead
+    /// of leaving no file. The frames are those before the stop: a stop request lets the frames
+    /// already decoded through; an error keeps every frame before the one at fault (an encoder
+    /// error: those already encoded). The run still throws ``VideoRenderStopped``, which says how
+    /// many frames the file holds.
+    public var keepPartial = false
     /// Called on the encoding thread after each frame is encoded: frames done, and the total
     /// when the container declares it.
     public var progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)?

@@ -21,6 +21,8 @@ public struct VideoStreamInfo: Sendable, Equatable {
     /// Colour tags as FFmpeg numbers them (`AVColorRange`, `AVColorPrimaries`,
     /// `AVColorTransferCharacteristic`, `AVColorSpace`, `AVChromaLocation`; 0 or 2 mean unspecified).
     public let colorRange: Int, colorPrimaries: Int, colorTransfer: Int, colorSpace: Int, chromaLocation: Int
+    /// Bits per grey or luma sample as stored (8, 10, 12, 16; 32 for float grey).
+    public let sampleBits: Int
     /// Audio streams in the same file.
     public let audioStreams: Int
     /// Video streams in the same file (a depth track is a second one).
@@ -42,6 +44,7 @@ public struct VideoStreamInfo: Sendable, Equatable {
         colorTransfer = Int(info.color_transfer)
         colorSpace = Int(info.color_space)
         chromaLocation = Int(info.chroma_location)
+        sampleBits = Int(info.sample_bits)
         audioStreams = Int(info.audio_streams)
         videoStreams = Int(info.video_streams)
     }
@@ -62,7 +65,8 @@ public struct VideoStreamInfo: Sendable, Equatable {
             && a.pixelFormat == b.pixelFormat && a.timeBase == b.timeBase && a.frameRate == b.frameRate
             && a.declaredFrames == b.declaredFrames && a.rotation == b.rotation && a.colorRange == b.colorRange
             && a.colorPrimaries == b.colorPrimaries && a.colorTransfer == b.colorTransfer && a.colorSpace == b.colorSpace
-            && a.chromaLocation == b.chromaLocation && a.audioStreams == b.audioStreams && a.videoStreams == b.videoStreams
+            && a.chromaLocation == b.chromaLocation && a.sampleBits == b.sampleBits
+            && a.audioStreams == b.audioStreams && a.videoStreams == b.videoStreams
     }
 
     static func string(_ bytes: UnsafeRawBufferPointer) -> String {

@@ -10,7 +10,8 @@ import GraphCodecs
 public final class VideoWriter: @unchecked Sendable {
     /// What the frames given to ``VideoWriter/write(_:rowBytes:pts:)`` are.
     public enum Input: Sendable {
-        /// 8-bit RGBA rows (converted to the encoder's 4:2:0 with the stream's matrix by libswscale).
+        /// 8-bit RGBA rows (converted to the encoder's 4:2:0 with the stream's matrix and range: by
+        /// `gv_rgba_to_i420` for yuv420p encoders, by libswscale for others).
         case rgba
         /// Tightly packed 8-bit I420 (Y, then Cb, then Cr).
         case i420

@@ -28,6 +28,29 @@ final class VideoRenderTests: XCTestCase {
         XCTAssertEqual(values[2 * width + width - 2], 3000)
     }
 
+    /// 10-bit 4:2:0 video (HDR phone video is 10-bit HEVC) is reduced to 8-bit I420 row by row:
+    /// rows of rising luma stay rising. (The conversion buffers were declared with three planes
+    /// where FFmpeg fills four, which zeroed the row stride: every row read as the first.)
+    func testTenBitVideoKeepsItsRows() throws {
+        guard let ffmpeg = VideoTestSupport.program("ffmpeg") else { throw XCTSkip("no ffmpeg program to make the 10-bit clip") }
+        let folder = try VideoTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (width, height) = (32, 16)
+        var raw: [UInt8] = []
+        for y in 0..<height { for _ in 0..<width { raw += [UInt8((64 + 40 * y) & 0xFF), UInt8((64 + 40 * y) >> 8)] } }
+        for _ in 0..<(width * height / 2) { raw += [0x00, 0x02] }  // Cb and Cr at 512: grey
+        let rawPath = folder.appendingPathComponent("in.raw").path, video = folder.appendingPathComponent("in.mkv").path
+        try Data(raw).write(to: URL(fileURLWithPath: rawPath))
+        try VideoTestSupport.runFFmpeg(ffmpeg, ["-f", "rawvideo", "-pix_fmt", "yuv420p10le", "-s", "\(width)x\(height)", "-r", "10",
+                                                "-i", rawPath, "-c:v", "ffv1", video])
+        let reader = try VideoReader(path: video)
+        XCTAssertEqual(reader.info.pixelFormat, "yuv420p10le")
+        guard let frame = try reader.next(), case .yuv(let yuv) = frame.samples else { return XCTFail("no colour frame") }
+        let rendered = try Context().render(Image(yuv: yuv), format: .rgba8)
+        let rows = (0..<height).map { rendered.pixel(x: width / 2, row: $0)[1] }
+        for y in 1..<height { XCTAssertGreaterThan(rows[y], rows[y - 1] + 0.02, "row \(y) of \(rows)") }
+    }
+
     func testBackdropRendersEveryFrameWithTheInputsTimestamps() throws {
         let folder = try VideoTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -137,6 +160,8 @@ final class VideoRenderTests: XCTestCase {
         let late = try source.map(frame: 9, seconds: 0.9, videoFrameDuration: 0.1)
         XCTAssertEqual(first.metres, late.metres)
         XCTAssertEqual(first.metres[0], 3, accuracy: 1e-6)
+        // Every row as written (the PNG's big-endian samples are unpacked row by row).
+        XCTAssertEqual(first.metres, samples.map { Float($0) * Float(0.001) })
         let output = folder.appendingPathComponent("out.mkv").path
         let summary = try VideoRender.run(recipe: try VideoRecipe(path: VideoTestSupport.example("color-highlight.json")),
                                           input: video, depth: source, output: output)

@@ -58,4 +58,21 @@ enum VideoTestSupport {
         }
         return masks
     }
+
+    /// `name` on the PATH, if there (tests making streams the FFmpeg libraries here cannot write
+    /// use the ffmpeg program).
+    static func program(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs the ffmpeg program at `ffmpeg` on `arguments` (quiet); throws unless it succeeds.
+    static func runFFmpeg(_ ffmpeg: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-nostdin", "-loglevel", "error", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw VideoError("ffmpeg \(arguments.joined(separator: " ")) failed") }
+    }
 }

@@ -1,7 +1,7 @@
 /*
  * CVideoShims: thin C wrappers around FFmpeg's libavformat, libavcodec and libavutil (libswscale
- * only to turn rendered RGBA into the encoder's 4:2:0 and to bring unusual decoder formats to
- * I420 or 16-bit grey). No codec is written here: every sample is decoded and encoded by FFmpeg.
+ * only to turn rendered RGBA into encoder formats other than 4:2:0, which rgba_to_i420.c makes, and
+ * to bring unusual decoder formats to I420 or 16-bit grey). No codec is written here: every sample is decoded and encoded by FFmpeg.
  *
  * Why C: FFmpeg's API is macros (AVERROR, av_err2str), out-parameters and struct fields that
  * change between versions; a small stable surface keeps the Swift side simple. Errors come back
@@ -24,7 +24,7 @@ enum gv_pixel_format {
     GV_PIX_NV12 = 2,   /* 8-bit Y plane, interleaved CbCr plane */
     GV_PIX_P010 = 3,   /* 10-bit 4:2:0 (p010 or yuv420p10): delivered reduced to 8-bit I420 */
     GV_PIX_GRAY8 = 4,
-    GV_PIX_GRAY16 = 5, /* native-endian 16-bit grey */
+    GV_PIX_GRAY16 = 5, /* native-endian 16-bit grey (any sample of up to 16 bits, as stored) */
     GV_PIX_RGBA = 6,   /* 8-bit RGBA, encoder input only */
     GV_PIX_GRAYF = 7,  /* 32-bit float grey (depth as decoded from float formats) */
 };
@@ -37,6 +37,8 @@ typedef struct gv_stream_info {
     int native_format;
     /** The format frames are delivered in (enum gv_pixel_format). */
     int delivered_format;
+    /** Bits per grey or luma sample as stored (8, 10, 12, 16; 32 for float grey). */
+    int sample_bits;
     int time_base_num, time_base_den;
     int frame_rate_num, frame_rate_den;
     /** Frames declared by the container, or 0 when unknown. */
@@ -68,8 +70,10 @@ typedef struct gv_frame {
 
 typedef struct gv_reader gv_reader;
 
-/** Opens `path` and its video stream `stream` (-1: the best one). 0 on success. */
-int gv_reader_open(const char *path, int stream, int threads, gv_reader **out, gv_stream_info *info,
+/** Opens `path` and its video stream `stream` (-1: the best one). With `luma_only` every frame is
+ *  delivered as its grey or luma (Y) samples, as stored (depth streams: GRAY8, GRAY16 or GRAYF),
+ *  and a format without such a plane (RGB, palette, Bayer) is an error. 0 on success. */
+int gv_reader_open(const char *path, int stream, int threads, int luma_only, gv_reader **out, gv_stream_info *info,
                    char *error, size_t error_size);
 /** The next frame: 1 with `frame` filled, 0 at the end, -1 on error. */
 int gv_reader_next(gv_reader *reader, gv_frame *frame, char *error, size_t error_size);
@@ -113,6 +117,16 @@ int gv_writer_finish(gv_writer *writer, double audio_until, char *error, size_t 
 void gv_writer_free(gv_writer *writer);
 /** Whether an encoder of this name exists. */
 int gv_encoder_available(const char *name);
+/** 8-bit RGBA rows (`rgba_stride` bytes apart) to 8-bit I420 planes with the YCbCr matrix of
+ *  `color_space` (AVCOL_SPC_*: BT.601 for bt470bg/smpte170m, BT.2020 for bt2020nc, else BT.709),
+ *  video range unless `full_range`; chroma from the mean of each 2x2 block (rgba_to_i420.c).
+ *  Little-endian machines only (a pixel is read as one word). */
+void gv_rgba_to_i420(const uint8_t *rgba, int rgba_stride, int width, int height, int color_space, int full_range,
+                     uint8_t *const planes[3], const int strides[3]);
+/** gv_rgba_to_i420 through its portable loops only (where the CPU has AVX2 the other call runs
+ *  the same loops built for it; both must give the same bytes). */
+void gv_rgba_to_i420_baseline(const uint8_t *rgba, int rgba_stride, int width, int height, int color_space, int full_range,
+                              uint8_t *const planes[3], const int strides[3]);
 
 #ifdef __cplusplus
 }

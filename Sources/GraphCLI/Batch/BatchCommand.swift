@@ -55,11 +55,11 @@ struct BatchCommand: ParsableCommand {
         var status: Int32 = 0
         try Graph.reportingErrors {
             let (runner, log) = try prepare()
-            let signals = BatchSignals(stop: { number in
-                let name = BatchSignals.name(number)
+            let signals = StopSignals(stop: { number in
+                let name = StopSignals.name(number)
                 runner.stop(by: name, note: "graph: batch: \(name): finishing the files in flight (again to stop at once)")
             }, abandon: { number in
-                let summary = runner.abandon(by: BatchSignals.name(number))
+                let summary = runner.abandon(by: StopSignals.name(number))
                 log.record(summary.json)
                 Terminal.shared.err(summary.line)
             })

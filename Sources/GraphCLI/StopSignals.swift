@@ -2,12 +2,14 @@ import Dispatch
 import Foundation
 import GraphCodecs
 
-/// SIGINT and SIGTERM while a batch runs. The first stops the batch from starting more files:
-/// those in flight finish, are written and logged, and the summary says what stopped it. A
-/// second ends the batch at once: the summary is logged (the files in flight counted as
-/// abandoned), their temporary files are removed and the process ends of the signal; no output is
-/// ever partial (each is renamed into place whole, and a commit under way finishes first).
-final class BatchSignals: @unchecked Sendable {
+/// SIGINT and SIGTERM handled in two steps, for commands that can stop cleanly. The first calls
+/// `stop`, which only records the request: the command's own loop sees it and ends its work
+/// properly (`graph batch` starts no more files and finishes those in flight; `graph video
+/// --keep-partial` finishes the container with the frames encoded so far). A second calls
+/// `abandon`, then removes every uncommitted temporary file and ends the process of the signal:
+/// no output is left partial (each is renamed into place whole, and a commit under way finishes
+/// first). The handlers run on a dispatch queue, not in signal context.
+final class StopSignals: @unchecked Sendable {
     private let lock = NSLock()
     private var received = 0
     private var sources: [DispatchSourceSignal] = []
