@@ -90,6 +90,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "GraphEngine.AffineTransform"
         case .data: return "Foundation.Data"
         case .colorSpace: return "GraphEngine.ColorSpace?"
+        case .string: return "String"
         }
     }
 
@@ -104,6 +105,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "transform(\(key))"
         case .data: return "data(\(key))"
         case .colorSpace: return "colorSpace(\(key))"
+        case .string: return "string(\(key))"
         }
     }
 
@@ -119,6 +121,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "set(.transform(newValue), \(key))"
         case .data: return "set(.data(newValue), \(key))"
         case .colorSpace: return "set(newValue.map(FilterValue.colorSpace), \(key))"
+        case .string: return "set(.string(newValue), \(key))"
         }
     }
 

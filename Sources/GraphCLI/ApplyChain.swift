@@ -172,7 +172,7 @@ struct ApplyChain {
     private mutating func value(_ text: String, key: String, filter: String, step: Int) -> JSON {
         let input = (try? FilterRegistry.standard.descriptor(named: filter))?.input(key)
         if let first = text.first, first == "[" || first == "{", let json = try? JSONParser.parse(text),
-           input?.type != .image {
+           input?.type != .image, input?.type != .string {
             return json
         }
         guard let input else { return Double(text).map(JSON.number) ?? .string(text) }
@@ -190,7 +190,7 @@ struct ApplyChain {
         case .color:
             if let hex = Self.hexColor(text) { return .array(hex.map(JSON.number)) }
             return Self.numbers(text).map { .array($0.map(JSON.number)) } ?? .string(text)
-        case .colorSpace:
+        case .colorSpace, .string:
             return .string(text)
         case .data:
             if let numbers = Self.numbers(text) { return .array(numbers.map(JSON.number)) }

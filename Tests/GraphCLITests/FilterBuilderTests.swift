@@ -100,9 +100,9 @@ final class FilterBuilderTests: XCTestCase {
             XCTAssertTrue(FilterRegistry.standard.unknownFilterMessage(name).hasPrefix("\(name) is a Core Image filter this engine does not provide"), name)
         }
         XCTAssertEqual(FilterRegistry.standard.closestFilters(to: "CIAffineTiles").first, "CIAffineTile")
-        XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CITextImageGenerator"),
-                       #"CITextImageGenerator is a Core Image filter this engine does not provide (the closest provided: "#
-                           + #""CIRandomGenerator", "CIStarShineGenerator", "CIStripesGenerator")"#)
+        XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CIMeshGenerator"),
+                       #"CIMeshGenerator is a Core Image filter this engine does not provide (the closest provided: "#
+                           + #""CIRandomGenerator", "CIStripesGenerator", "CIStarShineGenerator")"#)
     }
 
     /// Apple's four neural filters are answered with the reason and what to use instead, by the

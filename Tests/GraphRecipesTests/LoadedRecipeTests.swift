@@ -65,3 +65,21 @@ final class LoadedRecipeTests: XCTestCase {
         }
     }
 }
+
+/// A text input (CITextImageGenerator's) in a recipe: a JSON string, anything else refused by path.
+final class TextInputRecipeTests: XCTestCase {
+    private func recipe(_ text: String) -> String {
+        #"{"version": 1, "images": {"caption": {"filter": "CITextImageGenerator", "inputs": {"inputText": \#(text), "inputFontSize": 20}}}, "#
+            + #""outputs": [{"image": "caption", "file": "caption.png"}]}"#
+    }
+
+    func testAStringDrawsAndANumberIsRefused() throws {
+        let loaded = try LoadedRecipe(text: recipe(#""Hi\nthere""#), baseDirectory: "/tmp")
+        let caption = try XCTUnwrap(loaded.images["caption"])
+        XCTAssertEqual(caption.extent.minX, 0)
+        XCTAssertGreaterThan(caption.extent.height, 40, "two lines at 20 px")
+        XCTAssertThrowsError(try LoadedRecipe(text: recipe("12"), baseDirectory: "/tmp")) { error in
+            XCTAssertEqual("\(error)", "images.caption.inputs.inputText: expected a string, got 12")
+        }
+    }
+}

@@ -97,6 +97,11 @@ public class BuiltinFilter {
         return Data()
     }
 
+    func string(_ key: String) -> String {
+        if case .string(let text)? = self[key] { return text }
+        return ""
+    }
+
     func colorSpace(_ key: String) -> ColorSpace? {
         switch self[key] {
         case .colorSpace(let space)?: return space

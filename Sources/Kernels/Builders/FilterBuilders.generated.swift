@@ -671,6 +671,9 @@ extension Filters {
     /// Adapts the white balance from one temperature and tint to another (`CITemperatureAndTint`).
     public static func temperatureAndTint() -> TemperatureAndTint { TemperatureAndTint() }
 
+    /// A string drawn in a font (fontconfig, HarfBuzz, FreeType): black text, alpha = glyph coverage, on transparent (`CITextImageGenerator`).
+    public static func textImageGenerator() -> TextImageGenerator { TextImageGenerator() }
+
     /// A thermal camera's palette: L = luma through the linear ramp blue (0), cyan (1/4), green (1/2), yellow (3/4), red (1); alpha kept (`CIThermal`).
     public static func thermal() -> Thermal { Thermal() }
 
@@ -6515,6 +6518,42 @@ extension Filters {
         public var targetNeutral: [Double] {
             get { vector("inputTargetNeutral") }
             set { set(.vector(newValue), "inputTargetNeutral") }
+        }
+    }
+
+    /// `CITextImageGenerator`: A string drawn in a font (fontconfig, HarfBuzz, FreeType): black text, alpha = glyph coverage, on transparent.
+    public final class TextImageGenerator: BuiltinFilter {
+        /// A `CITextImageGenerator` with every input at its default.
+        public init() { super.init(name: "CITextImageGenerator") }
+
+        /// The text to draw (lines split at \n) (`inputText`).
+        public var text: String {
+            get { string("inputText") }
+            set { set(.string(newValue), "inputText") }
+        }
+
+        /// A font name fontconfig matches ("DejaVu Sans", "DejaVu Sans:bold"; unknown names get its sans-serif font) or a font file's absolute path; default "HelveticaNeue" (`inputFontName`).
+        public var fontName: String {
+            get { string("inputFontName") }
+            set { set(.string(newValue), "inputFontName") }
+        }
+
+        /// The size in points (pixels at scale 1); default 12, range 0...inf (`inputFontSize`).
+        public var fontSize: Double {
+            get { number("inputFontSize") }
+            set { set(.number(newValue), "inputFontSize") }
+        }
+
+        /// Pixels per point; default 1, range 0...inf (`inputScaleFactor`).
+        public var scaleFactor: Double {
+            get { number("inputScaleFactor") }
+            set { set(.number(newValue), "inputScaleFactor") }
+        }
+
+        /// Transparent pixels added on every side (rounded to a whole number); default 0, range 0...200 (`inputPadding`).
+        public var padding: Double {
+            get { number("inputPadding") }
+            set { set(.number(newValue), "inputPadding") }
         }
     }
 

@@ -19,7 +19,7 @@ public struct FilterRegistry: Sendable {
         ColorAdjustmentFilters.all + ColorEffectFilters.all + CompositingFilters.all + GeometryFilters.all
             + BlurFilters.all + GeneratorFilters.all + ReductionFilters.all + AnalysisReductionFilters.all + EdgeAnalysisFilters.all
             + ColorCubeFilters.all + ToneFilters.all + ColorMappingFilters.all + LookFilters.all + BlendModeFilters.all + GradientFilters.all + DisparityFilters.all
-            + AreaFilterFamilies.all + StylizeFilters.all + HalftoneFilters.all + TransitionFilters.all + LightAndMaskTransitions.all + PageCurlTransitions.all + PaletteFilters.all + DistanceGradientFilters.all + [RippleTransition.filter, AccordionFoldTransition.filter, Pointillize.filter, HueSaturationValueGradient.filter, ColorCurves.filter] + RectangleGenerators.all + KeystoneFilters.all + NinePartFilters.all + [StretchCrop.filter, ToneMapHeadroom.filter, MaximumScaleTransform.filter, CannyEdgeDetector.filter, DepthOfField.filter] + GlowGenerators.all
+            + AreaFilterFamilies.all + StylizeFilters.all + HalftoneFilters.all + TransitionFilters.all + LightAndMaskTransitions.all + PageCurlTransitions.all + PaletteFilters.all + DistanceGradientFilters.all + [RippleTransition.filter, AccordionFoldTransition.filter, Pointillize.filter, HueSaturationValueGradient.filter, ColorCurves.filter] + RectangleGenerators.all + KeystoneFilters.all + NinePartFilters.all + [StretchCrop.filter, ToneMapHeadroom.filter, MaximumScaleTransform.filter, CannyEdgeDetector.filter, DepthOfField.filter] + GlowGenerators.all + [TextImageGenerator.filter]
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
             + DistortionFilters.all + TileFilters.all)
@@ -67,7 +67,7 @@ public struct FilterRegistry: Sendable {
                 throw fail("unknown colour space \"\(name)\"; expected one of " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", "))
             }
             return .colorSpace(space)
-        case (.data, .data):
+        case (.data, .data), (.string, .string):
             return value
         case (.data, .vector(let v)):
             guard v.allSatisfy(\.isFinite) else { throw fail("data values must be finite") }
@@ -111,6 +111,7 @@ public struct FilterRegistry: Sendable {
         case .bool: return "a boolean"
         case .data: return "data (Float32 values)"
         case .colorSpace: return "a colour space"
+        case .string: return "text"
         }
     }
 }
