@@ -203,6 +203,48 @@ final class VideoRenderTests: XCTestCase {
         XCTAssertEqual(try track.map(frame: 0, seconds: 0, videoFrameDuration: 0.1).metres[0], 3, accuracy: 1e-6)
     }
 
+    /// An RGB-D recording in one container (as Azure Kinect MKVs are: colour in stream 0, 16-bit
+    /// depth in stream 1), muxed by the ffmpeg program without re-encoding: `--depth-track 1`
+    /// reads the same maps, frame by frame, as the separate depth file, and renders the same bytes.
+    func testADepthTrackInTheSameContainerMatchesTheSeparateDepthFile() throws {
+        guard let ffmpeg = VideoTestSupport.program("ffmpeg") else { throw XCTSkip("no ffmpeg program to mux the two-track file") }
+        let folder = try VideoTestSupport.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("in.mkv").path, depth = folder.appendingPathComponent("depth.mkv").path
+        let combined = folder.appendingPathComponent("rgbd.mkv").path
+        var clip = SyntheticClip()
+        clip.frames = 6
+        try clip.write(video: video, depth: depth)
+        try VideoTestSupport.runFFmpeg(ffmpeg, ["-i", video, "-i", depth, "-map", "0:v", "-map", "1:v", "-c", "copy", combined])
+        XCTAssertEqual(try VideoReader.videoStreams(of: combined), [0, 1])
+        let track = try DepthSource(video: combined, stream: 1, encoding: DepthEncoding())
+        let separate = try DepthSource(video: depth, encoding: DepthEncoding())
+        for frame in 0..<6 {
+            let seconds = Double(frame) / 10
+            let a = try track.map(frame: frame, seconds: seconds, videoFrameDuration: 0.1)
+            let b = try separate.map(frame: frame, seconds: seconds, videoFrameDuration: 0.1)
+            XCTAssertEqual(a.metres, b.metres, "frame \(frame)")
+        }
+        let recipe = try VideoRecipe(path: VideoTestSupport.example("backdrop.json"))
+        let fromTrack = folder.appendingPathComponent("track.mkv").path, fromFile = folder.appendingPathComponent("file.mkv").path
+        let options = VideoRenderOptions()
+        let summary = try VideoRender.run(recipe: recipe, input: combined,
+                                          depth: try DepthSource(video: combined, stream: 1, encoding: DepthEncoding()),
+                                          output: fromTrack, options: options)
+        XCTAssertEqual(summary.frames, 6)
+        _ = try VideoRender.run(recipe: recipe, input: video, depth: try DepthSource(video: depth, encoding: DepthEncoding()),
+                                output: fromFile, options: options)
+        let a = try VideoTestSupport.decodeAll(fromTrack).frames, b = try VideoTestSupport.decodeAll(fromFile).frames
+        XCTAssertEqual(a.count, 6)
+        for (index, (x, y)) in zip(a, b).enumerated() {
+            guard case .yuv(let p) = x.samples, case .yuv(let q) = y.samples else { return XCTFail("not colour") }
+            let context = Context()
+            let pa = try context.render(Image(yuv: p), format: .rgba8), pb = try context.render(Image(yuv: q), format: .rgba8)
+            XCTAssertEqual(pa.pixel(x: 40, row: 36), pb.pixel(x: 40, row: 36), "frame \(index)")
+            XCTAssertEqual(pa.pixel(x: 90, row: 60), pb.pixel(x: 90, row: 60), "frame \(index)")
+        }
+    }
+
     func testABoundVideoReplacesTheBackdropFrameByFrame() throws {
         let folder = try VideoTestSupport.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
