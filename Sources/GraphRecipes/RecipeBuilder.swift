@@ -427,6 +427,9 @@ package struct RecipeBuilder {
             return try RecipeValues.color(json, path)
         case .data:
             return try RecipeValues.data(json, path)
+        case .string:
+            guard case .string(let text) = json else { throw RecipeError(path, "expected a string, got \(json.compact)") }
+            return .string(text)
         case .colorSpace:
             guard case .string(let name) = json, let space = NamedColorSpaces.space(named: name) else {
                 throw RecipeError(path, "expected a colour space, " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", ")

@@ -144,6 +144,14 @@ public struct FilterArguments: Sendable {
         }
     }
 
+    /// The string input `key`.
+    public func string(_ key: String) throws -> String {
+        guard case .string(let s)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a string")
+        }
+        return s
+    }
+
     /// The rectangle input `key`.
     public func rect(_ key: String) throws -> Rect {
         guard case .rect(let r)? = values[key] else {

@@ -67,7 +67,7 @@ public struct FilterRegistry: Sendable {
                 throw fail("unknown colour space \"\(name)\"; expected one of " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", "))
             }
             return .colorSpace(space)
-        case (.data, .data):
+        case (.data, .data), (.string, .string):
             return value
         case (.data, .vector(let v)):
             guard v.allSatisfy(\.isFinite) else { throw fail("data values must be finite") }
@@ -111,6 +111,7 @@ public struct FilterRegistry: Sendable {
         case .bool: return "a boolean"
         case .data: return "data (Float32 values)"
         case .colorSpace: return "a colour space"
+        case .string: return "a string"
         }
     }
 }

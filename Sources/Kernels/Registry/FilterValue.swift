@@ -69,6 +69,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
 public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
     /// Which ``FilterValue`` case an input takes.
     case image, number, vector, color, transform, rect, bool, data, colorSpace
+    /// Text (``FilterValue/string(_:)``): a barcode's message, a choice among names.
+    case string
 }
 
 /// The colour spaces colour and colour-space inputs accept by name (the names recipes use).
