@@ -102,7 +102,7 @@ final class FilterBuilderTests: XCTestCase {
         XCTAssertEqual(FilterRegistry.standard.closestFilters(to: "CIAffineTiles").first, "CIAffineTile")
         XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CITextImageGenerator"),
                        #"CITextImageGenerator is a Core Image filter this engine does not provide (the closest provided: "#
-                           + #""CIRandomGenerator", "CIStarShineGenerator", "CIStripesGenerator")"#)
+                           + #""CIAztecCodeGenerator", "CIQRCodeGenerator", "CIRandomGenerator")"#)
     }
 
     /// Apple's four neural filters are answered with the reason and what to use instead, by the
