@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(
             name: "CTextRendering", path: "Sources/CTextRendering", pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
+        // libzint (Debian's libzint-dev, no pkg-config file): the barcode generators' symbols.
+        .systemLibrary(name: "CZint", path: "Sources/CZint", providers: [.apt(["libzint-dev"])]),
         // FFmpeg's headers (video in and out, `graph video`): libavformat-dev, libavcodec-dev,
         // libavutil-dev, libswscale-dev (scripts/install-dependencies.sh). No pkgConfig on purpose:
         // its link flags would load libavcodec and the ~140 libraries it pulls in into every `graph`
@@ -62,7 +64,7 @@ let package = Package(
         // The filter catalogue (Core Image names and input keys): each filter's declaration with the
         // area passes and processors only it (or its family) uses, by family under Kernels/Filters;
         // their C row kernels are in CRowKernels (docs/design.md, "Where a filter's code lives").
-        .target(name: "Kernels", dependencies: ["GraphEngine", "CRowKernels", "CTextRendering"]),
+        .target(name: "Kernels", dependencies: ["GraphEngine", "CRowKernels", "CTextRendering", "CZint"]),
 
         // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
         .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),

@@ -85,12 +85,12 @@ public enum FilterBuilderGenerator {
         case .image: return "GraphEngine.Image?"
         case .number: return input.defaultValue == nil ? "Double?" : "Double"
         case .vector, .color: return "[Double]"
-        case .bool: return "Bool"
+        case .bool: return input.defaultValue == nil ? "Bool?" : "Bool"
+        case .string: return "String"
         case .rect: return "GraphEngine.Rect"
         case .transform: return "GraphEngine.AffineTransform"
         case .data: return "Foundation.Data"
         case .colorSpace: return "GraphEngine.ColorSpace?"
-        case .string: return "String"
         }
     }
 
@@ -100,12 +100,12 @@ public enum FilterBuilderGenerator {
         case .image: return "image(\(key))"
         case .number: return input.defaultValue == nil ? "optionalNumber(\(key))" : "number(\(key))"
         case .vector, .color: return "vector(\(key))"
-        case .bool: return "bool(\(key))"
+        case .bool: return input.defaultValue == nil ? "optionalBool(\(key))" : "bool(\(key))"
+        case .string: return "string(\(key))"
         case .rect: return "rect(\(key))"
         case .transform: return "transform(\(key))"
         case .data: return "data(\(key))"
         case .colorSpace: return "colorSpace(\(key))"
-        case .string: return "string(\(key))"
         }
     }
 
@@ -116,12 +116,12 @@ public enum FilterBuilderGenerator {
         case .number: return input.defaultValue == nil ? "set(newValue.map(FilterValue.number), \(key))" : "set(.number(newValue), \(key))"
         case .vector: return "set(.vector(newValue), \(key))"
         case .color: return "set(.color(newValue), \(key))"
-        case .bool: return "set(.bool(newValue), \(key))"
+        case .bool: return input.defaultValue == nil ? "set(newValue.map(FilterValue.bool), \(key))" : "set(.bool(newValue), \(key))"
+        case .string: return "set(.string(newValue), \(key))"
         case .rect: return "set(.rect(newValue), \(key))"
         case .transform: return "set(.transform(newValue), \(key))"
         case .data: return "set(.data(newValue), \(key))"
         case .colorSpace: return "set(newValue.map(FilterValue.colorSpace), \(key))"
-        case .string: return "set(.string(newValue), \(key))"
         }
     }
 

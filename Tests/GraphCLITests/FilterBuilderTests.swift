@@ -102,7 +102,7 @@ final class FilterBuilderTests: XCTestCase {
         XCTAssertEqual(FilterRegistry.standard.closestFilters(to: "CIAffineTiles").first, "CIAffineTile")
         XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CIMeshGenerator"),
                        #"CIMeshGenerator is a Core Image filter this engine does not provide (the closest provided: "#
-                           + #""CIRandomGenerator", "CIStripesGenerator", "CIStarShineGenerator")"#)
+                           + #""CIQRCodeGenerator", "CIRandomGenerator", "CIStripesGenerator")"#)
     }
 
     /// Apple's four neural filters are answered with the reason and what to use instead, by the

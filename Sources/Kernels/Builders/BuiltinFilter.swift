@@ -79,6 +79,16 @@ public class BuiltinFilter {
         return false
     }
 
+    func optionalBool(_ key: String) -> Bool? {
+        if case .bool(let b)? = self[key] { return b }
+        return nil
+    }
+
+    func string(_ key: String) -> String {
+        if case .string(let s)? = self[key] { return s }
+        return ""
+    }
+
     func rect(_ key: String) -> Rect {
         switch self[key] {
         case .rect(let r)?: return r
@@ -95,11 +105,6 @@ public class BuiltinFilter {
     func data(_ key: String) -> Data {
         if case .data(let d)? = self[key] { return d }
         return Data()
-    }
-
-    func string(_ key: String) -> String {
-        if case .string(let text)? = self[key] { return text }
-        return ""
     }
 
     func colorSpace(_ key: String) -> ColorSpace? {

@@ -56,6 +56,9 @@ extension Filters {
     /// The pixel of least alpha in an area (first in row order on ties) (`CIAreaMinimumAlpha`).
     public static func areaMinimumAlpha() -> AreaMinimumAlpha { AreaMinimumAlpha() }
 
+    /// An Aztec code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0) (`CIAztecCodeGenerator`).
+    public static func aztecCodeGenerator() -> AztecCodeGenerator { AztecCodeGenerator() }
+
     /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
     public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
 
@@ -115,6 +118,9 @@ extension Filters {
 
     /// The picture inside the rectangle with its edge pixels repeated outwards (crop, then clamp to extent); the empty default rectangle means the image's extent; infinite extent (`CIClamp`).
     public static func clamp() -> Clamp { Clamp() }
+
+    /// A Code 128 bar code of the message (libzint), one pixel per module, inputBarcodeHeight tall, with inputQuietSpace white pixels around it; extent from (0, 0) (`CICode128BarcodeGenerator`).
+    public static func code128BarcodeGenerator() -> Code128BarcodeGenerator { Code128BarcodeGenerator() }
 
     /// rgb = |rgb1 − rgb2| (unpremultiplied), a = a1·a2, premultiplied; extent the intersection (`CIColorAbsoluteDifference`).
     public static func colorAbsoluteDifference() -> ColorAbsoluteDifference { ColorAbsoluteDifference() }
@@ -506,6 +512,9 @@ extension Filters {
     /// Blends the image over the background: f = hardLight(cs, cb): multiply or screen by the background. (W3C blend mode on premultiplied colour.) (`CIOverlayBlendMode`).
     public static func overlayBlendMode() -> OverlayBlendMode { OverlayBlendMode() }
 
+    /// A PDF417 code of the message (libzint), one pixel per module, rows 3 pixels tall, black on white, with a one-module border; extent from (0, 0) (`CIPDF417BarcodeGenerator`).
+    public static func pdf417BarcodeGenerator() -> PDF417BarcodeGenerator { PDF417BarcodeGenerator() }
+
     /// The input rolled up over a cylinder (radius ρ) crossing the page along (cos angle, sin angle), axis at f = R − t(2R + πρ): back at u = πρ − x or ρ(π − asin(x/ρ)), front at ρ·asin(x/ρ), read at q = p + (u − x)d while q is on the page, target where the page has gone; the curl multiplied by the shading image's middle row at θ/π (`CIPageCurlTransition`).
     public static func pageCurlTransition() -> PageCurlTransition { PageCurlTransition() }
 
@@ -571,6 +580,9 @@ extension Filters {
 
     /// Dots of radius r on white: points P_k = c + d(k + 1/2 + 0.6(j(k) − 1/2)), d = 1.6r, j a plastic-number jitter; round dots of colour bilinear(in, P), the larger j(k).x on top, white where none covers; extent grown by d (`CIPointillize`).
     public static func pointillize() -> Pointillize { Pointillize() }
+
+    /// A QR code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0) (`CIQRCodeGenerator`).
+    public static func qrCodeGenerator() -> QRCodeGenerator { QRCodeGenerator() }
 
     /// A gradient between two circles (`CIRadialGradient`).
     public static func radialGradient() -> RadialGradient { RadialGradient() }
@@ -1112,6 +1124,36 @@ extension Filters {
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAztecCodeGenerator`: An Aztec code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0).
+    public final class AztecCodeGenerator: BuiltinFilter {
+        /// A `CIAztecCodeGenerator` with every input at its default.
+        public init() { super.init(name: "CIAztecCodeGenerator") }
+
+        /// The message to encode in the Aztec code (its UTF-8 bytes) (`inputMessage`).
+        public var message: String {
+            get { string("inputMessage") }
+            set { set(.string(newValue), "inputMessage") }
+        }
+
+        /// The share of codewords for error correction, in percent (libzint's 10, 23, 36 or 50 at or above it); default 23, range 5...95 (`inputCorrectionLevel`).
+        public var correctionLevel: Double {
+            get { number("inputCorrectionLevel") }
+            set { set(.number(newValue), "inputCorrectionLevel") }
+        }
+
+        /// The number of data layers (automatic when not given; 1–4 for a compact code); range 1...32 (`inputLayers`).
+        public var layers: Double? {
+            get { optionalNumber("inputLayers") }
+            set { set(newValue.map(FilterValue.number), "inputLayers") }
+        }
+
+        /// Force a compact (true) or full-range (false) code; automatic when not given (`inputCompactStyle`).
+        public var compactStyle: Bool? {
+            get { optionalBool("inputCompactStyle") }
+            set { set(newValue.map(FilterValue.bool), "inputCompactStyle") }
         }
     }
 
@@ -1718,6 +1760,30 @@ extension Filters {
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CICode128BarcodeGenerator`: A Code 128 bar code of the message (libzint), one pixel per module, inputBarcodeHeight tall, with inputQuietSpace white pixels around it; extent from (0, 0).
+    public final class Code128BarcodeGenerator: BuiltinFilter {
+        /// A `CICode128BarcodeGenerator` with every input at its default.
+        public init() { super.init(name: "CICode128BarcodeGenerator") }
+
+        /// The message to encode in the Code 128 bar code (its UTF-8 bytes) (`inputMessage`).
+        public var message: String {
+            get { string("inputMessage") }
+            set { set(.string(newValue), "inputMessage") }
+        }
+
+        /// The white pixels around the bar code; default 10, range 0...100 (`inputQuietSpace`).
+        public var quietSpace: Double {
+            get { number("inputQuietSpace") }
+            set { set(.number(newValue), "inputQuietSpace") }
+        }
+
+        /// The height of the bars in pixels; default 32, range 1...500 (`inputBarcodeHeight`).
+        public var barcodeHeight: Double {
+            get { number("inputBarcodeHeight") }
+            set { set(.number(newValue), "inputBarcodeHeight") }
         }
     }
 
@@ -5009,6 +5075,84 @@ extension Filters {
         }
     }
 
+    /// `CIPDF417BarcodeGenerator`: A PDF417 code of the message (libzint), one pixel per module, rows 3 pixels tall, black on white, with a one-module border; extent from (0, 0).
+    public final class PDF417BarcodeGenerator: BuiltinFilter {
+        /// A `CIPDF417BarcodeGenerator` with every input at its default.
+        public init() { super.init(name: "CIPDF417BarcodeGenerator") }
+
+        /// The message to encode in the PDF417 code (its UTF-8 bytes) (`inputMessage`).
+        public var message: String {
+            get { string("inputMessage") }
+            set { set(.string(newValue), "inputMessage") }
+        }
+
+        /// The smallest width of the symbol in pixels; range 56...583 (`inputMinWidth`).
+        public var minWidth: Double? {
+            get { optionalNumber("inputMinWidth") }
+            set { set(newValue.map(FilterValue.number), "inputMinWidth") }
+        }
+
+        /// The largest width of the symbol in pixels; range 56...583 (`inputMaxWidth`).
+        public var maxWidth: Double? {
+            get { optionalNumber("inputMaxWidth") }
+            set { set(newValue.map(FilterValue.number), "inputMaxWidth") }
+        }
+
+        /// The smallest height of the symbol in pixels; range 13...283 (`inputMinHeight`).
+        public var minHeight: Double? {
+            get { optionalNumber("inputMinHeight") }
+            set { set(newValue.map(FilterValue.number), "inputMinHeight") }
+        }
+
+        /// The largest height of the symbol in pixels; range 13...283 (`inputMaxHeight`).
+        public var maxHeight: Double? {
+            get { optionalNumber("inputMaxHeight") }
+            set { set(newValue.map(FilterValue.number), "inputMaxHeight") }
+        }
+
+        /// The number of data columns; range 1...30 (`inputDataColumns`).
+        public var dataColumns: Double? {
+            get { optionalNumber("inputDataColumns") }
+            set { set(newValue.map(FilterValue.number), "inputDataColumns") }
+        }
+
+        /// The number of rows; range 3...90 (`inputRows`).
+        public var rows: Double? {
+            get { optionalNumber("inputRows") }
+            set { set(newValue.map(FilterValue.number), "inputRows") }
+        }
+
+        /// The preferred width / height of the symbol; range 0...inf (`inputPreferredAspectRatio`).
+        public var preferredAspectRatio: Double? {
+            get { optionalNumber("inputPreferredAspectRatio") }
+            set { set(newValue.map(FilterValue.number), "inputPreferredAspectRatio") }
+        }
+
+        /// Core Image's compaction mode (ignored: libzint chooses the compaction); range 0...3 (`inputCompactionMode`).
+        public var compactionMode: Double? {
+            get { optionalNumber("inputCompactionMode") }
+            set { set(newValue.map(FilterValue.number), "inputCompactionMode") }
+        }
+
+        /// Truncated (compact) PDF417: no right row indicator and a one-module stop pattern (`inputCompactStyle`).
+        public var compactStyle: Bool? {
+            get { optionalBool("inputCompactStyle") }
+            set { set(newValue.map(FilterValue.bool), "inputCompactStyle") }
+        }
+
+        /// The error correction level, 0–8 (2^(level+1) codewords; automatic when not given); range 0...8 (`inputCorrectionLevel`).
+        public var correctionLevel: Double? {
+            get { optionalNumber("inputCorrectionLevel") }
+            set { set(newValue.map(FilterValue.number), "inputCorrectionLevel") }
+        }
+
+        /// Core Image's explicit compaction latch (ignored) (`inputAlwaysSpecifyCompaction`).
+        public var alwaysSpecifyCompaction: Bool? {
+            get { optionalBool("inputAlwaysSpecifyCompaction") }
+            set { set(newValue.map(FilterValue.bool), "inputAlwaysSpecifyCompaction") }
+        }
+    }
+
     /// `CIPageCurlTransition`: The input rolled up over a cylinder (radius ρ) crossing the page along (cos angle, sin angle), axis at f = R − t(2R + πρ): back at u = πρ − x or ρ(π − asin(x/ρ)), front at ρ·asin(x/ρ), read at q = p + (u − x)d while q is on the page, target where the page has gone; the curl multiplied by the shading image's middle row at θ/π.
     public final class PageCurlTransition: BuiltinFilter {
         /// A `CIPageCurlTransition` with every input at its default.
@@ -5594,6 +5738,24 @@ extension Filters {
         public var center: [Double] {
             get { vector("inputCenter") }
             set { set(.vector(newValue), "inputCenter") }
+        }
+    }
+
+    /// `CIQRCodeGenerator`: A QR code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0).
+    public final class QRCodeGenerator: BuiltinFilter {
+        /// A `CIQRCodeGenerator` with every input at its default.
+        public init() { super.init(name: "CIQRCodeGenerator") }
+
+        /// The message to encode in the QR code (its UTF-8 bytes) (`inputMessage`).
+        public var message: String {
+            get { string("inputMessage") }
+            set { set(.string(newValue), "inputMessage") }
+        }
+
+        /// The correction level: L, M, Q or H; default "M" (`inputCorrectionLevel`).
+        public var correctionLevel: String {
+            get { string("inputCorrectionLevel") }
+            set { set(.string(newValue), "inputCorrectionLevel") }
         }
     }
 

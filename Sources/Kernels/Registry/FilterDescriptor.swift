@@ -135,14 +135,6 @@ public struct FilterArguments: Sendable {
         return data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
     }
 
-    /// The text input `key`.
-    public func string(_ key: String) throws -> String {
-        guard case .string(let text)? = values[key] else {
-            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected text")
-        }
-        return text
-    }
-
     /// A colour-space input, or nil when not given (the working space).
     public func colorSpace(_ key: String) throws -> ColorSpace? {
         switch values[key] {
@@ -150,6 +142,14 @@ public struct FilterArguments: Sendable {
         case .colorSpace(let space)?: return space
         default: throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a colour space")
         }
+    }
+
+    /// The string input `key`.
+    public func string(_ key: String) throws -> String {
+        guard case .string(let s)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a string")
+        }
+        return s
     }
 
     /// The rectangle input `key`.

@@ -68,7 +68,9 @@ public enum FilterValue: Sendable, CustomStringConvertible {
 /// The type a filter input accepts.
 public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
     /// Which ``FilterValue`` case an input takes.
-    case image, number, vector, color, transform, rect, bool, data, colorSpace, string
+    case image, number, vector, color, transform, rect, bool, data, colorSpace
+    /// Text (``FilterValue/string(_:)``): a barcode's message, a text generator's text, a choice among names.
+    case string
 }
 
 /// The colour spaces colour and colour-space inputs accept by name (the names recipes use).
