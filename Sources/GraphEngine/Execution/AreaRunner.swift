@@ -126,7 +126,7 @@ final class AreaRunner {
                             channels: layout.channels, scratch: scratch)
         operation.run(tile)
         // Planes the pass does not compute, when the output keeps them (a stage's own planes keep
-        // only what it computes: see ``StagePlanner/Stage/storedChannels``).
+        // only what it computes: see ``Plan/Stage/storedChannels``).
         if layout.channels < 4 && output.stores(channel: 3) {
             let row = alphaRow(rect.width)
             for y in 0..<rect.height { tile.output.store(channel: 3, row: y, from: row) }

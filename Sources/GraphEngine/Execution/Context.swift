@@ -137,7 +137,7 @@ public final class Context: @unchecked Sendable {
     /// decode windowed for it alone (see ``SequentialSourceReads``).
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
               managed alreadyManaged: Bool = false, sequential: Bool = false) throws
-        -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
+        -> (root: Node, plan: Plan, log: [(pass: String, changes: [String])])
     {
         var resolveLog: [String] = []
         let resolved = try ResolveFileSources.run(image.node, log: &resolveLog, sequential: sequential)
@@ -148,7 +148,7 @@ public final class Context: @unchecked Sendable {
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
         do {
             try checkProcessorNesting(optimized.0)
-            let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
+            let planner = try Planner.plan(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
                                            destination: destination)
             try checkRegions(planner, rect: rect)
             return (optimized.0, planner, optimized.1)
@@ -180,7 +180,7 @@ public final class Context: @unchecked Sendable {
 
     /// Fails before anything is allocated when an intermediate would cover more pixels than a
     /// render may (a transform shrinking its input a millionfold reads a million times more of it).
-    private func checkRegions(_ planner: StagePlanner, rect: PixelRect) throws {
+    private func checkRegions(_ planner: Plan, rect: PixelRect) throws {
         let limit = options.maximumRenderPixels
         for stage in planner.stages {
             let region = planner.region(of: stage.node)

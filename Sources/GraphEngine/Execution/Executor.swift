@@ -11,7 +11,7 @@ import Foundation
 /// bytes are the same for every tile size and thread count.
 struct Executor {
     let context: Context
-    let plan: StagePlanner
+    let plan: Plan
     let root: Node
     let order: [Node]
     /// Counts finished output pixels, when someone watches.
@@ -25,7 +25,7 @@ struct Executor {
     /// built at the first ``run(rect:makeSink:timings:)`` with this render's uniforms.
     private let channelTables = ComputedOnce<[ChannelTable?]>()
 
-    init(context: Context, plan: StagePlanner, root: Node, order: [Node]) {
+    init(context: Context, plan: Plan, root: Node, order: [Node]) {
         self.context = context
         self.plan = plan
         self.root = root
@@ -246,7 +246,7 @@ struct Executor {
         }
     }
 
-    private func inputView(_ slot: StagePlanner.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
+    private func inputView(_ slot: Plan.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
         if let window = slot.window {
             var whole = slot
             whole.window = nil
@@ -376,7 +376,7 @@ final class WorkerScratch: @unchecked Sendable {
     /// Planes that stay empty (read as transparent): what a stage without planes of its own gives.
     let unused: PlaneSet
 
-    /// Makes sure there are planes for `slotCount` slots (``StagePlanner/scratchSlots``).
+    /// Makes sure there are planes for `slotCount` slots (``Plan/scratchSlots``).
     func prepare(slotCount: Int) {
         while planes.count < slotCount { planes.append(PlaneSet(format: format)) }
     }

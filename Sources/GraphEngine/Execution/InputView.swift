@@ -17,7 +17,7 @@ struct InputView {
     let edge: EdgeMode
     let filter: SamplingFilter
     /// The linear value of each 8-bit code, decoding a transfer function while reading (8-bit
-    /// buffers only; see ``StagePlanner/Slot``), or nil.
+    /// buffers only; see ``Plan/Slot``), or nil.
     let decodeTable: [Float]?
     /// A 3×3 matrix (row-major) that ``load(x0:y:count:into:)`` applies to the colour it reads (the
     /// primaries change of a photo an area pass reads from its bytes), or nil.

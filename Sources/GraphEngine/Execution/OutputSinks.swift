@@ -26,7 +26,7 @@ struct BufferSink: OutputSink, @unchecked Sendable {
     /// Scratch for half-float conversion, one span wide (owned by the worker).
     let halfScratch: UnsafeMutablePointer<UInt16>
     /// The values are linear and the output is sRGB: encode while quantising to 8 bits (the last
-    /// step of the output colour conversion, fused into the store; see ``StagePlanner``).
+    /// step of the output colour conversion, fused into the store; see ``FuseOutputEncode``).
     var encodeSRGB = false
 
     /// Copies `rect` of `source` byte for byte, as `load → store` would write it, and returns

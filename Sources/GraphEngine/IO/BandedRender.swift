@@ -5,7 +5,7 @@ extension Context {
     /// into a free slot of `ring` as `format` rows of `rowBytes`, for the encoder running on `thread`,
     /// then commits the end-of-image marker. A failure cancels the ring; the thread is joined either
     /// way, so the encoder's own outcome can be read afterwards.
-    func renderBands(_ bands: [PixelRect], reads: SequentialSourceReads, executor: Executor, plan: StagePlanner,
+    func renderBands(_ bands: [PixelRect], reads: SequentialSourceReads, executor: Executor, plan: Plan,
                      format: PixelFormat, rowBytes: Int, ring: BandRing, encoderThread thread: JoinableThread) throws {
         let timings = Executor.Timings(count: plan.stages.count)
         let encodeSRGB = plan.encodesSRGBInStore

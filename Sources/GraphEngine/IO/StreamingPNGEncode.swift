@@ -62,7 +62,7 @@ extension Context {
     /// Renders the bands of `settings.area` into a ring and feeds them to `encoder` on a thread of
     /// its own. Throws ``WiderLayoutNeeded`` when an encode without alpha meets a pixel that is not
     /// opaque, or a grey encode one that is not grey.
-    private func encodeBands(executor: Executor, plan: StagePlanner, settings: PNGBands, encoder: PNGRowEncoder) throws {
+    private func encodeBands(executor: Executor, plan: Plan, settings: PNGBands, encoder: PNGRowEncoder) throws {
         let area = settings.area, bandRows = settings.bands.first?.height ?? 1
         let rowBytes = area.width * 4 * settings.bytesPerSample
         let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)

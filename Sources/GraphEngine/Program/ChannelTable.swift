@@ -14,7 +14,7 @@ struct ChannelTable {
 
     /// Whether `program` reading `slots` takes the lookup path: its one input is an 8-bit buffer
     /// whose alpha is 1, read whole and without a primaries change, and ``isPerChannel(_:)``.
-    static func applies(to program: Program, slots: [StagePlanner.Slot]) -> Bool {
+    static func applies(to program: Program, slots: [Plan.Slot]) -> Bool {
         guard slots.count == 1, case .buffer(let buffer) = slots[0].source, slots[0].primaries == nil, slots[0].window == nil,
               buffer.format.component == .uint8, buffer.alphaMode == .opaque || !buffer.format.hasAlpha,
               buffer.format != .grayAlpha8 else { return false }
