@@ -29,7 +29,8 @@ final class PlanPassTests: XCTestCase {
             .applyingFilter("CISepiaTone", parameters: ["inputIntensity": .number(1)])
         let dump = try Context().dump(image)
         XCTAssertEqual(dump.planPasses.map(\.pass),
-                       ["cut-stages", "materialize", "fuse-source-decode", "fuse-output-encode", "lower", "assign-scratch"])
+                       ["cut-stages", "materialize", "fuse-source-decode", "fuse-output-encode", "lower", "row-kernels",
+                        "assign-scratch"])
         XCTAssertEqual(dump.planPasses.map(\.pass), Planner.passes.map(\.name))
         let decisions = Dictionary(uniqueKeysWithValues: dump.planPasses.map { ($0.pass, $0.changes) })
         XCTAssertEqual(decisions["fuse-source-decode"]?.count, 1, dump.text(stages: [.plan]))
@@ -77,5 +78,32 @@ final class PlanPassTests: XCTestCase {
         unfused.fusion = false
         let everything = try Context(options: unfused).plan(image, rect: rect).plan
         XCTAssertTrue(RegionOfInterest.topologicalOrder(everything.root).allSatisfy(everything.isMaterialized))
+    }
+
+    /// The output stage's super-operations are plan decisions: an unfiltered camera frame written
+    /// to RGBA8 takes the YUV row kernel, an unfiltered premultiplied RGBA8 buffer written to RGBA8
+    /// is copied; any other destination, straight alpha or a filter keeps the program.
+    func testRowKernelsAreChosenByThePlan() throws {
+        var options = ContextOptions()
+        options.workingColorSpace = nil
+        let context = Context(options: options)
+        func kernel(_ image: Image, _ format: PixelFormat, in context: Context) throws -> RowKernel? {
+            let plan = try context.plan(image, rect: PixelRect(image.extent), destination: format).plan
+            return plan.stages[plan.rootStage].rowKernel
+        }
+        let bytes = (0..<(8 * 6 + 2 * 4 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        let frame = Image(yuv: try YUVFrame(bytes: bytes, width: 8, height: 6, layout: .planar))
+        guard case .yuvToRGBA8? = try kernel(frame, .rgba8, in: context) else {
+            return XCTFail("an unfiltered frame into RGBA8 takes the YUV row kernel")
+        }
+        XCTAssertNil(try kernel(frame, .rgbaf, in: context))
+        XCTAssertNil(try kernel(frame.applyingFilter("CIHueAdjust", parameters: ["inputAngle": .number(1)]), .rgba8, in: context))
+
+        let premultiplied = Image(buffer: try makeTestBuffer(width: 8, height: 6, seed: 53, alpha: .premultiplied))
+        XCTAssertEqual(try kernel(premultiplied, .rgba8, in: context), .byteCopy)
+        XCTAssertNil(try kernel(premultiplied, .rgb8, in: context))
+        XCTAssertNil(try kernel(Image(buffer: try makeTestBuffer(width: 8, height: 6, seed: 53, alpha: .straight)), .rgba8, in: context))
+        let dump = try context.dump(premultiplied)
+        XCTAssertEqual(dump.planPasses.first { $0.pass == "row-kernels" }?.changes.count, 1, dump.text(stages: [.plan]))
     }
 }

@@ -214,11 +214,9 @@ public final class Context: @unchecked Sendable {
         progress?.expect(pixels: area.pixelCount)
         let timings = Executor.Timings(count: plan.stages.count)
         let base = SendablePointer(destination)
-        let encode = plan.encodesSRGBInStore
+        let destinationExecutor = executor
         try executor.run(rect: area, makeSink: { _, half in
-            var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: area, halfScratch: half)
-            sink.encodeSRGB = encode
-            return sink
+            destinationExecutor.destinationSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: area, halfScratch: half)
         }, timings: timings)
         try plan.checkStreamingSources()
         let total = DispatchTime.now().uptimeNanoseconds - start

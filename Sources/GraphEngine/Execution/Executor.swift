@@ -200,7 +200,7 @@ struct Executor {
                     guard let executable = executables[index] else { return }
                     let inputs = slots.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } }
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
-                    SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
+                    Executor.runProgram(stage, executable, uniforms: uniforms, inputs: inputs, rect: strip,
                                         registers: scratch.registers, sink: sink, table: tables[index])
                 case .area(let op, let inputs, let layout):
                     scratch.areaRunner.run(op, inputs: inputs.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } },
@@ -233,7 +233,7 @@ struct Executor {
                 guard let executable = executables[index] else { continue }
                 let inputs = inputSlots.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } }
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
-                SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
+                Executor.runProgram(stage, executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink, table: tables[index])
             case .area(let op, let inputs, let layout):
                 scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } },
@@ -244,6 +244,27 @@ struct Executor {
             timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start,
                         pixels: region.pixelCount, bytes: isRoot ? 0 : planes.byteCount)
         }
+    }
+
+    /// Runs program stage `stage` over `rect` into `sink`: by the row kernel the plan chose for it
+    /// when that can do the rectangle, else by the interpreter.
+    private static func runProgram(_ stage: Plan.Stage, _ executable: SpanInterpreter.Executable, uniforms: [Float],
+                                   inputs: [InputView], rect: PixelRect, registers: SpanInterpreter.RegisterFile,
+                                   sink: any OutputSink, table: ChannelTable?) {
+        if let kernel = stage.rowKernel, let destination = sink as? BufferSink,
+           RowKernels.run(kernel, uniforms: uniforms, inputs: inputs, rect: rect, registers: registers, sink: destination) {
+            return
+        }
+        SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: rect, registers: registers, sink: sink, table: table)
+    }
+
+    /// A sink writing rows of `format` at `base` (`rowBytes` apart) for the rectangle `rect` of the
+    /// output: with the plan's output encode fused into its 8-bit stores (``FuseOutputEncode``).
+    func destinationSink(base: UnsafeMutableRawPointer, rowBytes: Int, format: PixelFormat, rect: PixelRect,
+                         halfScratch: UnsafeMutablePointer<UInt16>) -> BufferSink {
+        var sink = BufferSink(base: base, rowBytes: rowBytes, format: format, rect: rect, halfScratch: halfScratch)
+        sink.encodeSRGB = plan.encodesSRGBInStore
+        return sink
     }
 
     private func inputView(_ slot: Plan.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {

@@ -33,8 +33,7 @@ struct BufferSink: OutputSink, @unchecked Sendable {
     /// true; returns false (having written nothing) unless that is exact: the same format, no
     /// transfer function, alpha already premultiplied or absent, `rect` inside the buffer.
     func copyRows(from source: ImageBuffer, rect: PixelRect) -> Bool {
-        guard source.format == format, !encodeSRGB,
-              format == .rgb8 || ((format == .rgba8 || format == .bgra8) && source.alphaMode == .premultiplied),
+        guard RowKernel.copiesBytes(of: source, into: format), !encodeSRGB,
               rect.x >= 0, rect.y >= 0, rect.maxX <= source.width, rect.maxY <= source.height else { return false }
         let bytesPerPixel = format.bytesPerPixel
         for y in rect.y..<rect.maxY {

@@ -8,16 +8,13 @@ extension Context {
     func renderBands(_ bands: [PixelRect], reads: SequentialSourceReads, executor: Executor, plan: Plan,
                      format: PixelFormat, rowBytes: Int, ring: BandRing, encoderThread thread: JoinableThread) throws {
         let timings = Executor.Timings(count: plan.stages.count)
-        let encodeSRGB = plan.encodesSRGBInStore
         do {
             for (index, band) in bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }
                 reads.prepare(band: index)
                 let base = SendablePointer(ring.band(slot))
                 try executor.run(rect: band, makeSink: { _, half in
-                    var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: band, halfScratch: half)
-                    sink.encodeSRGB = encodeSRGB
-                    return sink
+                    executor.destinationSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: band, halfScratch: half)
                 }, timings: timings)
                 ring.commit(rows: band.height, error: nil)
             }

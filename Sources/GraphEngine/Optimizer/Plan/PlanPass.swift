@@ -14,6 +14,7 @@ enum Planner {
         FuseSourceDecode(),
         FuseOutputEncode(),
         LowerStages(),
+        ChooseRowKernels(),
         AssignScratchSlots(),
     ]
 

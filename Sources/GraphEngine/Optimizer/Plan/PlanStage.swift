@@ -78,5 +78,7 @@ extension Plan {
         /// The planes its intermediate keeps (``PlaneSet``): 1 when what it stores is grey and
         /// opaque (one value in red, green and blue, alpha 1), 3 when only opaque, else 4.
         var storedChannels = 4
+        /// The row kernel that does the whole program's work, if any (``ChooseRowKernels``).
+        var rowKernel: RowKernel?
     }
 }
