@@ -297,14 +297,6 @@ struct InputView {
     }
 }
 
-/// What a read outside an input's data gives.
-package enum EdgeMode: String, Hashable, Sendable {
-    /// Transparent black (Core Image's behaviour outside an extent).
-    case zero
-    /// The nearest edge pixel (`clampedToExtent()`).
-    case clamp
-}
-
 /// Row conversion from interleaved buffers of every ``PixelFormat`` into premultiplied planar Float32.
 enum BufferDeinterleave {
     static func read(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeTable: [Float]?, column: Int,
@@ -375,5 +367,18 @@ enum BufferDeinterleave {
             // Opaque means alpha is 1 whatever the bytes hold (like Core Graphics' "skip" alpha).
             a.update(repeating: 1, count: count)
         }
+    }
+}
+
+/// An area pass reading a cropped input through a window (``AreaInputWindow``).
+extension InputView {
+    /// `view` reading only the pixels inside `window`.
+    init(_ view: InputView, window: PixelRect) {
+        storage = view.storage
+        valid = view.valid.intersection(window)
+        edge = view.edge
+        filter = view.filter
+        decodeTable = view.decodeTable
+        primaries = view.primaries
     }
 }
