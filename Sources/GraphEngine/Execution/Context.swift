@@ -158,6 +158,12 @@ public final class Context: @unchecked Sendable {
         }
     }
 
+    /// The backend that runs `plan` in this context: the CPU one (``Executor``), the only backend
+    /// today. Every render gets its backend here.
+    func backend(for plan: Plan) -> Executor {
+        Executor(context: self, plan: plan)
+    }
+
     /// Image processors nested in image processors, at most: each renders its inputs in a render of
     /// its own, which plans again everything below it, so nesting costs time quadratic in its
     /// depth and a stack frame chain per level (1,000 nested reductions took 150 s).
@@ -204,7 +210,7 @@ public final class Context: @unchecked Sendable {
         }
         let start = DispatchTime.now().uptimeNanoseconds
         let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
-        var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        var executor = backend(for: plan)
         executor.progress = progress
         if options.memoryLimit != nil {
             let scratch = executor.workUnits(area).prefix(2).map { executor.workerScratchBytes(unit: $0) }.max() ?? 0
@@ -212,12 +218,8 @@ public final class Context: @unchecked Sendable {
                             for: "rendering \(area.width)x\(area.height)")
         }
         progress?.expect(pixels: area.pixelCount)
-        let timings = Executor.Timings(count: plan.stages.count)
-        let base = SendablePointer(destination)
-        let destinationExecutor = executor
-        try executor.run(rect: area, makeSink: { _, half in
-            destinationExecutor.destinationSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: area, halfScratch: half)
-        }, timings: timings)
+        let timings = StageTimings(count: plan.stages.count)
+        try executor.render(area, into: .buffer(SendablePointer(destination), rowBytes: rowBytes, format: format), timings: timings)
         try plan.checkStreamingSources()
         let total = DispatchTime.now().uptimeNanoseconds - start
         return RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles, totalNanoseconds: total)
@@ -228,10 +230,8 @@ public final class Context: @unchecked Sendable {
     func renderPlanar(_ node: Node, region: PixelRect, samples: PlanarBuffer.Samples = .float32, channels: Int = 4) throws -> PlanarBuffer {
         let output = try PlanarBuffer(rect: region, samples: samples, channels: channels)
         guard !region.isEmpty else { return output }
-        let (root, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
-        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
-        try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output) },
-                         timings: Executor.Timings(count: plan.stages.count))
+        let (_, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
+        try backend(for: plan).render(region, into: .planar(output), timings: StageTimings(count: plan.stages.count))
         try plan.checkStreamingSources()
         return output
     }
@@ -288,11 +288,11 @@ extension Context {
         let planes = PlaneSet(format: options.workingFormat)
         guard !region.isEmpty else { return (planes, nil) }
         let start = DispatchTime.now().uptimeNanoseconds
-        let (root, plan, _) = try self.plan(Image(node: input), rect: region, managed: true)
-        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        let (_, plan, _) = try self.plan(Image(node: input), rect: region, managed: true)
+        let executor = backend(for: plan)
         planes.reset(to: region, channels: plan.stages[plan.rootStage].storedChannels)
-        let timings = Executor.Timings(count: plan.stages.count)
-        try executor.run(rect: region, makeSink: { _, _ in PlaneSink(planes: planes) }, timings: timings)
+        let timings = StageTimings(count: plan.stages.count)
+        try executor.render(region, into: .planes(planes), timings: timings)
         try plan.checkStreamingSources()
         imageCache.insert(planes, for: key, bytes: planes.byteCount)
         return (planes, RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles,

@@ -9,10 +9,11 @@ import Foundation
 /// are needed; each worker computes them into its own reusable scratch planes, producers first, and
 /// the root stage writes straight into the destination. Pixels depend only on position, so the
 /// bytes are the same for every tile size and thread count.
-struct Executor {
+struct Executor: Backend {
     let context: Context
     let plan: Plan
     let root: Node
+    /// The plan's nodes, inputs first (region-of-interest propagation per work unit walks them).
     let order: [Node]
     /// Counts finished output pixels, when someone watches.
     var progress: RenderProgress?
@@ -25,41 +26,36 @@ struct Executor {
     /// built at the first ``run(rect:makeSink:timings:)`` with this render's uniforms.
     private let channelTables = ComputedOnce<[ChannelTable?]>()
 
-    init(context: Context, plan: Plan, root: Node, order: [Node]) {
+    /// Made by ``Context/backend(for:)``, the one place a render gets its backend.
+    init(context: Context, plan: Plan) {
         self.context = context
         self.plan = plan
-        self.root = root
-        self.order = order
+        root = plan.root
+        order = RegionOfInterest.topologicalOrder(plan.root)
         threads = context.options.threads
     }
 
-    /// Per-stage figures gathered during the render.
-    final class Timings: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var nanoseconds: [UInt64]
-        private(set) var units: [Int]
-        private(set) var pixels: [Int]
-        private(set) var peakBytes: [Int]
-        init(count: Int) {
-            nanoseconds = Array(repeating: 0, count: count)
-            units = Array(repeating: 0, count: count)
-            pixels = Array(repeating: 0, count: count)
-            peakBytes = Array(repeating: 0, count: count)
-        }
-        func add(stage: Int, nanoseconds ns: UInt64, pixels px: Int, bytes: Int) {
-            lock.lock()
-            nanoseconds[stage] += ns
-            units[stage] += 1
-            pixels[stage] += px
-            peakBytes[stage] = max(peakBytes[stage], bytes)
-            lock.unlock()
+    func render(_ rect: PixelRect, into destination: RenderDestination, timings: StageTimings) throws {
+        switch destination {
+        case .buffer(let base, let rowBytes, let format):
+            // The output encode the plan fused into the 8-bit store (``FuseOutputEncode``).
+            let encode = plan.encodesSRGBInStore
+            try run(rect: rect, makeSink: { _, half in
+                var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: rect, halfScratch: half)
+                sink.encodeSRGB = encode
+                return sink
+            }, timings: timings)
+        case .planar(let buffer):
+            try run(rect: rect, makeSink: { _, _ in PlanarSink(buffer: buffer) }, timings: timings)
+        case .planes(let planes):
+            try run(rect: rect, makeSink: { _, _ in PlaneSink(planes: planes) }, timings: timings)
         }
     }
 
     /// Renders `rect` of the root into `sink` (called per work unit with the unit's sink). A render
     /// in bands calls this once per band; the image processors run at the first call only.
-    func run(rect: PixelRect, makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
-             timings: Timings) throws {
+    private func run(rect: PixelRect, makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
+             timings: StageTimings) throws {
         let precomputed = try precomputedStages(timings: timings)
         let processed = precomputed.planes
         if !context.options.fusion {
@@ -89,7 +85,7 @@ struct Executor {
     /// A processor's inputs are rendered whole for it. When the work units read such an input too
     /// (a reduction's input that is also thresholded per pixel), they read that rendering instead of
     /// computing the input and everything below it again, per tile, over the processor's region.
-    private func precomputedStages(timings: Timings) throws -> PrecomputedStages {
+    private func precomputedStages(timings: StageTimings) throws -> PrecomputedStages {
         try precomputed.once {
             let stages = PrecomputedStages()
             let regions = RegionOfInterest.propagate(root: root, rect: plan.renderRect, order: order,
@@ -182,7 +178,7 @@ struct Executor {
     /// intermediate before the next one starts (one full-image pass per node).
     private func runWholeImagePasses(rect: PixelRect, regions: [ObjectIdentifier: PixelRect], processed: [Int: PlaneSet],
                                      makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
-                                     timings: Timings) throws {
+                                     timings: StageTimings) throws {
         let executables = self.executables()
         let tables = try lookupTables(executables)
         let whole = WholeImages(processed)
@@ -217,7 +213,7 @@ struct Executor {
 
     private func runUnit(_ unit: PixelRect, scratch: WorkerScratch, executables: [SpanInterpreter.Executable?],
                          tables: [ChannelTable?], precomputed: PrecomputedStages,
-                         makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: Timings) {
+                         makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: StageTimings) {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order, precomputed: precomputed.contains)
         let processed = precomputed.planes, slots = plan.scratchSlots
         for (index, stage) in plan.stages.enumerated() {
@@ -256,15 +252,6 @@ struct Executor {
             return
         }
         SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: rect, registers: registers, sink: sink, table: table)
-    }
-
-    /// A sink writing rows of `format` at `base` (`rowBytes` apart) for the rectangle `rect` of the
-    /// output: with the plan's output encode fused into its 8-bit stores (``FuseOutputEncode``).
-    func destinationSink(base: UnsafeMutableRawPointer, rowBytes: Int, format: PixelFormat, rect: PixelRect,
-                         halfScratch: UnsafeMutablePointer<UInt16>) -> BufferSink {
-        var sink = BufferSink(base: base, rowBytes: rowBytes, format: format, rect: rect, halfScratch: halfScratch)
-        sink.encodeSRGB = plan.encodesSRGBInStore
-        return sink
     }
 
     private func inputView(_ slot: Plan.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {

@@ -1,7 +1,7 @@
 /// Figures from one render: per program, the work units, time, throughput and intermediate bytes.
 public struct RenderProfile: Sendable {
     let plan: Plan
-    let timings: Executor.Timings
+    let timings: StageTimings
     /// The renders of the intermediates computed before the work units, by stage index.
     var intermediates: [Int: RenderProfile] = [:]
     /// Wall time of the whole render, planning included.
