@@ -209,7 +209,7 @@ public final class Context: @unchecked Sendable {
             throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(area.width) \(format.rawValue) pixels")
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
+        let (_, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
         var executor = backend(for: plan)
         executor.progress = progress
         if options.memoryLimit != nil {

@@ -31,7 +31,7 @@ struct Executor: Backend {
         self.context = context
         self.plan = plan
         root = plan.root
-        order = RegionOfInterest.topologicalOrder(plan.root)
+        order = plan.order
         threads = context.options.threads
     }
 
@@ -146,8 +146,8 @@ struct Executor: Backend {
     private func lookupTables(_ executables: [SpanInterpreter.Executable?]) throws -> [ChannelTable?] {
         try channelTables.once {
             try plan.stages.enumerated().map { index, stage in
-                guard case .program(let program, let uniforms, _, let slots, _) = stage.work, let executable = executables[index],
-                      ChannelTable.applies(to: program, slots: slots) else { return nil }
+                guard case .program(_, let uniforms, _, let slots, _) = stage.work, let executable = executables[index],
+                      stage.looksUpChannels else { return nil }
                 return try ChannelTable(executable, uniforms: uniforms,
                                         decodeTable: slots[0].decode.flatMap(TransferTables.byteDecode(for:)), filter: slots[0].filter)
             }

@@ -105,7 +105,7 @@ extension Context {
                 case .program(let program, let uniforms, let origins, let slots, let name):
                     entry.name = name
                     entry.instructions = program.listing(origins: origins)
-                    if ChannelTable.applies(to: program, slots: slots) {
+                    if stage.looksUpChannels {
                         entry.instructions.append("channel lookup table: each result channel depends on one channel of the 8-bit "
                                                   + "input; the listing runs once over its 256 codes per render, pixels are looked up")
                     }

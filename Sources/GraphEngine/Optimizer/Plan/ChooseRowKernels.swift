@@ -1,11 +1,19 @@
-/// Chooses the super-operations of the output stage (``RowKernel``): an unfiltered camera frame
-/// written to RGBA8 or BGRA8 by the fixed-point YUV row kernel, an unfiltered source written to a
-/// destination of its own format by a byte copy. Only the output stage writes the destination, and
-/// only a destination without a fused encode is written as the kernels write it.
+/// Chooses the super-operations of program stages: the channel lookup (``ChannelLookup``) for
+/// any program stage whose channels each depend on one channel of its 8-bit input, and for the
+/// output stage a ``RowKernel``: an unfiltered camera frame written to RGBA8 or BGRA8 by the
+/// fixed-point YUV row kernel, an unfiltered source written to a destination of its own format by
+/// a byte copy. Only the output stage writes the destination, and only a destination without a
+/// fused encode is written as the kernels write it.
 struct ChooseRowKernels: PlanPass {
     let name = "row-kernels"
 
     func run(_ plan: inout Plan, log: inout [String]) throws {
+        for index in plan.stages.indices {
+            guard case .program(let program, _, _, let slots, _) = plan.stages[index].work,
+                  ChannelLookup.applies(to: program, slots: slots) else { continue }
+            plan.stages[index].looksUpChannels = true
+            log.append("p\(index): each channel looked up in the program's results for the 256 codes of its 8-bit input")
+        }
         guard let destination = plan.destination, !plan.encodesSRGBInStore, !plan.stages.isEmpty,
               case .program(let program, let uniforms, _, let slots, _) = plan.stages[plan.rootStage].work,
               let input = slots.first

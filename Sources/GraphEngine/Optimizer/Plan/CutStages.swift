@@ -28,6 +28,7 @@ struct CutStages: PlanPass {
                 break
             }
         }
+        plan.order = order
         plan.consumers = consumers
         plan.areaReaders = areaReaders
         plan.regions = RegionOfInterest.propagate(root: plan.root, rect: plan.renderRect, order: order,

@@ -12,7 +12,7 @@ struct FuseSourceDecode: PlanPass {
     static let passesSharingADecode = 4
 
     func run(_ plan: inout Plan, log: inout [String]) throws {
-        for node in RegionOfInterest.topologicalOrder(plan.root) {
+        for node in plan.order {
             guard case .colorConversion(let conversion) = node.kind, FuseSourceDecode.applies(conversion, node.inputs[0])
             else { continue }
             plan.decodedWhileLoading.insert(ObjectIdentifier(node))

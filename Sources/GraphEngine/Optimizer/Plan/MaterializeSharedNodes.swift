@@ -6,13 +6,12 @@ struct MaterializeSharedNodes: PlanPass {
     let name = "materialize"
 
     func run(_ plan: inout Plan, log: inout [String]) throws {
-        let order = RegionOfInterest.topologicalOrder(plan.root)
         if plan.materializeEverything {
-            plan.materialized = Set(order.map(ObjectIdentifier.init))
-            log.append("fusion off: each of the \(order.count) nodes is computed into an intermediate of its own")
+            plan.materialized = Set(plan.order.map(ObjectIdentifier.init))
+            log.append("fusion off: each of the \(plan.order.count) nodes is computed into an intermediate of its own")
             return
         }
-        for node in order {
+        for node in plan.order {
             switch node.kind {
             case .buffer, .area, .processor: continue
             case .color where node.inputs.isEmpty: continue

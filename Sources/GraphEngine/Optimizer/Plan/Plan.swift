@@ -18,6 +18,8 @@ struct Plan {
     /// Every node gets its own program (no concatenation): only to measure what fusion buys.
     let materializeEverything: Bool
 
+    /// The graph's nodes, inputs before the nodes that read them (``CutStages``).
+    var order: [Node] = []
     /// How many nodes read each node (``CutStages``).
     var consumers: [ObjectIdentifier: Int] = [:]
     /// How many area passes load each node, through clamps and crops (``CutStages``).

@@ -80,5 +80,8 @@ extension Plan {
         var storedChannels = 4
         /// The row kernel that does the whole program's work, if any (``ChooseRowKernels``).
         var rowKernel: RowKernel?
+        /// The program's results are computed once per render for the 256 codes of its one 8-bit
+        /// input and its pixels looked up (``ChannelLookup``, decided by ``ChooseRowKernels``).
+        var looksUpChannels = false
     }
 }
