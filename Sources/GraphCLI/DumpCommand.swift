@@ -9,7 +9,7 @@ struct DumpCommand: ParsableCommand {
     @Argument(help: "The recipe JSON file (- reads it from standard input).") var recipe: String
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a parameter: IMAGE.KEY=VALUE (VALUE is JSON).", valueName: "IMAGE.KEY=VALUE"))
     var settings: [String] = []
-    @Option(help: "A comma list of initial, optimized, programs, timing.") var stage: String = "initial,optimized,programs"
+    @Option(help: "A comma list of initial, optimized, plan, programs, timing.") var stage: String = "initial,optimized,plan,programs"
     @Option(help: "text, json or dot.") var format: OutputFormat = .text
     @Option(help: "Worker threads.") var threads: Int?
     @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?

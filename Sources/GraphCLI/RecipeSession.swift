@@ -50,7 +50,7 @@ struct RecipeSession {
         var stages = Set<DumpStage>()
         for item in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
             guard let stage = DumpStage(rawValue: item) else {
-                throw RecipeError(option, "unknown stage \"\(item)\"; expected initial, optimized, programs or timing")
+                throw RecipeError(option, "unknown stage \"\(item)\"; expected initial, optimized, plan, programs or timing")
             }
             stages.insert(stage)
         }

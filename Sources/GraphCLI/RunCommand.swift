@@ -21,7 +21,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("working-format"), help: "Intermediate format: RGBA8, RGBAh or RGBAf.") var workingFormat: String?
     @Flag(name: .customLong("no-color-management"), help: "No working colour space: skip every colour conversion.")
     var noColorManagement = false
-    @Option(help: "Print dumps: a comma list of initial, optimized, programs, timing.") var dump: String?
+    @Option(help: "Print dumps: a comma list of initial, optimized, plan, programs, timing.") var dump: String?
     @Option(name: .customLong("dump-format"), help: "Dump format: text, json or dot.") var dumpFormat: OutputFormat = .text
     @Flag(help: "Print per-program timings of the render.") var profile = false
     @Flag(name: .customLong("allow-overwriting-inputs"), help: "Allow an output to replace an input file.")

@@ -41,6 +41,12 @@ final class ChannelTableTests: XCTestCase {
             XCTAssertTrue(dump.programs.last?.instructions.contains { $0.hasPrefix(decision) } ?? false, dump.text())
             let other = try context.dump(computed)
             XCTAssertFalse(other.programs.contains { $0.instructions.contains { $0.hasPrefix(self.decision) } }, other.text())
+            // A plan decision, in the row-kernels pass's log.
+            func planned(_ dump: GraphDump) -> Bool {
+                dump.planPasses.first { $0.pass == "row-kernels" }?.changes.contains { $0.contains("looked up") } ?? false
+            }
+            XCTAssertTrue(planned(dump), dump.text(stages: [.plan]))
+            XCTAssertFalse(planned(other), other.text(stages: [.plan]))
             // RGB8 goes from source bytes to output bytes (the codes the sink would write).
             for format in [PixelFormat.rgbaf, .rgba8, .rgb8] {
                 let a = try context.render(looked, format: format), b = try context.render(computed, format: format)

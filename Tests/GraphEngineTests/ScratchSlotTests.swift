@@ -6,7 +6,7 @@ import Kernels
 /// at once (a stage is live from its computation to its last reader's).
 final class ScratchSlotTests: XCTestCase {
     /// Every pair of stages sharing a slot: the first one's readers have all run before the second.
-    func assertNoLiveSharing(_ plan: StagePlanner, file: StaticString = #filePath, line: UInt = #line) {
+    func assertNoLiveSharing(_ plan: Plan, file: StaticString = #filePath, line: UInt = #line) {
         var lastReader = Array(plan.stages.indices)
         for (index, stage) in plan.stages.enumerated() {
             for input in stage.work.stageInputs { lastReader[input] = max(lastReader[input], index) }
@@ -20,7 +20,7 @@ final class ScratchSlotTests: XCTestCase {
         XCTAssertNil(plan.scratchSlots[plan.rootStage], "the root writes the destination", file: file, line: line)
     }
 
-    func plan(_ image: Image) throws -> StagePlanner {
+    func plan(_ image: Image) throws -> Plan {
         try Context().plan(image, rect: PixelRect(image.extent)).plan
     }
 

@@ -1,11 +1,3 @@
-/// How an area stage runs: which channels its pass computes and which inputs load one channel.
-struct AreaLayout: Hashable {
-    /// 4; 3 when the output is opaque (alpha is 1); 1 when it is also grey (red is green and blue).
-    let channels: Int
-    /// Per input: grey, loaded as one channel (only when `channels` is 1).
-    let greyInputs: [Bool]
-}
-
 /// Runs one area pass over one output rectangle: loads each input over the rectangle the pass asks
 /// for into Float32 planes (once, through the input's view: edge mode, 8-bit decode, half floats),
 /// calls the pass, and writes alpha 1 when the output is known to be opaque (and green and blue
@@ -132,7 +124,7 @@ final class AreaRunner {
                             channels: layout.channels, scratch: scratch)
         pass.run(tile)
         // Planes the pass does not compute, when the output keeps them (a stage's own planes keep
-        // only what it computes: see ``StagePlanner/Stage/storedChannels``).
+        // only what it computes: see ``Plan/Stage/storedChannels``).
         if layout.channels < 4 && output.stores(channel: 3) {
             let row = alphaRow(rect.width)
             for y in 0..<rect.height { tile.output.store(channel: 3, row: y, from: row) }

@@ -137,7 +137,7 @@ public final class Context: @unchecked Sendable {
     /// decode windowed for it alone (see ``SequentialSourceReads``).
     func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
               managed alreadyManaged: Bool = false, sequential: Bool = false) throws
-        -> (root: Node, plan: StagePlanner, log: [(pass: String, changes: [String])])
+        -> (root: Node, plan: Plan, log: [(pass: String, changes: [String])])
     {
         var resolveLog: [String] = []
         let resolved = try ResolveFileSources.run(image.node, log: &resolveLog, sequential: sequential)
@@ -148,7 +148,7 @@ public final class Context: @unchecked Sendable {
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
         do {
             try checkProcessorNesting(optimized.0)
-            let planner = try StagePlanner(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
+            let planner = try Planner.plan(root: optimized.0, rect: rect, materializeEverything: !options.fusion,
                                            destination: destination)
             try checkRegions(planner, rect: rect)
             return (optimized.0, planner, optimized.1)
@@ -156,6 +156,12 @@ public final class Context: @unchecked Sendable {
             SequentialSourceReads.stopDecodes(of: resolved)  // no render will read them
             throw error
         }
+    }
+
+    /// The backend that runs `plan` in this context: the CPU one (``Executor``), the only backend
+    /// today. Every render gets its backend here.
+    func backend(for plan: Plan) -> Executor {
+        Executor(context: self, plan: plan)
     }
 
     /// Image processors nested in image processors, at most: each renders its inputs in a render of
@@ -180,7 +186,7 @@ public final class Context: @unchecked Sendable {
 
     /// Fails before anything is allocated when an intermediate would cover more pixels than a
     /// render may (a transform shrinking its input a millionfold reads a million times more of it).
-    private func checkRegions(_ planner: StagePlanner, rect: PixelRect) throws {
+    private func checkRegions(_ planner: Plan, rect: PixelRect) throws {
         let limit = options.maximumRenderPixels
         for stage in planner.stages {
             let region = planner.region(of: stage.node)
@@ -203,8 +209,8 @@ public final class Context: @unchecked Sendable {
             throw GraphError.invalidSize("rowBytes \(rowBytes) is smaller than a row of \(area.width) \(format.rawValue) pixels")
         }
         let start = DispatchTime.now().uptimeNanoseconds
-        let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
-        var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        let (_, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace)
+        var executor = backend(for: plan)
         executor.progress = progress
         if options.memoryLimit != nil {
             let scratch = executor.workUnits(area).prefix(2).map { executor.workerScratchBytes(unit: $0) }.max() ?? 0
@@ -212,14 +218,8 @@ public final class Context: @unchecked Sendable {
                             for: "rendering \(area.width)x\(area.height)")
         }
         progress?.expect(pixels: area.pixelCount)
-        let timings = Executor.Timings(count: plan.stages.count)
-        let base = SendablePointer(destination)
-        let encode = plan.encodesSRGBInStore
-        try executor.run(rect: area, makeSink: { _, half in
-            var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: area, halfScratch: half)
-            sink.encodeSRGB = encode
-            return sink
-        }, timings: timings)
+        let timings = StageTimings(count: plan.stages.count)
+        try executor.render(area, into: .buffer(SendablePointer(destination), rowBytes: rowBytes, format: format), timings: timings)
         try plan.checkStreamingSources()
         let total = DispatchTime.now().uptimeNanoseconds - start
         return RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles, totalNanoseconds: total)
@@ -230,10 +230,8 @@ public final class Context: @unchecked Sendable {
     func renderPlanar(_ node: Node, region: PixelRect, samples: PlanarBuffer.Samples = .float32, channels: Int = 4) throws -> PlanarBuffer {
         let output = try PlanarBuffer(rect: region, samples: samples, channels: channels)
         guard !region.isEmpty else { return output }
-        let (root, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
-        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
-        try executor.run(rect: region, makeSink: { _, _ in PlanarSink(buffer: output) },
-                         timings: Executor.Timings(count: plan.stages.count))
+        let (_, plan, _) = try self.plan(Image(node: node), rect: region, managed: true)
+        try backend(for: plan).render(region, into: .planar(output), timings: StageTimings(count: plan.stages.count))
         try plan.checkStreamingSources()
         return output
     }
@@ -290,11 +288,11 @@ extension Context {
         let planes = PlaneSet(format: options.workingFormat)
         guard !region.isEmpty else { return (planes, nil) }
         let start = DispatchTime.now().uptimeNanoseconds
-        let (root, plan, _) = try self.plan(Image(node: input), rect: region, managed: true)
-        let executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        let (_, plan, _) = try self.plan(Image(node: input), rect: region, managed: true)
+        let executor = backend(for: plan)
         planes.reset(to: region, channels: plan.stages[plan.rootStage].storedChannels)
-        let timings = Executor.Timings(count: plan.stages.count)
-        try executor.run(rect: region, makeSink: { _, _ in PlaneSink(planes: planes) }, timings: timings)
+        let timings = StageTimings(count: plan.stages.count)
+        try executor.render(region, into: .planes(planes), timings: timings)
         try plan.checkStreamingSources()
         imageCache.insert(planes, for: key, bytes: planes.byteCount)
         return (planes, RenderProfile(plan: plan, timings: timings, intermediates: executor.intermediateProfiles,

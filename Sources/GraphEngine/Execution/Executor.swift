@@ -9,10 +9,11 @@ import Foundation
 /// are needed; each worker computes them into its own reusable scratch planes, producers first, and
 /// the root stage writes straight into the destination. Pixels depend only on position, so the
 /// bytes are the same for every tile size and thread count.
-struct Executor {
+struct Executor: Backend {
     let context: Context
-    let plan: StagePlanner
+    let plan: Plan
     let root: Node
+    /// The plan's nodes, inputs first (region-of-interest propagation per work unit walks them).
     let order: [Node]
     /// Counts finished output pixels, when someone watches.
     var progress: RenderProgress?
@@ -25,41 +26,36 @@ struct Executor {
     /// built at the first ``run(rect:makeSink:timings:)`` with this render's uniforms.
     private let channelTables = ComputedOnce<[ChannelTable?]>()
 
-    init(context: Context, plan: StagePlanner, root: Node, order: [Node]) {
+    /// Made by ``Context/backend(for:)``, the one place a render gets its backend.
+    init(context: Context, plan: Plan) {
         self.context = context
         self.plan = plan
-        self.root = root
-        self.order = order
+        root = plan.root
+        order = plan.order
         threads = context.options.threads
     }
 
-    /// Per-stage figures gathered during the render.
-    final class Timings: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var nanoseconds: [UInt64]
-        private(set) var units: [Int]
-        private(set) var pixels: [Int]
-        private(set) var peakBytes: [Int]
-        init(count: Int) {
-            nanoseconds = Array(repeating: 0, count: count)
-            units = Array(repeating: 0, count: count)
-            pixels = Array(repeating: 0, count: count)
-            peakBytes = Array(repeating: 0, count: count)
-        }
-        func add(stage: Int, nanoseconds ns: UInt64, pixels px: Int, bytes: Int) {
-            lock.lock()
-            nanoseconds[stage] += ns
-            units[stage] += 1
-            pixels[stage] += px
-            peakBytes[stage] = max(peakBytes[stage], bytes)
-            lock.unlock()
+    func render(_ rect: PixelRect, into destination: RenderDestination, timings: StageTimings) throws {
+        switch destination {
+        case .buffer(let base, let rowBytes, let format):
+            // The output encode the plan fused into the 8-bit store (``FuseOutputEncode``).
+            let encode = plan.encodesSRGBInStore
+            try run(rect: rect, makeSink: { _, half in
+                var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: rect, halfScratch: half)
+                sink.encodeSRGB = encode
+                return sink
+            }, timings: timings)
+        case .planar(let buffer):
+            try run(rect: rect, makeSink: { _, _ in PlanarSink(buffer: buffer) }, timings: timings)
+        case .planes(let planes):
+            try run(rect: rect, makeSink: { _, _ in PlaneSink(planes: planes) }, timings: timings)
         }
     }
 
     /// Renders `rect` of the root into `sink` (called per work unit with the unit's sink). A render
     /// in bands calls this once per band; the image processors run at the first call only.
-    func run(rect: PixelRect, makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
-             timings: Timings) throws {
+    private func run(rect: PixelRect, makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
+             timings: StageTimings) throws {
         let precomputed = try precomputedStages(timings: timings)
         let processed = precomputed.planes
         if !context.options.fusion {
@@ -89,7 +85,7 @@ struct Executor {
     /// A processor's inputs are rendered whole for it. When the work units read such an input too
     /// (a reduction's input that is also thresholded per pixel), they read that rendering instead of
     /// computing the input and everything below it again, per tile, over the processor's region.
-    private func precomputedStages(timings: Timings) throws -> PrecomputedStages {
+    private func precomputedStages(timings: StageTimings) throws -> PrecomputedStages {
         try precomputed.once {
             let stages = PrecomputedStages()
             let regions = RegionOfInterest.propagate(root: root, rect: plan.renderRect, order: order,
@@ -150,8 +146,8 @@ struct Executor {
     private func lookupTables(_ executables: [SpanInterpreter.Executable?]) throws -> [ChannelTable?] {
         try channelTables.once {
             try plan.stages.enumerated().map { index, stage in
-                guard case .program(let program, let uniforms, _, let slots, _) = stage.work, let executable = executables[index],
-                      ChannelTable.applies(to: program, slots: slots) else { return nil }
+                guard case .program(_, let uniforms, _, let slots, _) = stage.work, let executable = executables[index],
+                      stage.looksUpChannels else { return nil }
                 return try ChannelTable(executable, uniforms: uniforms,
                                         decodeTable: slots[0].decode.flatMap(TransferTables.byteDecode(for:)), filter: slots[0].filter)
             }
@@ -182,7 +178,7 @@ struct Executor {
     /// intermediate before the next one starts (one full-image pass per node).
     private func runWholeImagePasses(rect: PixelRect, regions: [ObjectIdentifier: PixelRect], processed: [Int: PlaneSet],
                                      makeSink: @escaping @Sendable (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink,
-                                     timings: Timings) throws {
+                                     timings: StageTimings) throws {
         let executables = self.executables()
         let tables = try lookupTables(executables)
         let whole = WholeImages(processed)
@@ -200,7 +196,7 @@ struct Executor {
                     guard let executable = executables[index] else { return }
                     let inputs = slots.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } }
                     let sink: any OutputSink = isRoot ? makeSink(strip, scratch.halfScratch) : PlaneSink(planes: planes)
-                    SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: strip,
+                    Executor.runProgram(stage, executable, uniforms: uniforms, inputs: inputs, rect: strip,
                                         registers: scratch.registers, sink: sink, table: tables[index])
                 case .area(let op, let inputs, let layout):
                     scratch.areaRunner.run(op, inputs: inputs.map { self.inputView($0, scratch: scratch) { whole[$0] ?? scratch.unused } },
@@ -217,7 +213,7 @@ struct Executor {
 
     private func runUnit(_ unit: PixelRect, scratch: WorkerScratch, executables: [SpanInterpreter.Executable?],
                          tables: [ChannelTable?], precomputed: PrecomputedStages,
-                         makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: Timings) {
+                         makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: StageTimings) {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order, precomputed: precomputed.contains)
         let processed = precomputed.planes, slots = plan.scratchSlots
         for (index, stage) in plan.stages.enumerated() {
@@ -233,7 +229,7 @@ struct Executor {
                 guard let executable = executables[index] else { continue }
                 let inputs = inputSlots.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } }
                 let sink: any OutputSink = isRoot ? makeSink(unit, scratch.halfScratch) : PlaneSink(planes: planes)
-                SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: region,
+                Executor.runProgram(stage, executable, uniforms: uniforms, inputs: inputs, rect: region,
                                     registers: scratch.registers, sink: sink, table: tables[index])
             case .area(let op, let inputs, let layout):
                 scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } },
@@ -246,7 +242,19 @@ struct Executor {
         }
     }
 
-    private func inputView(_ slot: StagePlanner.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
+    /// Runs program stage `stage` over `rect` into `sink`: by the row kernel the plan chose for it
+    /// when that can do the rectangle, else by the interpreter.
+    private static func runProgram(_ stage: Plan.Stage, _ executable: SpanInterpreter.Executable, uniforms: [Float],
+                                   inputs: [InputView], rect: PixelRect, registers: SpanInterpreter.RegisterFile,
+                                   sink: any OutputSink, table: ChannelTable?) {
+        if let kernel = stage.rowKernel, let destination = sink as? BufferSink,
+           RowKernels.run(kernel, uniforms: uniforms, inputs: inputs, rect: rect, registers: registers, sink: destination) {
+            return
+        }
+        SpanInterpreter.run(executable, uniforms: uniforms, inputs: inputs, rect: rect, registers: registers, sink: sink, table: table)
+    }
+
+    private func inputView(_ slot: Plan.Slot, scratch: WorkerScratch, planes: (Int) -> PlaneSet) -> InputView {
         if let window = slot.window {
             var whole = slot
             whole.window = nil
@@ -376,7 +384,7 @@ final class WorkerScratch: @unchecked Sendable {
     /// Planes that stay empty (read as transparent): what a stage without planes of its own gives.
     let unused: PlaneSet
 
-    /// Makes sure there are planes for `slotCount` slots (``StagePlanner/scratchSlots``).
+    /// Makes sure there are planes for `slotCount` slots (``Plan/scratchSlots``).
     func prepare(slotCount: Int) {
         while planes.count < slotCount { planes.append(PlaneSet(format: format)) }
     }

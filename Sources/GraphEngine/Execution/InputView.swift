@@ -17,7 +17,7 @@ struct InputView {
     let edge: EdgeMode
     let filter: SamplingFilter
     /// The linear value of each 8-bit code, decoding a transfer function while reading (8-bit
-    /// buffers only; see ``StagePlanner/Slot``), or nil.
+    /// buffers only; see ``Plan/Slot``), or nil.
     let decodeTable: [Float]?
     /// A 3×3 matrix (row-major) that ``load(x0:y:count:into:)`` applies to the colour it reads (the
     /// primaries change of a photo an area pass reads from its bytes), or nil.
@@ -297,14 +297,6 @@ struct InputView {
     }
 }
 
-/// What a read outside an input's data gives.
-package enum EdgeMode: String, Hashable, Sendable {
-    /// Transparent black (Core Image's behaviour outside an extent).
-    case zero
-    /// The nearest edge pixel (`clampedToExtent()`).
-    case clamp
-}
-
 /// Row conversion from interleaved buffers of every ``PixelFormat`` into premultiplied planar Float32.
 enum BufferDeinterleave {
     static func read(_ row: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeTable: [Float]?, column: Int,
@@ -375,5 +367,18 @@ enum BufferDeinterleave {
             // Opaque means alpha is 1 whatever the bytes hold (like Core Graphics' "skip" alpha).
             a.update(repeating: 1, count: count)
         }
+    }
+}
+
+/// An area pass reading a cropped input through a window (``AreaInputWindow``).
+extension InputView {
+    /// `view` reading only the pixels inside `window`.
+    init(_ view: InputView, window: PixelRect) {
+        storage = view.storage
+        valid = view.valid.intersection(window)
+        edge = view.edge
+        filter = view.filter
+        decodeTable = view.decodeTable
+        primaries = view.primaries
     }
 }

@@ -26,15 +26,14 @@ struct BufferSink: OutputSink, @unchecked Sendable {
     /// Scratch for half-float conversion, one span wide (owned by the worker).
     let halfScratch: UnsafeMutablePointer<UInt16>
     /// The values are linear and the output is sRGB: encode while quantising to 8 bits (the last
-    /// step of the output colour conversion, fused into the store; see ``StagePlanner``).
+    /// step of the output colour conversion, fused into the store; see ``FuseOutputEncode``).
     var encodeSRGB = false
 
     /// Copies `rect` of `source` byte for byte, as `load → store` would write it, and returns
     /// true; returns false (having written nothing) unless that is exact: the same format, no
     /// transfer function, alpha already premultiplied or absent, `rect` inside the buffer.
     func copyRows(from source: ImageBuffer, rect: PixelRect) -> Bool {
-        guard source.format == format, !encodeSRGB,
-              format == .rgb8 || ((format == .rgba8 || format == .bgra8) && source.alphaMode == .premultiplied),
+        guard RowKernel.copiesBytes(of: source, into: format), !encodeSRGB,
               rect.x >= 0, rect.y >= 0, rect.maxX <= source.width, rect.maxY <= source.height else { return false }
         let bytesPerPixel = format.bytesPerPixel
         for y in rect.y..<rect.maxY {

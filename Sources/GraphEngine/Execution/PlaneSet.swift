@@ -5,7 +5,7 @@ import CHalf
 ///
 /// An image known opaque keeps no alpha plane (3 planes; alpha reads as 1), and one also known grey
 /// (R = G = B: a depth map, a blur map) keeps one plane that reads as red, green and blue: a quarter
-/// of the conversions and memory traffic of four planes (``StagePlanner/Stage/storedChannels``).
+/// of the conversions and memory traffic of four planes (``Plan/Stage/storedChannels``).
 ///
 /// Per-worker scratch: a worker keeps one per stage and reuses it from tile to tile, growing it only
 /// when a tile needs more pixels than any before.

@@ -3,7 +3,7 @@
 /// fails before allocating anything.
 extension Executor {
     /// Bytes one worker's scratch grows to over work units like `unit`: its scratch planes (each
-    /// the largest of the stages sharing it, see ``StagePlanner/scratchSlots``), and the Float32
+    /// the largest of the stages sharing it, see ``Plan/scratchSlots``), and the Float32
     /// inputs each area pass loads.
     func workerScratchBytes(unit: PixelRect) -> Int {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order,

@@ -5,20 +5,15 @@ extension Context {
     /// into a free slot of `ring` as `format` rows of `rowBytes`, for the encoder running on `thread`,
     /// then commits the end-of-image marker. A failure cancels the ring; the thread is joined either
     /// way, so the encoder's own outcome can be read afterwards.
-    func renderBands(_ bands: [PixelRect], reads: SequentialSourceReads, executor: Executor, plan: StagePlanner,
+    func renderBands(_ bands: [PixelRect], reads: SequentialSourceReads, backend: some Backend,
                      format: PixelFormat, rowBytes: Int, ring: BandRing, encoderThread thread: JoinableThread) throws {
-        let timings = Executor.Timings(count: plan.stages.count)
-        let encodeSRGB = plan.encodesSRGBInStore
+        let timings = StageTimings(count: backend.plan.stages.count)
         do {
             for (index, band) in bands.enumerated() {
                 guard let slot = ring.acquireFree() else { break }
                 reads.prepare(band: index)
-                let base = SendablePointer(ring.band(slot))
-                try executor.run(rect: band, makeSink: { _, half in
-                    var sink = BufferSink(base: base.pointer, rowBytes: rowBytes, format: format, rect: band, halfScratch: half)
-                    sink.encodeSRGB = encodeSRGB
-                    return sink
-                }, timings: timings)
+                try backend.render(band, into: .buffer(SendablePointer(ring.band(slot)), rowBytes: rowBytes, format: format),
+                                   timings: timings)
                 ring.commit(rows: band.height, error: nil)
             }
             // The end-of-image marker for the encoder thread.

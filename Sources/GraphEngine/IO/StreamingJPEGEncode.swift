@@ -13,7 +13,7 @@ extension Context {
         let (root, plan, _) = try self.plan(image, rect: area, destination: .rgb8, colorSpace: writeOptions.colorSpace,
                                             sequential: true)
         defer { SequentialSourceReads.stopDecodes(of: root) }
-        var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+        var executor = backend(for: plan)
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)
         let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 3, ringSlots: 3)
@@ -37,7 +37,7 @@ extension Context {
         guard let thread = JoinableThread({ consumer.run() }) else {
             throw GraphError.renderFailed("could not start the encoder thread")
         }
-        try renderBands(bands, reads: reads, executor: executor, plan: plan, format: .rgb8, rowBytes: rowBytes,
+        try renderBands(bands, reads: reads, backend: executor, format: .rgb8, rowBytes: rowBytes,
                         ring: ring, encoderThread: thread)
         if let failure = consumer.failure { throw failure }
         try plan.checkStreamingSources()

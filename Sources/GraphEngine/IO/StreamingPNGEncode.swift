@@ -33,7 +33,7 @@ extension Context {
             let (root, plan, _) = try self.plan(image, rect: area, destination: format, colorSpace: colorSpace,
                                                 sequential: true)
             defer { SequentialSourceReads.stopDecodes(of: root) }
-            var executor = Executor(context: self, plan: plan, root: root, order: RegionOfInterest.topologicalOrder(root))
+            var executor = backend(for: plan)
             executor.progress = progress
             if speculateOpaque == nil { speculateOpaque = start != nil || Opacity.isOpaque(root) }
             progress?.restart(expecting: area.pixelCount)
@@ -47,7 +47,7 @@ extension Context {
                                             bitDepth: bitDepth, iccProfile: iccProfile, exif: exif, xmp: xmp,
                                             threads: executor.threads, fileDescriptor: destination.fileDescriptor)
             do {
-                try encodeBands(executor: executor, plan: plan, settings: settings, encoder: encoder)
+                try encodeBands(backend: executor, settings: settings, encoder: encoder)
                 try plan.checkStreamingSources()
                 return try encoder.finish()
             } catch let wider as WiderLayoutNeeded {
@@ -62,7 +62,7 @@ extension Context {
     /// Renders the bands of `settings.area` into a ring and feeds them to `encoder` on a thread of
     /// its own. Throws ``WiderLayoutNeeded`` when an encode without alpha meets a pixel that is not
     /// opaque, or a grey encode one that is not grey.
-    private func encodeBands(executor: Executor, plan: StagePlanner, settings: PNGBands, encoder: PNGRowEncoder) throws {
+    private func encodeBands(backend: some Backend, settings: PNGBands, encoder: PNGRowEncoder) throws {
         let area = settings.area, bandRows = settings.bands.first?.height ?? 1
         let rowBytes = area.width * 4 * settings.bytesPerSample
         let ring = BandRing(count: 3, bandBytes: rowBytes * bandRows)
@@ -71,7 +71,7 @@ extension Context {
             throw GraphError.renderFailed("could not start the encoder thread")
         }
         let format: PixelFormat = settings.bytesPerSample == 2 ? .rgba16 : .rgba8
-        try renderBands(settings.bands, reads: settings.reads, executor: executor, plan: plan, format: format,
+        try renderBands(settings.bands, reads: settings.reads, backend: backend, format: format,
                         rowBytes: rowBytes, ring: ring, encoderThread: thread)
         if let wider = consumer.widerLayout { throw wider }
         if let failure = consumer.failure { throw failure }

@@ -1,5 +1,5 @@
 /// Crop push-down, first half: a crop of a crop is one crop of the intersection. (The other half is
-/// region-of-interest propagation in ``StagePlanner``: every stage computes only the pixels its
+/// region-of-interest propagation in ``CutStages``: every stage computes only the pixels its
 /// consumers read, so a crop at the root shrinks the work all the way down to the sources.)
 struct MergeCrops: OptimizerPass {
     var name: String { "merge-crops" }

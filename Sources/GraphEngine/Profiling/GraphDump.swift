@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a render does, stage by stage, in the spirit of Core Image's `CI_PRINT_TREE`: the initial
-/// graph, the optimized graph with what each pass changed, the programs (each with its instruction
+/// graph, the optimized graph with what each pass changed, what each plan pass decided, the programs (each with its instruction
 /// listing and the recipe nodes every instruction came from) and, after a render, per-program timing.
 ///
 /// Text reads like CI_PRINT_TREE (output at the top, inputs indented below); JSON is stable and
@@ -89,6 +89,10 @@ public struct GraphDump: Codable, Sendable {
     public var optimized: [NodeEntry]
     /// The optimizer passes that changed something, in order.
     public var passes: [PassEntry]
+    /// The plan passes in the order they ran, each with what it decided (`changes`): where stages
+    /// were cut, what was materialised, which decodes and encodes were fused, each stage, the
+    /// scratch slots. Those of the renders of intermediates are not included.
+    public var planPasses: [PassEntry]
     /// The programs, in the order they run.
     public var programs: [ProgramEntry]
     /// The whole render's time, after a profiled render.
@@ -98,7 +102,7 @@ public struct GraphDump: Codable, Sendable {
 
     // MARK: Text
 
-    /// Text for the chosen stages (`initial`, `optimized`, `programs`, `timing`).
+    /// Text for the chosen stages (`initial`, `optimized`, `plan`, `programs`, `timing`).
     public func text(stages: Set<DumpStage> = Set(DumpStage.allCases)) -> String {
         var lines: [String] = []
         let header = "(cpu context) format=\(workingFormat) roi=\(roi) ="
@@ -110,6 +114,13 @@ public struct GraphDump: Codable, Sendable {
             lines.append("optimized graph render \(header)")
             lines += treeLines(optimized)
             for pass in passes where !pass.changes.isEmpty {
+                for change in pass.changes { lines.append("  // \(pass.pass): \(change)") }
+            }
+        }
+        if stages.contains(.plan) {
+            lines.append("plan render \(header)")
+            for pass in planPasses {
+                if pass.changes.isEmpty { lines.append("  // \(pass.pass): nothing decided") }
                 for change in pass.changes { lines.append("  // \(pass.pass): \(change)") }
             }
         }
@@ -233,6 +244,7 @@ public struct GraphDump: Codable, Sendable {
 
 /// The stages a dump can show.
 public enum DumpStage: String, CaseIterable, Sendable, Hashable {
-    /// The graph as built, the optimized graph, the programs, per-program timings.
-    case initial, optimized, programs, timing
+    /// The graph as built, the optimized graph, the plan passes' decisions, the programs,
+    /// per-program timings.
+    case initial, optimized, plan, programs, timing
 }

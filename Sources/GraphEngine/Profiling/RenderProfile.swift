@@ -1,7 +1,7 @@
 /// Figures from one render: per program, the work units, time, throughput and intermediate bytes.
 public struct RenderProfile: Sendable {
-    let plan: StagePlanner
-    let timings: Executor.Timings
+    let plan: Plan
+    let timings: StageTimings
     /// The renders of the intermediates computed before the work units, by stage index.
     var intermediates: [Int: RenderProfile] = [:]
     /// Wall time of the whole render, planning included.
@@ -64,6 +64,7 @@ extension Context {
             roi: area.description, workingFormat: options.workingFormat.rawValue,
             initial: entries(initialRoot, initialRegions), optimized: entries(root, optimizedRegions),
             passes: log.map { GraphDump.PassEntry(pass: $0.pass, changes: $0.changes) },
+            planPasses: plannedPlan.log.map { GraphDump.PassEntry(pass: $0.pass, changes: $0.decisions) },
             programs: programs, totalMilliseconds: profile.map { Double($0.totalNanoseconds) / 1e6 },
             programCache: ["hits": stats.hits, "misses": stats.misses, "entries": stats.entries])
     }
@@ -72,13 +73,13 @@ extension Context {
     /// intermediate it computes before its work units (ids after all before them; the
     /// intermediate's entry reads that render's output stage), and so on down. The outer plan's
     /// entries come last, its output stage at the very end (the root of the text tree).
-    private func programEntries(_ outer: StagePlanner, area outerArea: PixelRect, profile outerProfile: RenderProfile?,
+    private func programEntries(_ outer: Plan, area outerArea: PixelRect, profile outerProfile: RenderProfile?,
                                 outputFormat: PixelFormat?) throws -> [GraphDump.ProgramEntry] {
         var groups: [[GraphDump.ProgramEntry]] = []
         var count = 0
         // Plans to list: the plan, the rectangle it renders, its profile, and the id of the
         // intermediate entry it computes (nil for the outer render).
-        var pending: [(plan: StagePlanner, area: PixelRect, profile: RenderProfile?, parent: Int?)] = [(outer, outerArea, outerProfile, nil)]
+        var pending: [(plan: Plan, area: PixelRect, profile: RenderProfile?, parent: Int?)] = [(outer, outerArea, outerProfile, nil)]
         var parents: [Int: Int] = [:]
         while let (plan, area, profile, parent) = pending.popLast() {
             let base = count
@@ -96,7 +97,7 @@ extension Context {
                     id: base + index, name: stage.node.shortName, kind: "program", roi: region.description, format: format,
                     inputs: [], nodes: stage.nodes.map(\.serial), instructions: [], uniformCount: 0,
                     timing: profile.map { $0.timing(index) })
-                func describe(_ source: StagePlanner.Slot.Source) -> String {
+                func describe(_ source: Plan.Slot.Source) -> String {
                     if case .stage(let input) = source { return "program \(base + input)" }
                     return self.describe(source)
                 }
@@ -104,7 +105,7 @@ extension Context {
                 case .program(let program, let uniforms, let origins, let slots, let name):
                     entry.name = name
                     entry.instructions = program.listing(origins: origins)
-                    if ChannelTable.applies(to: program, slots: slots) {
+                    if stage.looksUpChannels {
                         entry.instructions.append("channel lookup table: each result channel depends on one channel of the 8-bit "
                                                   + "input; the listing runs once over its 256 codes per render, pixels are looked up")
                     }
@@ -163,7 +164,7 @@ extension Context {
         return entries
     }
 
-    private func describe(_ source: StagePlanner.Slot.Source) -> String {
+    private func describe(_ source: Plan.Slot.Source) -> String {
         switch source {
         case .stage(let index): return "program \(index)"
         case .buffer(let buffer): return "buffer \(buffer.format.rawValue) \(buffer.width)x\(buffer.height) alpha=\(buffer.alphaMode.rawValue)"

@@ -11,15 +11,3 @@ enum AreaInputWindow {
         return PixelRect(rect)
     }
 }
-
-extension InputView {
-    /// `view` reading only the pixels inside `window`.
-    init(_ view: InputView, window: PixelRect) {
-        storage = view.storage
-        valid = view.valid.intersection(window)
-        edge = view.edge
-        filter = view.filter
-        decodeTable = view.decodeTable
-        primaries = view.primaries
-    }
-}

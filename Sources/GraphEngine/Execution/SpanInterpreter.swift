@@ -31,15 +31,6 @@ struct SpanInterpreter {
         let registerCount: Int
         /// For each extra register: the value source (a constant or a uniform slot).
         let preloads: [Operand]
-        /// When the program is exactly `load in0 → matrix.rgb → store` (an unfiltered or
-        /// matrix-only camera frame), the matrix's uniform base: a YUV input and an RGBA8 sink then
-        /// run as one row kernel (``YUVReader/convertToRGBA8(_:matrix:rect:sink:scratch:)``) when the
-        /// matrix fits its fixed point.
-        let loadMatrixStoreBase: Int?
-        /// The program is exactly `load in0 → store` of the same registers (an unfiltered source):
-        /// a source buffer in the sink's own format is then copied byte for byte
-        /// (``BufferSink/copyRows(from:rect:)``).
-        let isLoadStore: Bool
 
         init(_ program: Program) {
             var preloads: [Operand] = []
@@ -79,19 +70,6 @@ struct SpanInterpreter {
             }
             self.ops = ops
             self.preloads = preloads
-            if ops.count == 3, case .load(0, let y, let cb, let cr, let a) = ops[0],
-               case .matrixRGB(let d, let s, let base) = ops[1], s == (y, cb, cr, a),
-               case .store(let r, let g, let b, let alpha) = ops[2], r == d.0, g == d.1, b == d.2, alpha == a {
-                loadMatrixStoreBase = base
-            } else {
-                loadMatrixStoreBase = nil
-            }
-            if ops.count == 2, case .load(0, let r, let g, let b, let a) = ops[0], case .store(r, g, b, a) = ops[1] {
-                isLoadStore = true
-            } else {
-                isLoadStore = false
-            }
-
             self.registerCount = base + preloads.count
         }
     }
@@ -122,23 +100,6 @@ struct SpanInterpreter {
     static func run(_ executable: Executable, uniforms: [Float], inputs: [InputView], rect: PixelRect,
                     registers: RegisterFile, sink: OutputSink, table: ChannelTable?) {
         guard !rect.isEmpty else { return }
-        if let base = executable.loadMatrixStoreBase, case .yuv(let frame, _)? = inputs.first?.storage,
-           let buffer = sink as? BufferSink, buffer.format == .rgba8 || buffer.format == .bgra8, !buffer.encodeSRGB,
-           base + 15 <= uniforms.count {
-            // The blended chroma rows live in the worker's registers (Float32 each).
-            registers.reserve(YUVReader.convertScratchBytes(width: rect.width) / (4 * spanWidth) + 1)
-            let scratch = UnsafeMutableRawPointer(registers.register(0))
-            let converted = uniforms.withUnsafeBufferPointer { u in
-                u.baseAddress.map {
-                    YUVReader.convertToRGBA8(frame, matrix: $0 + base, rect: rect, sink: buffer, scratch: scratch)
-                } ?? false
-            }
-            if converted { return }
-        }
-        if executable.isLoadStore, let input = inputs.first, case .buffer(let source) = input.storage, input.decodeTable == nil,
-           let buffer = sink as? BufferSink, buffer.copyRows(from: source, rect: rect) {
-            return
-        }
         let width = spanWidth
         // The program's registers, then the scratch of `sample` (see SpanGather.runHalfPlanes).
         registers.reserve(executable.registerCount + SpanGather.scratchRegisters)

@@ -1,0 +1,55 @@
+/// Chooses the super-operations of program stages: the channel lookup (``ChannelLookup``) for
+/// any program stage whose channels each depend on one channel of its 8-bit input, and for the
+/// output stage a ``RowKernel``: an unfiltered camera frame written to RGBA8 or BGRA8 by the
+/// fixed-point YUV row kernel, an unfiltered source written to a destination of its own format by
+/// a byte copy. Only the output stage writes the destination, and only a destination without a
+/// fused encode is written as the kernels write it.
+struct ChooseRowKernels: PlanPass {
+    let name = "row-kernels"
+
+    func run(_ plan: inout Plan, log: inout [String]) throws {
+        for index in plan.stages.indices {
+            guard case .program(let program, _, _, let slots, _) = plan.stages[index].work,
+                  ChannelLookup.applies(to: program, slots: slots) else { continue }
+            plan.stages[index].looksUpChannels = true
+            log.append("p\(index): each channel looked up in the program's results for the 256 codes of its 8-bit input")
+        }
+        guard let destination = plan.destination, !plan.encodesSRGBInStore, !plan.stages.isEmpty,
+              case .program(let program, let uniforms, _, let slots, _) = plan.stages[plan.rootStage].work,
+              let input = slots.first
+        else { return }
+        let kernel: RowKernel
+        switch input.source {
+        case .yuv where destination == .rgba8 || destination == .bgra8:
+            guard let base = ChooseRowKernels.loadMatrixStoreBase(program), base + 15 <= uniforms.count else { return }
+            kernel = .yuvToRGBA8(matrixBase: base)
+            log.append("p\(plan.rootStage): the frame converted to \(destination.rawValue) by the YUV row kernel (fixed point)")
+        case .buffer(let buffer) where input.decode == nil && RowKernel.copiesBytes(of: buffer, into: destination):
+            guard ChooseRowKernels.isLoadStore(program) else { return }
+            kernel = .byteCopy
+            log.append("p\(plan.rootStage): the \(buffer.format.rawValue) source's rows copied byte for byte")
+        default:
+            return
+        }
+        plan.stages[plan.rootStage].rowKernel = kernel
+    }
+
+    /// The matrix's uniform base when `program` is exactly `load in0 → matrix.rgb → store` of the
+    /// loaded registers (alpha passed through), else nil.
+    static func loadMatrixStoreBase(_ program: Program) -> Int? {
+        let instructions = program.instructions
+        guard instructions.count == 3, case .load(0, let loaded) = instructions[0],
+              case .colorMatrixRGB(let converted, let source, let base) = instructions[1], source == OperandQuad(loaded),
+              case .store(let stored) = instructions[2],
+              stored == OperandQuad(.register(converted.r), .register(converted.g), .register(converted.b), .register(loaded.a))
+        else { return nil }
+        return base
+    }
+
+    /// Whether `program` is exactly `load in0 → store` of the loaded registers.
+    static func isLoadStore(_ program: Program) -> Bool {
+        guard program.instructions.count == 2, case .load(0, let loaded) = program.instructions[0],
+              case .store(let stored) = program.instructions[1] else { return false }
+        return stored == OperandQuad(loaded)
+    }
+}
