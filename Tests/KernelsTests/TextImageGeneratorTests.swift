@@ -90,6 +90,8 @@ final class TextImageGeneratorTests: XCTestCase {
         XCTAssertEqual(key { try self.text("a", size: 0) }, "inputFontSize")
         XCTAssertEqual(key { try self.text("a", padding: 201) }, "inputPadding")
         XCTAssertEqual(key { try Image.filter("CITextImageGenerator", parameters: [:]) }, "inputText")
+        // 20,000 wide glyphs at 4,000 px: tens of gigapixels, refused before any allocation.
+        XCTAssertEqual(key { try self.text(String(repeating: "W", count: 20_000), size: 4000) }, "inputText")
     }
 
     /// The standard output of `tool arguments`, or nil when it cannot run or fails.

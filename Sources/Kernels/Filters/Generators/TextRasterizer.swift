@@ -98,7 +98,14 @@ struct TextRasterizer {
         guard width > 0, height > 0 else {
             throw GraphError.invalidParameter(filter: filter, key: "inputText", reason: "the text draws nothing (no glyph advances)")
         }
-        var bitmap = Bitmap(width: width, height: height, coverage: [UInt8](repeating: 0, count: width * height))
+        // The RGBA image made from it holds 4 bytes a pixel: refuse what no buffer could hold before
+        // allocating the coverage.
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= ImageBuffer.maximumByteCount / 4 else {
+            throw GraphError.invalidParameter(filter: filter, key: "inputText",
+                                              reason: "the text draws \(width)x\(height) pixels, more than an image can hold")
+        }
+        var bitmap = Bitmap(width: width, height: height, coverage: [UInt8](repeating: 0, count: pixels))
         for (index, glyphs) in lines.enumerated() {
             let baseline = ascender + index * lineHeight
             for glyph in glyphs {
