@@ -51,8 +51,9 @@ final class CameraCalibrationLensCorrectionTests: XCTestCase {
     func testMatchesApplesPointFunctionWithBothTables() throws {
         let source = try GeometrySource(width: 41, height: 31, seed: 29)
         for inverse in [false, true] {
+            // The calibration as it is (FilterValueConvertible), as Core Image takes its AVCameraCalibrationData.
             let image = try source.image.applyingFilter("CICameraCalibrationLensCorrection", parameters: [
-                "inputAVCameraCalibrationData": .cameraCalibration(synthetic), "inputUseInverseLookUpTable": .bool(inverse)])
+                "inputAVCameraCalibrationData": synthetic, "inputUseInverseLookUpTable": inverse])
             XCTAssertEqual(image.extent, source.image.extent)
             var moved = 0.0
             let error = try largestError(image, rect: Rect(x: -3, y: -3, width: 47, height: 37)) { i, j in

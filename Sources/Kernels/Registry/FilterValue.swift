@@ -28,7 +28,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     /// `"linearSRGB"`) is accepted too.
     case colorSpace(ColorSpace)
     /// A camera's calibration (`AVCameraCalibrationData`), such as a depth photo's
-    /// (``DepthData/calibration``): CICameraCalibrationLensCorrection reads its lens distortion.
+    /// (`DepthData.calibration`): CICameraCalibrationLensCorrection reads its lens distortion.
     case cameraCalibration(CameraCalibration)
 
     /// The value's type in words, for error messages (`a number`, `a vector of 3`).

@@ -8,7 +8,7 @@ import GraphEngine
 /// With the distortion centre `c` (the calibration's, in reference pixels from the top left, scaled
 /// to the input's size and put in the input's y-up frame), `r_max` the distance from `c` to the
 /// input's farthest corner and `m[0…n−1]` the calibration's look-up table
-/// (``GraphCodecs/CameraCalibration/lensDistortionLookupTable(inverse:)``, 42 magnifications from the
+/// (`CameraCalibration.lensDistortionLookupTable(inverse:)`, 42 magnifications from the
 /// centre to the farthest corner):
 ///
 ///     v = p − c,  s = min(|v|·(n − 1)/r_max, n − 1)
@@ -56,7 +56,7 @@ enum CameraCalibrationLensCorrection {
                          referenceSize: (calibration.referenceWidth, calibration.referenceHeight))
     }
 
-    /// The correction with `table` (2 to ``hingeSlots`` + 1 magnifications) about `centre`, given
+    /// The correction with `table` (2 to `hingeSlots` + 1 magnifications) about `centre`, given
     /// in pixels of a `referenceSize` image from its top left, applied to `image` (finite).
     static func apply(to image: Image, table: [Double], centre: (x: Double, y: Double),
                       referenceSize: (width: Double, height: Double)) throws -> Image {
