@@ -69,6 +69,13 @@ final class CameraCalibrationLensCorrectionTests: XCTestCase {
         }
     }
 
+    /// Core Image's categories and keys (its calibration input has no default: a recipe takes the photo's).
+    func testAttributesMatchCoreImage() throws {
+        try assertAttributes(["CICameraCalibrationLensCorrection"])
+        let input = try FilterRegistry.standard.descriptor(named: "CICameraCalibrationLensCorrection").input("inputUseInverseLookUpTable")
+        guard case .bool(false)? = input?.defaultValue else { return XCTFail("inputUseInverseLookUpTable defaults to false") }
+    }
+
     func testBadCalibrationsAreErrorsNamingTheInput() throws {
         let image = try GeometrySource(width: 8, height: 6).image
         func message(_ calibration: CameraCalibration, image: Image) -> String {
