@@ -64,7 +64,7 @@ let package = Package(
         // The filter catalogue (Core Image names and input keys): each filter's declaration with the
         // area passes and processors only it (or its family) uses, by family under Kernels/Filters;
         // their C row kernels are in CRowKernels (docs/design.md, "Where a filter's code lives").
-        .target(name: "Kernels", dependencies: ["GraphEngine", "CRowKernels", "CTextRendering", "CZint"]),
+        .target(name: "Kernels", dependencies: ["GraphEngine", "GraphCodecs", "CRowKernels", "CTextRendering", "CZint"]),
 
         // The recipe format: JSON recipes loaded, overridden, decoded, built and their outputs written.
         .target(name: "GraphRecipes", dependencies: ["GraphEngine", "Kernels", "GraphCodecs"]),

@@ -16,6 +16,7 @@ public enum FilterBuilderGenerator {
             // FilterRegistry.standard. Do not edit: regenerate after adding or changing a filter.
 
             import Foundation
+            import GraphCodecs
             import GraphEngine
 
             extension Filters {
@@ -91,6 +92,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "GraphEngine.AffineTransform"
         case .data: return "Foundation.Data"
         case .colorSpace: return "GraphEngine.ColorSpace?"
+        case .cameraCalibration: return "GraphCodecs.CameraCalibration?"
         }
     }
 
@@ -106,6 +108,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "transform(\(key))"
         case .data: return "data(\(key))"
         case .colorSpace: return "colorSpace(\(key))"
+        case .cameraCalibration: return "cameraCalibration(\(key))"
         }
     }
 
@@ -122,6 +125,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "set(.transform(newValue), \(key))"
         case .data: return "set(.data(newValue), \(key))"
         case .colorSpace: return "set(newValue.map(FilterValue.colorSpace), \(key))"
+        case .cameraCalibration: return "set(newValue.map(FilterValue.cameraCalibration), \(key))"
         }
     }
 

@@ -195,9 +195,10 @@ struct ApplyChain {
         case .data:
             if let numbers = Self.numbers(text) { return .array(numbers.map(JSON.number)) }
             return .object([("file", .string(text))])
-        case .image:
+        case .image, .cameraCalibration:
             // A file path, or recipe JSON: a file image (`{"file": "IN.jpg", "auxiliary": "matte"}`)
             // or a reference to the chain's images (`{"image": "input"}`), left to the recipe checks.
+            // A camera calibration is that of the depth photo named the same way.
             let json = text.first == "{" ? try? JSONParser.parse(text) : nil
             if let json, json["file"] == nil { return json }
             let spec = json ?? .object([("file", .string(text))])

@@ -233,6 +233,28 @@ package struct RecipeBuilder {
         }
     }
 
+    /// The camera calibration stored with the depth map of the photo `file` (an iPhone's
+    /// AVCameraCalibrationData, turned upright with the photo); an error at `path` naming the file
+    /// when it has none.
+    private mutating func calibration(of file: String, path: String) throws -> CameraCalibration {
+        let depth: DepthData
+        do {
+            let photo = try depthPhoto(file)
+            guard photo.depthMapInfo != nil else {
+                throw RecipeError(path, "'\(file)' has no depth map, so no camera calibration (an iPhone portrait stores one with its disparity)")
+            }
+            depth = try photo.depthData()
+        } catch let error as RecipeError {
+            throw error
+        } catch {
+            throw RecipeError(path, "the camera calibration of '\(file)' cannot be read: \(error)")
+        }
+        guard let calibration = depth.calibration else {
+            throw RecipeError(path, "'\(file)' stores no camera calibration with its depth map")
+        }
+        return calibration
+    }
+
     /// The subject region (face or focus region, GFocus focal point) of the photo file `value` is,
     /// or whose depth map or matte it is, when it is one directly and the photo names a region: the
     /// default focus rectangle of depth effects (any filter with an `inputFocusRect`).
@@ -378,6 +400,16 @@ package struct RecipeBuilder {
             }
             parameters[key] = try value(json, for: input, path: inputPath)
         }
+        // A camera calibration not given is that of the depth photo the input image is read from.
+        for input in descriptor.inputs where input.type == .cameraCalibration && parameters[input.key] == nil {
+            let inputPath = "\(path).inputs.\(input.key)"
+            guard case .image(let image)? = parameters["inputImage"],
+                  let file = photos.first(where: { $0.image == image })?.path ?? auxiliaries.first(where: { $0.image == image })?.path else {
+                throw RecipeError(inputPath, "missing: inputImage is not read straight from a photo, so name the depth photo whose "
+                                  + "calibration to use: {\"image\": NAME} of a \"file\" image")
+            }
+            parameters[input.key] = .cameraCalibration(try calibration(of: file, path: inputPath))
+        }
         if descriptor.input("inputFocusRect") != nil, parameters["inputFocusRect"] == nil,
            let region = subjectRegion(of: parameters["inputImage"]) ?? subjectRegion(of: parameters["inputDisparityImage"]) {
             parameters["inputFocusRect"] = .rect(region)
@@ -436,6 +468,13 @@ package struct RecipeBuilder {
                                   + ", got \(json.compact)")
             }
             return .colorSpace(space)
+        case .cameraCalibration:
+            let name = try RecipeValues.imageReference(json, path)
+            guard case .file(let file, _, _)? = recipe.images[name]?.source else {
+                throw RecipeError(path, recipe.images[name] == nil ? "unknown image \"\(name)\"\(suggestion(name, recipe.images.keys))"
+                                  : "\"\(name)\" is not a \"file\" image; name the depth photo whose calibration to use")
+            }
+            return .cameraCalibration(try calibration(of: file, path: path))
         case .transform:
             let v = try numbers("a transform of 6 numbers [a, b, c, d, tx, ty]", count: 6)
             return .transform(AffineTransform(a: v[0], b: v[1], c: v[2], d: v[3], tx: v[4], ty: v[5]))

@@ -1,6 +1,6 @@
 import GraphEngine
 
-/// Core Image's attributes of the distortion, tile, halftone, transition and stylize filters,
+/// Core Image's attributes of the distortion (lens correction included), tile, halftone, transition and stylize filters,
 /// generated from the reference sheet (coreimage-filter-attributes.json) by
 /// `scripts/coreimage-attribute-entries.py`: categories, and per input key its default (a number,
 /// vector, colour or rectangle as numbers), hard minimum and slider range, so a test can hold the
@@ -114,6 +114,11 @@ enum CoreImageAttributeTable {
             "inputThresholdHigh": Input(value: [0.05], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.4),
             "inputThresholdLow": Input(value: [0.02], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 0.2),
             "inputHysteresisPasses": Input(value: [1.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 5.0),
+        ]),
+        "CICameraCalibrationLensCorrection": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputAVCameraCalibrationData": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputUseInverseLookUpTable": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CICircleSplashDistortion": (["CICategoryDistortionEffect", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

@@ -1,4 +1,5 @@
 import struct Foundation.Data
+import GraphCodecs
 import GraphEngine
 
 /// Typed filter objects, in the manner of Core Image's `CIFilterBuiltins`:
@@ -113,6 +114,11 @@ public class BuiltinFilter {
         case .string(let name)?: return NamedColorSpaces.space(named: name)
         default: return nil
         }
+    }
+
+    func cameraCalibration(_ key: String) -> CameraCalibration? {
+        if case .cameraCalibration(let calibration)? = self[key] { return calibration }
+        return nil
     }
 
     func set(_ value: FilterValue?, _ key: String) { values[key] = value }

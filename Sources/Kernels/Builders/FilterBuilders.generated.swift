@@ -2,6 +2,7 @@
 // FilterRegistry.standard. Do not edit: regenerate after adding or changing a filter.
 
 import Foundation
+import GraphCodecs
 import GraphEngine
 
 extension Filters {
@@ -100,6 +101,9 @@ extension Filters {
 
     /// Four dot screens, C at angle + 15°, M + 75°, Y + 0°, K + 45°: k = min(1 − rgb), K = gcr·k, C = max(1 − r − ucr·K, 0) (M, Y alike), ink I' = 1 − clamp(((1 − I) − σ_I)/e + 1/2, 0, 1), out = ((1 − C')(1 − K'), (1 − M')(1 − K'), (1 − Y')(1 − K'), 1)·a (`CICMYKHalftone`).
     public static func cmykHalftone() -> CMYKHalftone { CMYKHalftone() }
+
+    /// Undoes the lens distortion of a camera calibration (an iPhone depth photo's): out(p) = bilinear(in, c + (p − c)·(1 + m(|p − c|))), m the calibration's magnification table interpolated linearly from the centre c (scaled to the input) to its farthest corner; the inverse table distorts instead; extent: the input's (`CICameraCalibrationLensCorrection`).
+    public static func cameraCalibrationLensCorrection() -> CameraCalibrationLensCorrection { CameraCalibrationLensCorrection() }
 
     /// Canny edges (ours in detail): luma (or L*/100), Gaussian blur σ, Sobel/8 magnitude, non-maximum suppression in four directions, strong ≥ high and weak ≥ low, hysteresis passes promoting weak pixels next to strong ones; (e, e, e, 1) (`CICannyEdgeDetector`).
     public static func cannyEdgeDetector() -> CannyEdgeDetector { CannyEdgeDetector() }
@@ -1580,6 +1584,30 @@ extension Filters {
         public var ucr: Double {
             get { number("inputUCR") }
             set { set(.number(newValue), "inputUCR") }
+        }
+    }
+
+    /// `CICameraCalibrationLensCorrection`: Undoes the lens distortion of a camera calibration (an iPhone depth photo's): out(p) = bilinear(in, c + (p − c)·(1 + m(|p − c|))), m the calibration's magnification table interpolated linearly from the centre c (scaled to the input) to its farthest corner; the inverse table distorts instead; extent: the input's.
+    public final class CameraCalibrationLensCorrection: BuiltinFilter {
+        /// A `CICameraCalibrationLensCorrection` with every input at its default.
+        public init() { super.init(name: "CICameraCalibrationLensCorrection") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The calibration whose lens distortion to correct; a recipe takes that of the depth photo the input image is read from (`inputAVCameraCalibrationData`).
+        public var avCameraCalibrationData: GraphCodecs.CameraCalibration? {
+            get { cameraCalibration("inputAVCameraCalibrationData") }
+            set { set(newValue.map(FilterValue.cameraCalibration), "inputAVCameraCalibrationData") }
+        }
+
+        /// Use the inverse table: distort a rectilinear image as the lens would; default false (`inputUseInverseLookUpTable`).
+        public var useInverseLookUpTable: Bool {
+            get { bool("inputUseInverseLookUpTable") }
+            set { set(.bool(newValue), "inputUseInverseLookUpTable") }
         }
     }
 

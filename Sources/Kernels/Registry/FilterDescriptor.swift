@@ -1,4 +1,5 @@
 import struct Foundation.Data
+import GraphCodecs
 import GraphEngine
 
 /// One input of a filter: its key, type, default, range and meaning (Core Image's attributes).
@@ -150,6 +151,14 @@ public struct FilterArguments: Sendable {
             throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a string")
         }
         return s
+    }
+
+    /// The camera calibration input `key`.
+    public func cameraCalibration(_ key: String) throws -> CameraCalibration {
+        guard case .cameraCalibration(let calibration)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a camera calibration")
+        }
+        return calibration
     }
 
     /// The rectangle input `key`.

@@ -22,7 +22,7 @@ public struct FilterRegistry: Sendable {
             + AreaFilterFamilies.all + StylizeFilters.all + HalftoneFilters.all + TransitionFilters.all + LightAndMaskTransitions.all + PageCurlTransitions.all + PaletteFilters.all + DistanceGradientFilters.all + [RippleTransition.filter, AccordionFoldTransition.filter, Pointillize.filter, HueSaturationValueGradient.filter, ColorCurves.filter] + RectangleGenerators.all + KeystoneFilters.all + NinePartFilters.all + [StretchCrop.filter, ToneMapHeadroom.filter, MaximumScaleTransform.filter, CannyEdgeDetector.filter, DepthOfField.filter] + GlowGenerators.all + [TextImageGenerator.filter]
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
-            + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all)
+            + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all + [CameraCalibrationLensCorrection.filter])
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {
@@ -60,7 +60,8 @@ public struct FilterRegistry: Sendable {
             GraphError.invalidParameter(filter: filter, key: input.key, reason: reason)
         }
         switch (input.type, value) {
-        case (.image, .image), (.transform, .transform), (.rect, .rect), (.bool, .bool), (.colorSpace, .colorSpace):
+        case (.image, .image), (.transform, .transform), (.rect, .rect), (.bool, .bool), (.colorSpace, .colorSpace),
+             (.cameraCalibration, .cameraCalibration):
             return value
         case (.colorSpace, .string(let name)):
             guard let space = NamedColorSpaces.space(named: name) else {
@@ -111,6 +112,7 @@ public struct FilterRegistry: Sendable {
         case .bool: return "a boolean"
         case .data: return "data (Float32 values)"
         case .colorSpace: return "a colour space"
+        case .cameraCalibration: return "a camera calibration"
         case .string: return "a string"
         }
     }

@@ -1,4 +1,5 @@
 import struct Foundation.Data
+import GraphCodecs
 import GraphEngine
 
 /// A filter parameter value (Core Image's `NSNumber`, `CIVector`, `CIColor`, `CIImage`, `NSData`, …).
@@ -26,6 +27,9 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     /// A colour space (`CGColorSpace`); a `.string` naming one (`"sRGB"`, `"displayP3"`,
     /// `"linearSRGB"`) is accepted too.
     case colorSpace(ColorSpace)
+    /// A camera's calibration (`AVCameraCalibrationData`), such as a depth photo's
+    /// (`DepthData.calibration`): CICameraCalibrationLensCorrection reads its lens distortion.
+    case cameraCalibration(CameraCalibration)
 
     /// The value's type in words, for error messages (`a number`, `a vector of 3`).
     public var typeDescription: String {
@@ -40,6 +44,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string(let s): return "the string \"\(s)\""
         case .data(let d): return "data of \(d.count) bytes"
         case .colorSpace: return "a colour space"
+        case .cameraCalibration: return "a camera calibration"
         }
     }
 
@@ -56,6 +61,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string(let s): return s
         case .data(let d): return "<\(d.count) bytes>"
         case .colorSpace(let space): return space.name
+        case .cameraCalibration(let calibration):
+            return "calibration \(calibration.referenceWidth)×\(calibration.referenceHeight)"
         }
     }
 
@@ -69,6 +76,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
 public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
     /// Which ``FilterValue`` case an input takes.
     case image, number, vector, color, transform, rect, bool, data, colorSpace
+    /// A camera calibration (``FilterValue/cameraCalibration(_:)``); a recipe names the depth photo it comes from.
+    case cameraCalibration
     /// Text (``FilterValue/string(_:)``): a barcode's message, a text generator's text, a choice among names.
     case string
 }

@@ -1,9 +1,10 @@
 import struct Foundation.Data
+import GraphCodecs
 import GraphEngine
 
 /// A value that can stand for a filter parameter as it is, without a ``FilterValue`` wrapper, as
-/// Core Image takes its objects: `Image`, `Rect`, `AffineTransform`, `ColorSpace`, `Double`,
-/// `Float`, `Int`, `Bool`, `String`, `Data`, arrays of numbers (vectors; a colour input takes
+/// Core Image takes its objects: `Image`, `Rect`, `AffineTransform`, `ColorSpace`, `CameraCalibration`,
+/// `Double`, `Float`, `Int`, `Bool`, `String`, `Data`, arrays of numbers (vectors; a colour input takes
 /// them as sRGB) and ``FilterValue`` itself (for a colour in another space:
 /// `.color([1, 0, 0, 1], colorSpace: .displayP3)`).
 ///
@@ -50,6 +51,11 @@ extension AffineTransform: FilterValueConvertible {
 extension ColorSpace: FilterValueConvertible {
     /// `.colorSpace(self)`.
     public var filterValue: FilterValue { .colorSpace(self) }
+}
+
+extension CameraCalibration: FilterValueConvertible {
+    /// `.cameraCalibration(self)`.
+    public var filterValue: FilterValue { .cameraCalibration(self) }
 }
 
 extension Double: FilterValueConvertible, FilterVectorComponent {
