@@ -164,6 +164,68 @@ final class DynamicDepthWriteTests: XCTestCase {
         XCTAssertLessThan(try meanDifference(original.cropped(to: patch), same), 4)
     }
 
+    /// The Original item's own Ultra HDR structure, read with the engine's readers: its MPF
+    /// entries, its `hdrgm:Version`, its directory's gain map bytes and size, and its EXIF.
+    func originalStructure(_ item: [UInt8]) throws -> (mpfImages: Int, hdrgm: Bool, gainMap: [UInt8], gainSize: [Int], exif: [UInt8]?) {
+        let metadata = try ImageFile.info(item).metadata
+        let main = try XCTUnwrap(metadata.xmp, "the Original has XMP")
+        let directory = try XCTUnwrap(try GoogleContainer.directory(mainPacket: XMPProperties.parse(main), extendedPacket: XMPProperties()))
+        let located = GoogleContainer.locate(directory, in: item, primaryEnd: try XCTUnwrap(JPEGStreams.endOfStream(item, from: 0)))
+        XCTAssertEqual(located.problems, [])
+        XCTAssertNil(located.layoutProblem)
+        let gain = try XCTUnwrap(located.items.first { $0.semantic == "GainMap" }?.range, "the Original lists its gain map")
+        let gainInfo = try ImageFile.info(Array(item[gain]))
+        let packet = try XCTUnwrap(gainInfo.metadata.xmp, "the gain map keeps its hdrgm packet")
+        XCTAssertEqual(try XMPProperties.parse(packet).text("http://ns.adobe.com/hdr-gain-map/1.0/", "GainMapMax"), "1.794480")
+        return (metadata.mpfEntries.count, main.contains("hdrgm:Version=\"1.0\""), Array(item[gain]), [gainInfo.width, gainInfo.height],
+                metadata.exif)
+    }
+
+    /// A re-encoded Original keeps its own structure (README: the Pixel 8's Original is itself an
+    /// Ultra HDR JPEG, 857,951 bytes, with a 506×672 gain map of 22,875 bytes, `hdrgm:Version`,
+    /// EXIF): after an identity edit it is written as the primary is (quality 90 here) with its
+    /// EXIF, its packet (directory listing the gain map's length), an MPF index of 2 images and the
+    /// gain map copied byte for byte; its size within 0.5...1.5 of the source's (it was 1.88 MB, a
+    /// plain JPEG at quality 100, before). After a crop the gain map is cropped with it at its own
+    /// resolution (1200·506/3072 = 197.7, 1600·672/4080 = 263.5) and keeps its hdrgm packet.
+    func testPixel8OriginalKeepsItsOwnGainMapAndXMP() throws {
+        let source = try DynamicDepthTests.pixel8()
+        let file = try DepthPhoto(contentsOf: source)
+        let stored = try originalStructure(try itemBytes(file, .original))
+        XCTAssertEqual(stored.mpfImages, 2)
+        XCTAssertTrue(stored.hdrgm)
+        XCTAssertEqual([stored.gainMap.count] + stored.gainSize, [22875, 506, 672])
+        let photo = try Image(contentsOf: source)
+        for (name, edited, gainSize) in [("identity", try photo.applyingFilter("CIColorControls"), [506, 672]),
+                                         ("crop", photo.cropped(to: Rect(x: 900, y: 1200, width: 1200, height: 1600)), [198, 264])] {
+            let (carried, warnings) = file.auxiliaryImages(following: edited, from: photo)
+            XCTAssertEqual(warnings, [], name)
+            let output = try temporary("pixel8-\(name).jpg")
+            try Context().write(edited, to: output, options: ImageWriteOptions(metadata: try Image.decoding(path: source).metadata,
+                                                                               auxiliaryImages: carried))
+            let item = try itemBytes(try DepthPhoto(contentsOf: output), .original)
+            let written = try originalStructure(item)
+            XCTAssertEqual(written.mpfImages, 2, name)
+            XCTAssertTrue(written.hdrgm, name)
+            XCTAssertEqual(written.gainSize, gainSize, name)
+            XCTAssertEqual(written.exif, stored.exif, name)
+            if name == "identity" {
+                XCTAssertEqual(written.gainMap, stored.gainMap, "copied while unchanged")
+                let ratio = Double(item.count) / 857_951
+                XCTAssertTrue((0.5...1.5).contains(ratio), "\(item.count) bytes")
+            }
+            // exiftool reads the Original as an Ultra HDR JPEG: hdrgm version, MPF lengths, no warning.
+            let itemPath = try temporary("pixel8-\(name)-original.jpg")
+            try Data(item).write(to: URL(fileURLWithPath: itemPath))
+            guard let listed = try DepthTestData.run("exiftool", ["-a", "-s3", "-XMP-hdrgm:Version", "-MPImageLength", "-Warning", itemPath]) else {
+                throw XCTSkip("exiftool is not installed")
+            }
+            let primaryEnd = try XCTUnwrap(JPEGStreams.endOfStream(item, from: 0))
+            XCTAssertEqual(String(decoding: listed.output, as: UTF8.self).split(separator: "\n"),
+                           ["1.0", "\(primaryEnd)", "\(written.gainMap.count)"], name)
+        }
+    }
+
     // MARK: Synthetic files (no shared data needed)
 
     /// The synthetic Dynamic Depth file of ``DynamicDepthTests`` written back unchanged: depth and

@@ -54,7 +54,7 @@ final class OriginalImageTests: XCTestCase {
         XCTAssertNil(carried.originalImage, "GDepth's GImage only")
         let items = try XCTUnwrap(carried.dynamicDepth?.items)
         XCTAssertEqual(items.map(\.semantic), ["GainMap", "Original", "Depth", "Confidence"])
-        guard case .original(let replayed) = items[1].content else { return XCTFail("\(items[1].content)") }
+        guard case .original(let replayed, _) = items[1].content else { return XCTFail("\(items[1].content)") }
         XCTAssertEqual(replayed.extent, Rect(x: 0, y: 0, width: 2024, height: 2688))
         let patch = Rect(x: 1000, y: 1300, width: 32, height: 32)
         let context = Context()

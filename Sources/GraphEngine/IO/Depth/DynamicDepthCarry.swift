@@ -9,7 +9,8 @@ extension DepthPhoto {
     /// - Confidence and an Ultra HDR gain map: moved like the depth map at their own resolution
     ///   (a gain map keeps its own `hdrgm:` XMP; one of several channels that moved is dropped);
     /// - the Original: the edit replayed on it (`replayingEdit(_:from:on:)`), so that an app
-    ///   re-rendering the portrait from it shows the edit; copied as is when the output is the
+    ///   re-rendering the portrait from it shows the edit, keeping its own EXIF, XMP and gain map
+    ///   (`originalStructure`); copied as is when the output is the
     ///   photo itself, or when the output is rendered from the Original (`fromOriginal`) without
     ///   moving its pixels (it is still the capture the output came from). Dropped when the photo
     ///   is turned upright by its EXIF orientation (the Original is stored like the primary's
@@ -80,13 +81,14 @@ extension DepthPhoto {
                 case "original":
                     guard let original = try originalImage() else { continue }
                     if edited.node === photo.node || (fromOriginal && unchanged) {
-                        keep(.original(original), storedMap: original)
+                        keep(.original(original, own: nil), storedMap: original)
                     } else if fromOriginal {
                         warnings.append("\(name) is not written: the output is rendered from it and moves its pixels")
                     } else if orientation == .upright && info.metadata.exifOrientation != 1 {
                         warnings.append("\(name) is not written: the photo is turned upright by its EXIF orientation, the Original is not")
                     } else if let replayed = Self.replayingEdit(edited, from: photo, on: original) {
-                        keep(.original(replayed), storedMap: nil)
+                        let own = try originalStructure(stored, name: name, unchanged: unchanged, follow: follow, warnings: &warnings)
+                        keep(.original(replayed, own: own), storedMap: nil)
                     } else {
                         warnings.append("\(name) is not written: the edit cannot be replayed on it")
                     }
@@ -99,6 +101,48 @@ extension DepthPhoto {
         }
         return DynamicDepthContainer(items: items, mainPacket: main, extendedPacket: extended, description: description,
                                      sourceSemantics: directory.dropFirst().map(\.semantic), geometryChanged: !unchanged || fromOriginal)
+    }
+
+    /// What the Original item's own JPEG (`stored`) holds beside its pixels, for a re-encoded
+    /// Original: its EXIF, its XMP packets, and the gain map its `Container:Directory` names
+    /// (a Pixel's Original is itself an Ultra HDR JPEG), moved by `follow` like the Original
+    /// unless `unchanged`. A gain map that cannot be kept (not found where the directory says,
+    /// several channels once moved, undecodable) is left out with a warning naming it; the
+    /// Original is then written without one.
+    func originalStructure(_ stored: [UInt8], name: String, unchanged: Bool, follow: (Image) -> Image,
+                           warnings: inout [String]) throws -> DynamicDepthContainer.Item.OriginalStructure {
+        let metadata = try ImageFile.info(stored).metadata
+        var gainMap: Image?, gainMapPacket: String?, kept: (bytes: [UInt8], map: Image)?
+        if let main = metadata.xmp, GoogleContainer.isPresent(inMainPacket: main) {
+            let directory = try GoogleContainer.directory(mainPacket: XMPProperties.parse(main),
+                                                          extendedPacket: metadata.carriableExtendedXMP.map(XMPProperties.parse) ?? XMPProperties())
+            if let listed = directory?.first(where: { $0.semantic.lowercased() == "gainmap" }) {
+                let gainName = "\(name): its own gain map"
+                if let primaryEnd = JPEGStreams.endOfStream(stored, from: 0),
+                   let item = GoogleContainer.locate(directory ?? [], in: stored, primaryEnd: primaryEnd).items
+                       .first(where: { $0.semantic == listed.semantic }), let range = item.range {
+                    let bytes = Array(stored[range])
+                    do {
+                        let decoded = try JPEGCodec.decode(bytes, options: DecodeOptions(applyOrientation: false))
+                        if decoded.channels != 1 && !unchanged {
+                            warnings.append("\(gainName) is not written: a gain map of \(decoded.channels) channels is not moved with the edit")
+                        } else {
+                            let samples = StoredSamples(decoded)
+                            let map = try samples.image((0...Int(samples.maximum)).map { Float(Double($0) / samples.maximum) })
+                            gainMap = unchanged ? map : follow(map)
+                            gainMapPacket = try ImageFile.info(bytes).metadata.xmp
+                            kept = (bytes, map)
+                        }
+                    } catch {
+                        warnings.append("\(gainName) is not written: \(error)")
+                    }
+                } else {
+                    warnings.append("\(gainName) is not written: it was not found where its directory says")
+                }
+            }
+        }
+        return .init(exif: metadata.exif, mainPacket: metadata.xmp, extendedPacket: metadata.carriableExtendedXMP,
+                     gainMap: gainMap, gainMapPacket: gainMapPacket, stored: kept)
     }
 
     /// `edited` (made from `photo`) replayed on `original`, a picture of the same scene at

@@ -6,7 +6,8 @@ import GraphCodecs
 /// which the output rewrites (`DynamicDepthPackets` of GraphCodecs: new directory, depth range,
 /// dropped descriptions, extended-XMP GUID). Each item is copied byte for byte while its image is
 /// still the one the file's bytes decode to, and encoded anew otherwise (8-bit grey JPEG or PNG
-/// as the directory's mime type says; the Original as a colour JPEG).
+/// as the directory's mime type says; the Original as a colour JPEG written as the primary is,
+/// keeping its own EXIF, XMP and Ultra HDR gain map: ``Item/OriginalStructure``).
 public struct DynamicDepthContainer: Sendable, Hashable {
     /// One item after the primary.
     public struct Item: Sendable, Hashable {
@@ -19,8 +20,55 @@ public struct DynamicDepthContainer: Sendable, Hashable {
             /// The Ultra HDR gain map's stored values, 0...1, with its own XMP packet
             /// (`hdrgm:GainMapMin/Max`…), which a re-encoded map keeps.
             case gainMap(Image, xmp: String?)
-            /// The photo before the portrait blur was rendered, a colour image.
-            case original(Image)
+            /// The photo before the portrait blur was rendered, a colour image, with what its own
+            /// JPEG holds beside the pixels (nil: written as a plain JPEG).
+            case original(Image, own: OriginalStructure?)
+        }
+
+        /// What an Original item's own JPEG holds beside its pixels: a Pixel's is itself an Ultra
+        /// HDR JPEG, whose XMP (`hdrgm:Version`, a `Container:Directory` of Primary and GainMap)
+        /// names a gain map appended after it and indexed by its MPF. A re-encoded Original keeps
+        /// its EXIF and packets (the directory listing the written gain map) and its gain map,
+        /// moved like the Original.
+        public struct OriginalStructure: Sendable, Hashable {
+            /// The Original's EXIF block.
+            public var exif: [UInt8]?
+            /// The Original's main XMP packet.
+            public var mainPacket: String?
+            /// The Original's extended XMP packet, when it matches its GUID.
+            public var extendedPacket: String?
+            /// Its gain map's stored values, 0...1, moved like the Original; nil when it has none
+            /// (or it could not be kept: `hdrgm:Version` then goes from the written packet).
+            public var gainMap: Image?
+            /// The gain map's own XMP packet (`hdrgm:GainMapMin/Max`…), which a re-encoded map keeps.
+            public var gainMapPacket: String?
+            /// The file's bytes of the gain map, and the image they decode to: copied while
+            /// ``gainMap`` is still that image.
+            let stored: (bytes: [UInt8], map: Image)?
+
+            init(exif: [UInt8]?, mainPacket: String?, extendedPacket: String?, gainMap: Image?, gainMapPacket: String?,
+                 stored: (bytes: [UInt8], map: Image)?) {
+                (self.exif, self.mainPacket, self.extendedPacket) = (exif, mainPacket, extendedPacket)
+                (self.gainMap, self.gainMapPacket, self.stored) = (gainMap, gainMapPacket, stored)
+            }
+
+            /// Equal when every part is (the stored gain map by its bytes and image).
+            public static func == (a: Self, b: Self) -> Bool {
+                a.exif == b.exif && a.mainPacket == b.mainPacket && a.extendedPacket == b.extendedPacket && a.gainMap == b.gainMap
+                    && a.gainMapPacket == b.gainMapPacket && a.stored?.bytes == b.stored?.bytes && a.stored?.map == b.stored?.map
+            }
+
+            /// Hashes the main packet and the gain map (enough to tell structures apart).
+            public func hash(into hasher: inout Hasher) {
+                hasher.combine(mainPacket)
+                hasher.combine(gainMap)
+            }
+
+            /// The gain map's file bytes while it is unchanged.
+            var unchangedGainMapBytes: [UInt8]? {
+                guard let stored, let gainMap, stored.map == gainMap else { return nil }
+                return stored.bytes
+            }
         }
 
         /// `Item:Semantic` as the photo's directory names it.
@@ -47,7 +95,7 @@ public struct DynamicDepthContainer: Sendable, Hashable {
             guard let stored, case .containerItem(let bytes) = stored.encoded else { return nil }
             switch content {
             case .depth: return nil
-            case .confidence(let map), .gainMap(let map, _), .original(let map): return stored.map == map ? bytes : nil
+            case .confidence(let map), .gainMap(let map, _), .original(let map, _): return stored.map == map ? bytes : nil
             }
         }
     }

@@ -31,11 +31,12 @@ extension Context {
                 let values = try mapValues(map, what: "the Dynamic Depth \(item.semantic) item")
                 encoded.append(try greyItem(values.quantized { $0 }, width: values.width, height: values.height, mime: item.mime,
                                             quality: quality, xmp: xmp))
-            case .original(let image):
+            case .original(let image, let own):
                 if let bytes = item.unchangedStoredBytes {
                     encoded.append(bytes)
                 } else {
-                    encoded.append(try encodedData(image, format: .jpeg, options: ImageWriteOptions(quality: quality)))
+                    let written = ImageWriteOptions(quality: options.quality, subsampling: options.subsampling, progressive: options.progressive)
+                    encoded.append(try originalItem(image, own: own, options: written, mapQuality: quality))
                 }
             }
         }
@@ -54,6 +55,43 @@ extension Context {
         options.replacedXMP = XMPPackets(main: packets.main, extended: packets.extended)
         let indexed = items.first.map { if case .gainMap = $0.content { return 1 } else { return 0 } } ?? 0
         return (options, AppendedImages(made: encoded, indexed: indexed))
+    }
+
+    /// A re-encoded Original item: `image` as a JPEG written like the primary (`options`: its
+    /// quality, subsampling and scan mode), with the Original's own EXIF and XMP (`own`) and, when
+    /// it had one, its gain map appended (copied while unchanged, else an 8-bit grey JPEG at
+    /// `mapQuality` with its `hdrgm:` packet) and indexed by an MPF segment, the Original's
+    /// `Container:Directory` listing it with its new length, as an Ultra HDR JPEG is laid out.
+    /// Without `own`, a plain JPEG.
+    func originalItem(_ image: Image, own: DynamicDepthContainer.Item.OriginalStructure?, options: ImageWriteOptions,
+                      mapQuality: Int) throws -> [UInt8] {
+        guard let own else { return try encodedData(image, format: .jpeg, options: options) }
+        var gainMap: [UInt8]?
+        if let map = own.gainMap {
+            if let bytes = own.unchangedGainMapBytes {
+                gainMap = bytes
+            } else {
+                let values = try mapValues(map, what: "the Dynamic Depth Original's gain map")
+                gainMap = try greyItem(values.quantized { $0 }, width: values.width, height: values.height, mime: "image/jpeg",
+                                       quality: mapQuality, xmp: own.gainMapPacket)
+            }
+        }
+        var options = options
+        // The packets go in as replacements: carried ones naming a Google container would be dropped.
+        options.metadata = ImageMetadata(format: .jpeg)
+        options.metadata?.exif = own.exif
+        var packets = XMPPackets(main: own.mainPacket, extended: own.extendedPacket)
+        if let main = own.mainPacket, GoogleContainer.isPresent(inMainPacket: main) {
+            let directory = [DynamicDepthPackets.Item(semantic: "Primary", mime: "image/jpeg", length: 0)]
+                + (gainMap.map { [DynamicDepthPackets.Item(semantic: "GainMap", mime: "image/jpeg", length: $0.count)] } ?? [])
+            let rewritten = try DynamicDepthPackets.rewrite(main: main, extended: own.extendedPacket,
+                                                            changes: DynamicDepthPackets.Changes(directory: directory, dropsGainMap: gainMap == nil))
+            packets = XMPPackets(main: rewritten.main, extended: rewritten.extended)
+        }
+        options.replacedXMP = packets
+        let primary = try encodedData(image, format: .jpeg, options: options)
+        guard let gainMap else { return primary }
+        return try AppendedImages(made: [gainMap], indexed: 1).assemble(primary: primary)
     }
 
     /// The depth map as the item of `mime`: the file's bytes while unchanged; else its depths
