@@ -89,12 +89,24 @@ final class OriginalStartTests: XCTestCase {
         for kind: AuxiliaryImageInfo.Kind in [.original, .depth, .confidence, .hdrGainMap] {
             XCTAssertEqual(item(written, kind, writtenBytes), item(file, kind, bytes), "\(kind) copied")
         }
-        // The primary's intrinsics (focal length 2938.03 px of its 3072×4080) do not describe the
-        // 2024×2688 output: `Camera:ImagingModel` goes, the depth description stays.
+        // The primary's intrinsics (README: fx = fy = 2938.025391, cx 1479.836060, cy 2039.145508 of
+        // its 3072×4080) describe the same frame as the 2024×2688 output (2024/3072 and 2688/4080
+        // differ by 0.0046 %): `Camera:ImagingModel` is scaled to it, x by 2024/3072, y by 2688/4080;
+        // the depth description stays.
         XCTAssertNotNil(file.depthMapInfo?.dynamicDepth?.imagingModel)
         let description = try XCTUnwrap(written.depthMapInfo?.dynamicDepth)
-        XCTAssertNil(description.imagingModel)
+        let model = try XCTUnwrap(description.imagingModel)
+        XCTAssertEqual(model.focalLengthX, 1935.730271, accuracy: 1e-5)
+        XCTAssertEqual(model.focalLengthY, 1935.640258, accuracy: 1e-5)
+        XCTAssertEqual(model.principalPointX, 974.996154, accuracy: 1e-5)
+        XCTAssertEqual(model.principalPointY, 1343.437041, accuracy: 1e-5)
+        XCTAssertEqual([model.imageWidth, model.imageHeight], [2024, 2688])
         XCTAssertEqual([description.near, description.far], [0.208841, 5.702907])
+        // The pixels did not move: the Google camera notes on the frame stay (the relighting input
+        // is a 2024×2688 image of this very frame).
+        XCTAssertEqual(DynamicDepthPackets.frameNotes(in: [written.info.metadata.xmp, written.info.metadata.extendedXMP].compactMap { $0 }),
+                       ["GCamera:PortraitNote", "GCamera:RelitInputImageMime", "GCamera:RelitInputImageData",
+                        "GCamera:PortraitRelightingRenderingOptions", "GCamera:PortraitRelightingLightPos"])
     }
 
     /// `"useOriginal": true` on a photo without an original, a non-Boolean, or beside

@@ -106,6 +106,41 @@ final class DynamicDepthPacketsTests: XCTestCase {
         XCTAssertNotEqual(XMP.extendedGUID(inMainPacket: written.main), XMP.digestGUID(ofExtended: Self.extendedPacket))
     }
 
+    /// The same frame at another size: `Camera:ImagingModel`'s focal lengths and principal point
+    /// scaled per axis and its size replaced in place (README: 2938.025391, 1479.836060 of 3072
+    /// wide, so 1935.730271 and 974.996154 at 2024); another frame (2024×2024) gives nil.
+    func testAnImagingModelIsScaledToTheSameFrame() throws {
+        let model = DynamicDepthMetadata.ImagingModel(focalLengthX: 2938.025391, focalLengthY: 2938.025391, principalPointX: 1479.836060,
+                                                      principalPointY: 2039.145508, imageWidth: 3072, imageHeight: 4080)
+        XCTAssertNil(model.scaled(toWidth: 2024, height: 2024))
+        var unsized = model
+        unsized.imageWidth = nil
+        XCTAssertNil(unsized.scaled(toWidth: 2024, height: 2688))
+        let scaled = try XCTUnwrap(model.scaled(toWidth: 2024, height: 2688))
+        let changes = DynamicDepthPackets.Changes(directory: directory, imagingModel: scaled)
+        let written = try DynamicDepthPackets.rewrite(main: Self.mainPacket(naming: Self.extendedPacket), extended: Self.extendedPacket,
+                                                      changes: changes)
+        let extended = try XCTUnwrap(written.extended)
+        let properties = XMPProperties.parse(extended)
+        XCTAssertEqual(try XCTUnwrap(properties.number(DynamicDepth.imagingModelNamespace, "FocalLengthX")), 1935.730271, accuracy: 1e-5)
+        XCTAssertEqual(try XCTUnwrap(properties.number(DynamicDepth.imagingModelNamespace, "PrincipalPointX")), 974.996154, accuracy: 1e-5)
+        XCTAssertEqual(XMP.extendedGUID(inMainPacket: written.main), XMP.digestGUID(ofExtended: extended))
+    }
+
+    /// The Google camera notes on the frame are listed by name and removed when the pixels moved;
+    /// `GCamera:SpecialTypeID` stays.
+    func testFrameNotesAreNamedAndDropped() throws {
+        let main = Self.mainPacket(naming: nil).replacing("hdrgm:Version=\"1.0\"",
+                                                           with: "hdrgm:Version=\"1.0\" GCamera:PortraitNote=\"abc\" GCamera:RelitInputImageData=\"/9j/\"")
+        XCTAssertEqual(DynamicDepthPackets.frameNotes(in: [main]), ["GCamera:PortraitNote", "GCamera:RelitInputImageData"])
+        let written = try DynamicDepthPackets.rewrite(main: main, extended: nil,
+                                                      changes: DynamicDepthPackets.Changes(directory: directory, dropsFrameNotes: true))
+        XCTAssertEqual(DynamicDepthPackets.frameNotes(in: [written.main]), [])
+        XCTAssertTrue(written.main.contains("SpecialType-PORTRAIT"))
+        let kept = try DynamicDepthPackets.rewrite(main: main, extended: nil, changes: DynamicDepthPackets.Changes(directory: directory))
+        XCTAssertEqual(DynamicDepthPackets.frameNotes(in: [kept.main]), ["GCamera:PortraitNote", "GCamera:RelitInputImageData"])
+    }
+
     /// Attribute-form properties are edited too.
     func testAttributeValuesAreReplacedAndRemoved() {
         var edit = XMPTextEdit(#"<rdf:Description xmlns:D="urn:d" D:Near="1.5" D:Far='9'/>"#)

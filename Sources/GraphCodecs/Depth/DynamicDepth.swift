@@ -24,6 +24,22 @@ public struct DynamicDepthMetadata: Sendable, Equatable, Hashable {
         public var imageWidth: Int?
         /// Height of the image the intrinsics refer to.
         public var imageHeight: Int?
+
+        /// Largest relative difference between the two axes' scale factors for two sizes to
+        /// share a frame (a Pixel's 2024×2688 Original under its 3072×4080 primary: 0.0046 %).
+        public static let framingTolerance = 2e-4
+
+        /// The intrinsics of the same frame at `width`×`height` pixels: focal lengths and
+        /// principal point scaled per axis (fx' = fx·width/imageWidth, cx' = cx·width/imageWidth;
+        /// y alike), the image size replaced. Nil when the model names no image size, or the two
+        /// sizes do not share a frame (their scale factors differ by more than ``framingTolerance``).
+        public func scaled(toWidth width: Int, height: Int) -> ImagingModel? {
+            guard let imageWidth, let imageHeight, imageWidth > 0, imageHeight > 0, width > 0, height > 0 else { return nil }
+            let sx = Double(width) / Double(imageWidth), sy = Double(height) / Double(imageHeight)
+            guard abs(sx - sy) <= Self.framingTolerance * max(sx, sy) else { return nil }
+            return ImagingModel(focalLengthX: focalLengthX * sx, focalLengthY: focalLengthY * sy, principalPointX: principalPointX * sx,
+                                principalPointY: principalPointY * sy, imageWidth: width, imageHeight: height)
+        }
     }
 
     /// `DepthMap:Format`.

@@ -3,7 +3,8 @@
 /// their new lengths), the depth map's `DepthMap:Format/Near/Far` replaced when the map was
 /// re-encoded over another range, the descriptions of what the copy no longer has removed (the
 /// Ultra HDR `hdrgm:Version` without a gain map, `Camera:Image` without the Original,
-/// `Camera:ImagingModel` once the pixels moved), and `xmpNote:HasExtendedXMP` set to the MD5 of
+/// `Camera:ImagingModel` and the Google camera notes on the frame once the pixels moved),
+/// `Camera:ImagingModel` scaled when the same frame is written at another size, and `xmpNote:HasExtendedXMP` set to the MD5 of
 /// the new extended packet. Every other property stays as the camera wrote it (text edits, not
 /// a re-serialisation: Google's own properties such as `GCamera:SpecialTypeID` are kept).
 public enum DynamicDepthPackets {
@@ -56,16 +57,43 @@ public enum DynamicDepthPackets {
         public var dropsOriginal: Bool
         /// The pixels moved: `Camera:ImagingModel` (intrinsics of the unedited image) goes.
         public var dropsImagingModel: Bool
+        /// `Camera:ImagingModel`'s new focal lengths, principal point and image size (the same
+        /// frame written at another size); nil keeps them.
+        public var imagingModel: DynamicDepthMetadata.ImagingModel?
+        /// The pixels moved: the Google camera notes that describe the unedited frame
+        /// (``frameNotes``) go.
+        public var dropsFrameNotes: Bool
 
         /// The changes; by default only the directory.
         public init(directory: [Item], depthRange: DepthRange? = nil,
-                    dropsGainMap: Bool = false, dropsOriginal: Bool = false, dropsImagingModel: Bool = false) {
+                    dropsGainMap: Bool = false, dropsOriginal: Bool = false, dropsImagingModel: Bool = false,
+                    imagingModel: DynamicDepthMetadata.ImagingModel? = nil, dropsFrameNotes: Bool = false) {
             self.directory = directory
             self.depthRange = depthRange
             self.dropsGainMap = dropsGainMap
             self.dropsOriginal = dropsOriginal
             self.dropsImagingModel = dropsImagingModel
+            self.imagingModel = imagingModel
+            self.dropsFrameNotes = dropsFrameNotes
         }
+    }
+
+    /// Google's camera namespace (`GCamera:`).
+    public static let googleCameraNamespace = "http://ns.google.com/photos/1.0/camera/"
+    /// The `GCamera:` properties that describe the unedited frame, dropped once an edit moves
+    /// pixels: a Pixel portrait's relighting input (`RelitInputImageData`, a 2024×2688 JPEG of
+    /// the frame, and its mime type), the relighting light position and rendering options, and
+    /// the portrait rendering note. `SpecialTypeID` (the photo is a portrait) and
+    /// `HdrPlusMakernote` (the capture's notes) describe the capture, not its pixels, and stay.
+    public static let frameNotes = ["PortraitNote", "RelitInputImageMime", "RelitInputImageData",
+                                    "PortraitRelightingRenderingOptions", "PortraitRelightingLightPos"]
+
+    /// The ``frameNotes`` present in `packets`, as `GCamera:Name`, in the list's order.
+    public static func frameNotes(in packets: [String]) -> [String] {
+        let edits = packets.map(XMPTextEdit.init)
+        return frameNotes.filter { note in
+            edits.contains { edit in edit.prefix(for: googleCameraNamespace).map { edit.valueRange($0, note) != nil } ?? false }
+        }.map { "GCamera:\($0)" }
     }
 
     /// The Ultra HDR gain map namespace (`hdrgm:`).
@@ -98,6 +126,18 @@ public enum DynamicDepthPackets {
             if let prefix = packets[index].prefix(for: cameraNamespace) {
                 if changes.dropsOriginal { packets[index].remove(prefix, "Image") }
                 if changes.dropsImagingModel { packets[index].remove(prefix, "ImagingModel") }
+            }
+            if !changes.dropsImagingModel, let model = changes.imagingModel,
+               let prefix = packets[index].prefix(for: DynamicDepth.imagingModelNamespace) {
+                packets[index].setValue(prefix, "FocalLengthX", "\(model.focalLengthX)")
+                packets[index].setValue(prefix, "FocalLengthY", "\(model.focalLengthY)")
+                packets[index].setValue(prefix, "PrincipalPointX", "\(model.principalPointX)")
+                packets[index].setValue(prefix, "PrincipalPointY", "\(model.principalPointY)")
+                if let width = model.imageWidth { packets[index].setValue(prefix, "ImageWidth", "\(width)") }
+                if let height = model.imageHeight { packets[index].setValue(prefix, "ImageHeight", "\(height)") }
+            }
+            if changes.dropsFrameNotes, let prefix = packets[index].prefix(for: googleCameraNamespace) {
+                for note in frameNotes { packets[index].remove(prefix, note) }
             }
             if let range = changes.depthRange, let prefix = packets[index].prefix(for: DynamicDepth.depthMapNamespace) {
                 packets[index].setValue(prefix, "Format", range.format.rawValue)

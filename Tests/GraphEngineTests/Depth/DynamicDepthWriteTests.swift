@@ -119,10 +119,21 @@ final class DynamicDepthWriteTests: XCTestCase {
         XCTAssertEqual(Array(gain.output), try itemBytes(file, .hdrGainMap))
     }
 
+    /// The warnings of an edit of the Pixel 8 that moves its pixels: its imaging model and the
+    /// Google camera notes on the unedited frame (README: the extended XMP holds PortraitNote,
+    /// RelitInputImageMime/Data, PortraitRelightingRenderingOptions/LightPos) are not written.
+    static func movedPixelsWarnings(_ source: String) -> [String] {
+        let notes = ["PortraitNote", "RelitInputImageMime", "RelitInputImageData", "PortraitRelightingRenderingOptions",
+                     "PortraitRelightingLightPos"]
+        return notes.map { "\(source): its GCamera:\($0) is not written: it describes the unedited frame, and the edit moves its pixels" }
+            + ["\(source): its Camera:ImagingModel (the primary's intrinsics) is not written: the edit moves the pixels it describes"]
+    }
+
     /// A crop of the Pixel 8: every item cropped with the photo at its own resolution (depth,
     /// confidence and Original 2024/3072 of the crop, the gain map 506/3072), the depth values
-    /// within the file's Near/Far kept (the XMP keeps them), `Camera:ImagingModel` dropped (the
-    /// intrinsics were the uncropped image's), the Original replayed on the crop.
+    /// within the file's Near/Far kept (the XMP keeps them), `Camera:ImagingModel` and the Google
+    /// camera notes on the frame dropped, each with a warning (they described the uncropped
+    /// image), `GCamera:SpecialTypeID` and `HdrPlusMakernote` kept, the Original replayed on the crop.
     func testPixel8CropMovesEveryItem() throws {
         let source = try DynamicDepthTests.pixel8()
         let file = try DepthPhoto(contentsOf: source)
@@ -130,7 +141,7 @@ final class DynamicDepthWriteTests: XCTestCase {
         let crop = Rect(x: 900, y: 1200, width: 1200, height: 1600)
         let edited = photo.cropped(to: crop)
         let (carried, warnings) = file.auxiliaryImages(following: edited, from: photo)
-        XCTAssertEqual(warnings, [])
+        XCTAssertEqual(warnings, Self.movedPixelsWarnings(source))
         let output = try temporary("pixel8-crop.jpg")
         try Context().write(edited, to: output, options: ImageWriteOptions(metadata: try Image.decoding(path: source).metadata,
                                                                            auxiliaryImages: carried))
@@ -143,6 +154,13 @@ final class DynamicDepthWriteTests: XCTestCase {
         XCTAssertNil(description.imagingModel)
         XCTAssertEqual([description.near, description.far], [0.208841, 5.702907])
         XCTAssertEqual(description.focalTable.count, 512)
+        let packets = [written.info.metadata.xmp, written.info.metadata.extendedXMP].compactMap { $0 }
+        XCTAssertEqual(DynamicDepthPackets.frameNotes(in: packets), [])
+        let camera = packets.map { XMPProperties.parse($0) }
+        XCTAssertTrue(packets.contains { $0.contains("SpecialType-PORTRAIT") })
+        XCTAssertTrue(camera.contains { $0.text(DynamicDepthPackets.googleCameraNamespace, "HdrPlusMakernote") != nil })
+        XCTAssertEqual(written.info.metadata.extendedXMPDigestMatches, true)
+        XCTAssertLessThan(try ImageFile.read(path: output).count, 3_000_000, "the 1.1 MB relighting input is gone")
         // Depth: the carried (moved) map, held in 8 bits linear in diopters: within a step or two.
         let step = (5.702907 - 0.208841) / 255
         let expected = try DepthTestData.values(try XCTUnwrap(carried.depthData).converting(to: .disparity).map)
@@ -199,7 +217,7 @@ final class DynamicDepthWriteTests: XCTestCase {
         for (name, edited, gainSize) in [("identity", try photo.applyingFilter("CIColorControls"), [506, 672]),
                                          ("crop", photo.cropped(to: Rect(x: 900, y: 1200, width: 1200, height: 1600)), [198, 264])] {
             let (carried, warnings) = file.auxiliaryImages(following: edited, from: photo)
-            XCTAssertEqual(warnings, [], name)
+            XCTAssertEqual(warnings, name == "crop" ? Self.movedPixelsWarnings(source) : [], name)
             let output = try temporary("pixel8-\(name).jpg")
             try Context().write(edited, to: output, options: ImageWriteOptions(metadata: try Image.decoding(path: source).metadata,
                                                                                auxiliaryImages: carried))

@@ -99,8 +99,39 @@ extension DepthPhoto {
                 warnings.append("\(name) is not written: \(error)")
             }
         }
+        let notes = unchanged ? [] : DynamicDepthPackets.frameNotes(in: [main] + (extended.map { [$0] } ?? []))
+        for note in notes {
+            warnings.append("\(path): its \(note) is not written: it describes the unedited frame, and the edit moves its pixels")
+        }
+        let size = edited.extent.integral
+        let imagingModel = writtenImagingModel(description.imagingModel, unchanged: unchanged, fromOriginal: fromOriginal,
+                                               width: Int(size.width), height: Int(size.height), warnings: &warnings)
         return DynamicDepthContainer(items: items, mainPacket: main, extendedPacket: extended, description: description,
-                                     sourceSemantics: directory.dropFirst().map(\.semantic), geometryChanged: !unchanged || fromOriginal)
+                                     sourceSemantics: directory.dropFirst().map(\.semantic), pixelsMoved: !unchanged,
+                                     imagingModel: imagingModel)
+    }
+
+    /// `Camera:ImagingModel` (`model`, the primary's intrinsics) for an output of
+    /// `width`×`height`: kept while the output is the primary's frame at the model's size;
+    /// scaled (`DynamicDepthMetadata.ImagingModel.scaled(toWidth:height:)`) when it is the same
+    /// frame at another size (rendered from the Original without moving its pixels); otherwise
+    /// nil, with a warning: the pixels moved, or the output's frame is not the model's.
+    func writtenImagingModel(_ model: DynamicDepthMetadata.ImagingModel?, unchanged: Bool, fromOriginal: Bool, width: Int, height: Int,
+                             warnings: inout [String]) -> DynamicDepthMetadata.ImagingModel? {
+        guard let model else { return nil }
+        let name = "\(path): its Camera:ImagingModel (the primary's intrinsics) is not written"
+        guard unchanged else {
+            warnings.append("\(name): the edit moves the pixels it describes")
+            return nil
+        }
+        if model.imageWidth == width && model.imageHeight == height { return model }
+        if model.imageWidth == nil || model.imageHeight == nil, !fromOriginal { return model }
+        guard let scaled = model.scaled(toWidth: width, height: height) else {
+            let size = model.imageWidth.flatMap { w in model.imageHeight.map { "\(w)x\($0)" } } ?? "an unstated size"
+            warnings.append("\(name): the output (\(width)x\(height)) is not the frame it describes (\(size))")
+            return nil
+        }
+        return scaled
     }
 
     /// What the Original item's own JPEG (`stored`) holds beside its pixels, for a re-encoded

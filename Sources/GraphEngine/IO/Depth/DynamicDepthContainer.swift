@@ -111,8 +111,12 @@ public struct DynamicDepthContainer: Sendable, Hashable {
     /// The semantics the photo's directory listed after the primary: those not among
     /// ``items`` were dropped, and their descriptions go too.
     public var sourceSemantics: [String]
-    /// Whether the output's pixels are not the primary's (an edit moved them, or the output was
-    /// rendered from the Original, another resolution): `Camera:ImagingModel`, the primary's
-    /// intrinsics in its pixels, then no longer applies.
-    public var geometryChanged: Bool
+    /// Whether an edit moved the output's pixels (a crop, a rotation, a scale): the photo's
+    /// `Camera:ImagingModel` and the Google camera notes on the unedited frame
+    /// (`DynamicDepthPackets.frameNotes`) then no longer apply and are not written.
+    public var pixelsMoved: Bool
+    /// `Camera:ImagingModel` as written: the photo's while the output is its primary's frame at
+    /// its size, scaled when the output is the same frame at another size (rendered from the
+    /// Original), nil (not written) when the pixels moved or the frame differs.
+    public var imagingModel: DynamicDepthMetadata.ImagingModel?
 }

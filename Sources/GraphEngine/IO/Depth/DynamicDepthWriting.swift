@@ -46,8 +46,11 @@ extension Context {
         }
         let directory = [DynamicDepthPackets.Item(semantic: "Primary", mime: "image/jpeg", length: 0)]
             + zip(items, encoded).map { DynamicDepthPackets.Item(semantic: $0.semantic, mime: $0.mime, length: $1.count, dataURI: $0.dataURI) }
-        let changes = DynamicDepthPackets.Changes(directory: directory, depthRange: depthRange, dropsGainMap: drops("gainmap"),
-                                                  dropsOriginal: drops("original"), dropsImagingModel: container.geometryChanged)
+        let source = container.description.imagingModel
+        let changes = DynamicDepthPackets.Changes(
+            directory: directory, depthRange: depthRange, dropsGainMap: drops("gainmap"), dropsOriginal: drops("original"),
+            dropsImagingModel: source != nil && container.imagingModel == nil,
+            imagingModel: container.imagingModel == source ? nil : container.imagingModel, dropsFrameNotes: container.pixelsMoved)
         // The carried main packet (regions moved with the edit) when it still holds the directory.
         let main = options.metadata?.xmp.flatMap { GoogleContainer.isPresent(inMainPacket: $0) ? $0 : nil } ?? container.mainPacket
         let packets = try DynamicDepthPackets.rewrite(main: main, extended: container.extendedPacket, changes: changes)
