@@ -87,6 +87,10 @@ final class DynamicDepthWriteTests: XCTestCase {
         XCTAssertEqual([description.near, description.far], [0.208841, 5.702907])
         XCTAssertEqual(description.focalTable.count, 512)
         XCTAssertEqual(description.imagingModel?.focalLengthX, 2938.025391)
+        // No pixel moved: the Google camera notes on the frame are all kept.
+        XCTAssertEqual(DynamicDepthPackets.frameNotes(in: [written.info.metadata.xmp, written.info.metadata.extendedXMP].compactMap { $0 }),
+                       ["GCamera:PortraitNote", "GCamera:RelitInputImageMime", "GCamera:RelitInputImageData",
+                        "GCamera:PortraitRelightingRenderingOptions", "GCamera:PortraitRelightingLightPos"])
         let depth = try written.depthData(as: .disparity)
         XCTAssertEqual(depth.sourceFormat, .dynamicDepth)
         let map = try DepthTestData.values(depth.map)
