@@ -12,7 +12,9 @@ extension DepthPhoto {
     ///   re-rendering the portrait from it shows the edit, keeping its own EXIF, XMP and gain map
     ///   (`originalStructure`); copied as is when the output is the
     ///   photo itself, or when the output is rendered from the Original (`fromOriginal`) without
-    ///   moving its pixels (it is still the capture the output came from). Dropped when the photo
+    ///   moving its pixels (it is still the capture the output came from; colour edits in such a
+    ///   chain are therefore not in it: the output itself would bake its depth effect into the
+    ///   capture, and the chain is not split into depth effects and the rest). Dropped when the photo
     ///   is turned upright by its EXIF orientation (the Original is stored like the primary's
     ///   pixels, and is not turned here), or rendered from and moved.
     ///
@@ -135,7 +137,7 @@ extension DepthPhoto {
     }
 
     /// What the Original item's own JPEG (`stored`) holds beside its pixels, for a re-encoded
-    /// Original: its EXIF, its XMP packets, and the gain map its `Container:Directory` names
+    /// Original: the quality its tables are nearest to, its EXIF, its XMP packets, and the gain map its `Container:Directory` names
     /// (a Pixel's Original is itself an Ultra HDR JPEG), moved by `follow` like the Original
     /// unless `unchanged`. A gain map that cannot be kept (not found where the directory says,
     /// several channels once moved, undecodable) is left out with a warning naming it; the
@@ -172,7 +174,7 @@ extension DepthPhoto {
                 }
             }
         }
-        return .init(exif: metadata.exif, mainPacket: metadata.xmp, extendedPacket: metadata.carriableExtendedXMP,
+        return .init(quality: JPEGQuality.estimate(stored), exif: metadata.exif, mainPacket: metadata.xmp, extendedPacket: metadata.carriableExtendedXMP,
                      gainMap: gainMap, gainMapPacket: gainMapPacket, stored: kept)
     }
 

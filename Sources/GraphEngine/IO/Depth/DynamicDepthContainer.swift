@@ -6,8 +6,8 @@ import GraphCodecs
 /// which the output rewrites (`DynamicDepthPackets` of GraphCodecs: new directory, depth range,
 /// dropped descriptions, extended-XMP GUID). Each item is copied byte for byte while its image is
 /// still the one the file's bytes decode to, and encoded anew otherwise (8-bit grey JPEG or PNG
-/// as the directory's mime type says; the Original as a colour JPEG written as the primary is,
-/// keeping its own EXIF, XMP and Ultra HDR gain map: ``Item/OriginalStructure``).
+/// as the directory's mime type says; the Original as a colour JPEG at the quality its own
+/// tables are nearest to, keeping its own EXIF, XMP and Ultra HDR gain map: ``Item/OriginalStructure``).
 public struct DynamicDepthContainer: Sendable, Hashable {
     /// One item after the primary.
     public struct Item: Sendable, Hashable {
@@ -31,6 +31,9 @@ public struct DynamicDepthContainer: Sendable, Hashable {
         /// its EXIF and packets (the directory listing the written gain map) and its gain map,
         /// moved like the Original.
         public struct OriginalStructure: Sendable, Hashable {
+            /// The libjpeg quality the Original's quantisation tables are nearest to
+            /// (`JPEGQuality.estimate`), which a re-encoded Original is written at; nil: the primary's.
+            public var quality: Int?
             /// The Original's EXIF block.
             public var exif: [UInt8]?
             /// The Original's main XMP packet.
@@ -46,15 +49,15 @@ public struct DynamicDepthContainer: Sendable, Hashable {
             /// ``gainMap`` is still that image.
             let stored: (bytes: [UInt8], map: Image)?
 
-            init(exif: [UInt8]?, mainPacket: String?, extendedPacket: String?, gainMap: Image?, gainMapPacket: String?,
+            init(quality: Int?, exif: [UInt8]?, mainPacket: String?, extendedPacket: String?, gainMap: Image?, gainMapPacket: String?,
                  stored: (bytes: [UInt8], map: Image)?) {
-                (self.exif, self.mainPacket, self.extendedPacket) = (exif, mainPacket, extendedPacket)
+                (self.quality, self.exif, self.mainPacket, self.extendedPacket) = (quality, exif, mainPacket, extendedPacket)
                 (self.gainMap, self.gainMapPacket, self.stored) = (gainMap, gainMapPacket, stored)
             }
 
             /// Equal when every part is (the stored gain map by its bytes and image).
             public static func == (a: Self, b: Self) -> Bool {
-                a.exif == b.exif && a.mainPacket == b.mainPacket && a.extendedPacket == b.extendedPacket && a.gainMap == b.gainMap
+                a.quality == b.quality && a.exif == b.exif && a.mainPacket == b.mainPacket && a.extendedPacket == b.extendedPacket && a.gainMap == b.gainMap
                     && a.gainMapPacket == b.gainMapPacket && a.stored?.bytes == b.stored?.bytes && a.stored?.map == b.stored?.map
             }
 

@@ -35,7 +35,8 @@ extension Context {
                 if let bytes = item.unchangedStoredBytes {
                     encoded.append(bytes)
                 } else {
-                    let written = ImageWriteOptions(quality: options.quality, subsampling: options.subsampling, progressive: options.progressive)
+                    let written = ImageWriteOptions(quality: own?.quality ?? options.quality, subsampling: options.subsampling,
+                                                    progressive: options.progressive)
                     encoded.append(try originalItem(image, own: own, options: written, mapQuality: quality))
                 }
             }
@@ -60,8 +61,9 @@ extension Context {
         return (options, AppendedImages(made: encoded, indexed: indexed))
     }
 
-    /// A re-encoded Original item: `image` as a JPEG written like the primary (`options`: its
-    /// quality, subsampling and scan mode), with the Original's own EXIF and XMP (`own`) and, when
+    /// A re-encoded Original item: `image` as a JPEG written with `options` (the quality the
+    /// source Original's tables are nearest to, else the primary's; the primary's subsampling and
+    /// scan mode), with the Original's own EXIF and XMP (`own`) and, when
     /// it had one, its gain map appended (copied while unchanged, else an 8-bit grey JPEG at
     /// `mapQuality` with its `hdrgm:` packet) and indexed by an MPF segment, the Original's
     /// `Container:Directory` listing it with its new length, as an Ultra HDR JPEG is laid out.
