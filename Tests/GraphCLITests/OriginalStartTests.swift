@@ -109,6 +109,37 @@ final class OriginalStartTests: XCTestCase {
                         "GCamera:PortraitRelightingRenderingOptions", "GCamera:PortraitRelightingLightPos"])
     }
 
+    /// A chain that starts from the Pixel 8's Original and edits its colours (here an invert, as a
+    /// colour grade before or after a depth effect would be) writes the Original item as the file
+    /// stores it, unedited: the output is a new rendering from that capture, and the written
+    /// Original cannot be the output itself (a portrait re-rendered from it would carry the
+    /// output's depth effect twice), nor the edit without its depth effects (no such split is
+    /// made). An app re-rendering the portrait from the written Original loses the colour edit.
+    func testAColourEditOfAChainFromTheOriginalIsNotInTheWrittenOriginal() throws {
+        let path = try Self.shared("depth-more/pixel8_portrait_flowers_depthbox.jpg")
+        let folder = try makeWorkspace()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recipe = try writeRecipe(#"""
+            {"version": 1, "images": {"photo": {"file": "\#(path)", "useOriginal": true},
+                                      "inverted": {"filter": "CIColorInvert", "inputs": {"inputImage": {"image": "photo"}}}},
+             "outputs": [{"image": "inverted", "file": "out.jpg"}]}
+            """#, in: folder)
+        let result = Graph.runInProcess(["run", recipe])
+        XCTAssertEqual(result.status, 0, result.err)
+        XCTAssertEqual(result.err, "", "no warning")
+        let file = try DepthPhoto(contentsOf: path)
+        let written = try DepthPhoto(contentsOf: folder.appendingPathComponent("out.jpg").path)
+        XCTAssertEqual([written.info.width, written.info.height], [2024, 2688])
+        let patch = Rect(x: 1000, y: 1300, width: 16, height: 16)
+        let sourceOriginal = try XCTUnwrap(try file.originalImage())
+        XCTAssertEqual(try pixels(try XCTUnwrap(try written.originalImage()), patch), try pixels(sourceOriginal, patch),
+                       "the Original is written unedited")
+        let output = try pixels(try Image(contentsOf: written.path), patch)
+        let inverted = try pixels(try sourceOriginal.applyingFilter("CIColorInvert"), patch)
+        let meanToInverse = zip(output, inverted).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(output.count)
+        XCTAssertLessThan(meanToInverse, 4, "the output is the inverted Original")
+    }
+
     /// `"useOriginal": true` on a photo without an original, a non-Boolean, or beside
     /// `"auxiliary"`: errors naming the key.
     func testUseOriginalErrorsAreNamed() throws {
