@@ -593,6 +593,9 @@ extension Filters {
     /// A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2 (`CIRippleTransition`).
     public static func rippleTransition() -> RippleTransition { RippleTransition() }
 
+    /// A QR code of the message (libzint) with round data modules and rounded finder and alignment patterns, s pixels per module, anti-aliased: mix(color0, color1, clamp(½ − s·d, 0, 1)), d the signed distance to the module's shape; one-module border; extent from (0, 0) (`CIRoundedQRCodeGenerator`).
+    public static func roundedQRCodeGenerator() -> RoundedQRCodeGenerator { RoundedQRCodeGenerator() }
+
     /// A rounded rectangle of one colour: color·clamp(½ − d, 0, 1), d the signed distance to the rectangle with corners of radius r (p-norm exponent 2 + 2·smoothness); extent inputExtent (`CIRoundedRectangleGenerator`).
     public static func roundedRectangleGenerator() -> RoundedRectangleGenerator { RoundedRectangleGenerator() }
 
@@ -5852,6 +5855,60 @@ extension Filters {
         public var scale: Double {
             get { number("inputScale") }
             set { set(.number(newValue), "inputScale") }
+        }
+    }
+
+    /// `CIRoundedQRCodeGenerator`: A QR code of the message (libzint) with round data modules and rounded finder and alignment patterns, s pixels per module, anti-aliased: mix(color0, color1, clamp(½ − s·d, 0, 1)), d the signed distance to the module's shape; one-module border; extent from (0, 0).
+    public final class RoundedQRCodeGenerator: BuiltinFilter {
+        /// A `CIRoundedQRCodeGenerator` with every input at its default.
+        public init() { super.init(name: "CIRoundedQRCodeGenerator") }
+
+        /// The message to encode in the QR code (its UTF-8 bytes) (`inputMessage`).
+        public var message: String {
+            get { string("inputMessage") }
+            set { set(.string(newValue), "inputMessage") }
+        }
+
+        /// The correction level: L, M, Q or H; default "M" (`inputCorrectionLevel`).
+        public var correctionLevel: String {
+            get { string("inputCorrectionLevel") }
+            set { set(.string(newValue), "inputCorrectionLevel") }
+        }
+
+        /// Pixels per module (rounded to a whole number); default 16, range 8...64 (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// 0: square finder patterns; 1: rounded finder patterns; 2: rounded alignment patterns too; default 1, range 0...2 (`inputRoundedMarkers`).
+        public var roundedMarkers: Double {
+            get { number("inputRoundedMarkers") }
+            set { set(.number(newValue), "inputRoundedMarkers") }
+        }
+
+        /// Draw the data modules as discs (else squares); default true (`inputRoundedData`).
+        public var roundedData: Bool {
+            get { bool("inputRoundedData") }
+            set { set(.bool(newValue), "inputRoundedData") }
+        }
+
+        /// The side of the centre square filled with Color 1, as a fraction of the symbol (at most 0.25 at Q, ⅓ at H; none at L and M); default 0.25, range 0...0.3333333333333333 (`inputCenterSpaceSize`).
+        public var centerSpaceSize: Double {
+            get { number("inputCenterSpaceSize") }
+            set { set(.number(newValue), "inputCenterSpaceSize") }
+        }
+
+        /// The background colour; unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor0`).
+        public var color0: [Double] {
+            get { vector("inputColor0") }
+            set { set(.color(newValue), "inputColor0") }
+        }
+
+        /// The foreground colour; unpremultiplied sRGB RGBA, default [0,0,0,1] (`inputColor1`).
+        public var color1: [Double] {
+            get { vector("inputColor1") }
+            set { set(.color(newValue), "inputColor1") }
         }
     }
 

@@ -22,7 +22,8 @@ public struct FilterRegistry: Sendable {
             + AreaFilterFamilies.all + StylizeFilters.all + HalftoneFilters.all + TransitionFilters.all + LightAndMaskTransitions.all + PageCurlTransitions.all + PaletteFilters.all + DistanceGradientFilters.all + [RippleTransition.filter, AccordionFoldTransition.filter, Pointillize.filter, HueSaturationValueGradient.filter, ColorCurves.filter] + RectangleGenerators.all + KeystoneFilters.all + NinePartFilters.all + [StretchCrop.filter, ToneMapHeadroom.filter, MaximumScaleTransform.filter, CannyEdgeDetector.filter, DepthOfField.filter] + GlowGenerators.all + [TextImageGenerator.filter]
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
-            + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all)
+            + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all
+            + [RoundedQRCodeGenerator.filter])
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {
