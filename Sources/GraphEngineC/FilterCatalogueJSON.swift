@@ -39,7 +39,7 @@ enum FilterCatalogueJSON {
         case .bool(let b): return .bool(b)
         case .string(let s): return .string(s)
         case .colorSpace(let space): return .string(NamedColorSpaces.name(of: space) ?? space.name)
-        case .image, .data: return .null
+        case .image, .data, .barcodeDescriptor: return .null
         }
     }
 }

@@ -430,6 +430,8 @@ package struct RecipeBuilder {
         case .string:
             guard case .string(let text) = json else { throw RecipeError(path, "expected a string, got \(json.compact)") }
             return .string(text)
+        case .barcodeDescriptor:
+            return .barcodeDescriptor(try BarcodeDescriptor(json, path))
         case .colorSpace:
             guard case .string(let name) = json, let space = NamedColorSpaces.space(named: name) else {
                 throw RecipeError(path, "expected a colour space, " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", ")

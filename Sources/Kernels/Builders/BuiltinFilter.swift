@@ -89,6 +89,11 @@ public class BuiltinFilter {
         return ""
     }
 
+    func barcodeDescriptor(_ key: String) -> BarcodeDescriptor? {
+        if case .barcodeDescriptor(let d)? = self[key] { return d }
+        return nil
+    }
+
     func rect(_ key: String) -> Rect {
         switch self[key] {
         case .rect(let r)?: return r

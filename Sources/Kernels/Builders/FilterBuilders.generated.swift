@@ -59,6 +59,9 @@ extension Filters {
     /// An Aztec code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0) (`CIAztecCodeGenerator`).
     public static func aztecCodeGenerator() -> AztecCodeGenerator { AztecCodeGenerator() }
 
+    /// The barcode a descriptor describes (QR, Aztec, PDF417 or Data Matrix; libzint, from the descriptor's message), one pixel per module, black on white, with a one-module border; extent from (0, 0) (`CIBarcodeGenerator`).
+    public static func barcodeGenerator() -> BarcodeGenerator { BarcodeGenerator() }
+
     /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
     public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
 
@@ -1157,6 +1160,18 @@ extension Filters {
         public var compactStyle: Bool? {
             get { optionalBool("inputCompactStyle") }
             set { set(newValue.map(FilterValue.bool), "inputCompactStyle") }
+        }
+    }
+
+    /// `CIBarcodeGenerator`: The barcode a descriptor describes (QR, Aztec, PDF417 or Data Matrix; libzint, from the descriptor's message), one pixel per module, black on white, with a one-module border; extent from (0, 0).
+    public final class BarcodeGenerator: BuiltinFilter {
+        /// A `CIBarcodeGenerator` with every input at its default.
+        public init() { super.init(name: "CIBarcodeGenerator") }
+
+        /// The barcode: {"symbology": "QR", "message": "…"} and the symbology's size fields (`inputBarcodeDescriptor`).
+        public var barcodeDescriptor: BarcodeDescriptor? {
+            get { barcodeDescriptor("inputBarcodeDescriptor") }
+            set { set(newValue.map(FilterValue.barcodeDescriptor), "inputBarcodeDescriptor") }
         }
     }
 

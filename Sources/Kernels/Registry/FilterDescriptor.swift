@@ -152,6 +152,14 @@ public struct FilterArguments: Sendable {
         return s
     }
 
+    /// The barcode descriptor input `key`.
+    public func barcodeDescriptor(_ key: String) throws -> BarcodeDescriptor {
+        guard case .barcodeDescriptor(let d)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a barcode descriptor")
+        }
+        return d
+    }
+
     /// The rectangle input `key`.
     public func rect(_ key: String) throws -> Rect {
         guard case .rect(let r)? = values[key] else {

@@ -23,7 +23,7 @@ public struct FilterRegistry: Sendable {
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
             + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all
-            + [RoundedQRCodeGenerator.filter])
+            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter])
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {
@@ -68,7 +68,7 @@ public struct FilterRegistry: Sendable {
                 throw fail("unknown colour space \"\(name)\"; expected one of " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", "))
             }
             return .colorSpace(space)
-        case (.data, .data), (.string, .string):
+        case (.data, .data), (.string, .string), (.barcodeDescriptor, .barcodeDescriptor):
             return value
         case (.data, .vector(let v)):
             guard v.allSatisfy(\.isFinite) else { throw fail("data values must be finite") }
@@ -113,6 +113,7 @@ public struct FilterRegistry: Sendable {
         case .data: return "data (Float32 values)"
         case .colorSpace: return "a colour space"
         case .string: return "a string"
+        case .barcodeDescriptor: return "a barcode descriptor ({\"symbology\": \"QR\", \"message\": \"…\"})"
         }
     }
 }

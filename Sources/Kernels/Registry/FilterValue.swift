@@ -26,6 +26,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     /// A colour space (`CGColorSpace`); a `.string` naming one (`"sRGB"`, `"displayP3"`,
     /// `"linearSRGB"`) is accepted too.
     case colorSpace(ColorSpace)
+    /// A barcode to draw (`CIBarcodeDescriptor`), CIBarcodeGenerator's input.
+    case barcodeDescriptor(BarcodeDescriptor)
 
     /// The value's type in words, for error messages (`a number`, `a vector of 3`).
     public var typeDescription: String {
@@ -40,6 +42,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string(let s): return "the string \"\(s)\""
         case .data(let d): return "data of \(d.count) bytes"
         case .colorSpace: return "a colour space"
+        case .barcodeDescriptor(let d): return "a \(d.symbology) barcode descriptor"
         }
     }
 
@@ -56,6 +59,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string(let s): return s
         case .data(let d): return "<\(d.count) bytes>"
         case .colorSpace(let space): return space.name
+        case .barcodeDescriptor(let d): return "\(d.symbology) barcode \"\(d.message)\""
         }
     }
 
@@ -71,6 +75,8 @@ public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
     case image, number, vector, color, transform, rect, bool, data, colorSpace
     /// Text (``FilterValue/string(_:)``): a barcode's message, a text generator's text, a choice among names.
     case string
+    /// A barcode descriptor (``FilterValue/barcodeDescriptor(_:)``): CIBarcodeGenerator's symbology, message and size.
+    case barcodeDescriptor
 }
 
 /// The colour spaces colour and colour-space inputs accept by name (the names recipes use).
