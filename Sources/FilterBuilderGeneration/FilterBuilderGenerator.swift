@@ -91,6 +91,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "GraphEngine.AffineTransform"
         case .data: return "Foundation.Data"
         case .colorSpace: return "GraphEngine.ColorSpace?"
+        case .vectors: return "[[Double]]"
         case .barcodeDescriptor: return "BarcodeDescriptor?"
         }
     }
@@ -107,6 +108,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "transform(\(key))"
         case .data: return "data(\(key))"
         case .colorSpace: return "colorSpace(\(key))"
+        case .vectors: return "vectors(\(key))"
         case .barcodeDescriptor: return "barcodeDescriptor(\(key))"
         }
     }
@@ -124,6 +126,7 @@ public enum FilterBuilderGenerator {
         case .transform: return "set(.transform(newValue), \(key))"
         case .data: return "set(.data(newValue), \(key))"
         case .colorSpace: return "set(newValue.map(FilterValue.colorSpace), \(key))"
+        case .vectors: return "set(.vectors(newValue), \(key))"
         case .barcodeDescriptor: return "set(newValue.map(FilterValue.barcodeDescriptor), \(key))"
         }
     }

@@ -39,6 +39,7 @@ enum FilterCatalogueJSON {
         case .bool(let b): return .bool(b)
         case .string(let s): return .string(s)
         case .colorSpace(let space): return .string(NamedColorSpaces.name(of: space) ?? space.name)
+        case .vectors(let list): return .array(list.map(numbers))
         case .image, .data, .barcodeDescriptor: return .null
         }
     }

@@ -24,6 +24,7 @@ extension JSON {
             let floats = data.withUnsafeBytes { raw in (0..<(data.count / 4)).map { raw.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) } }
             self = .array(floats.map { .number(Double($0)) })
         case .colorSpace(let space): self = .string(NamedColorSpaces.name(of: space) ?? space.name)
+        case .vectors(let list): self = .array(list.map { .array($0.map { .number($0) }) })
         case .barcodeDescriptor(let descriptor): self = JSON(descriptor)
         }
     }

@@ -89,6 +89,11 @@ public class BuiltinFilter {
         return ""
     }
 
+    func vectors(_ key: String) -> [[Double]] {
+        if case .vectors(let list)? = self[key] { return list }
+        return []
+    }
+
     func barcodeDescriptor(_ key: String) -> BarcodeDescriptor? {
         if case .barcodeDescriptor(let d)? = self[key] { return d }
         return nil

@@ -464,6 +464,9 @@ extension Filters {
     /// Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's (`CIMedianFilter`).
     public static func medianFilter() -> MedianFilter { MedianFilter() }
 
+    /// Line segments w wide in one colour: color·max over segments of clamp(½ + w/2 − d, 0, 1), d the distance to the segment (round caps); extent the segments' bounds grown by w/2 + 1 (`CIMeshGenerator`).
+    public static func meshGenerator() -> MeshGenerator { MeshGenerator() }
+
     /// Grey from the smallest colour component (`CIMinimumComponent`).
     public static func minimumComponent() -> MinimumComponent { MinimumComponent() }
 
@@ -4682,6 +4685,30 @@ extension Filters {
         public var inputImage: GraphEngine.Image? {
             get { image("inputImage") }
             set { setImage(newValue, "inputImage") }
+        }
+    }
+
+    /// `CIMeshGenerator`: Line segments w wide in one colour: color·max over segments of clamp(½ + w/2 − d, 0, 1), d the distance to the segment (round caps); extent the segments' bounds grown by w/2 + 1.
+    public final class MeshGenerator: BuiltinFilter {
+        /// A `CIMeshGenerator` with every input at its default.
+        public init() { super.init(name: "CIMeshGenerator") }
+
+        /// The lines' width in pixels; default 1.5, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The lines' colour; unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The line segments, each a vector x0 y0 x1 y1 (working-space pixels) (`inputMesh`).
+        public var mesh: [[Double]] {
+            get { vectors("inputMesh") }
+            set { set(.vectors(newValue), "inputMesh") }
         }
     }
 

@@ -152,6 +152,14 @@ public struct FilterArguments: Sendable {
         return s
     }
 
+    /// The list-of-vectors input `key`.
+    public func vectors(_ key: String) throws -> [[Double]] {
+        guard case .vectors(let list)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a list of vectors")
+        }
+        return list
+    }
+
     /// The barcode descriptor input `key`.
     public func barcodeDescriptor(_ key: String) throws -> BarcodeDescriptor {
         guard case .barcodeDescriptor(let d)? = values[key] else {

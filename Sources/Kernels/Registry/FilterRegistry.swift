@@ -23,7 +23,7 @@ public struct FilterRegistry: Sendable {
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
             + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all
-            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter])
+            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter, MeshGenerator.filter])
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {
@@ -94,6 +94,14 @@ public struct FilterRegistry: Sendable {
             }
             guard v.allSatisfy(\.isFinite) else { throw fail("vector components must be finite") }
             return input.type == .color ? .color(v) : value
+        case (.vectors, .vectors(let list)):
+            for (index, v) in list.enumerated() {
+                if let count = input.count, v.count != count {
+                    throw fail("element \(index): expected a vector of \(count) numbers, got \(v.count)")
+                }
+                guard v.allSatisfy(\.isFinite) else { throw fail("element \(index): vector components must be finite") }
+            }
+            return value
         case (.color, .number), (.vector, .number):
             throw fail("expected a vector of \(input.count ?? 4) numbers, got a number")
         default:
@@ -113,6 +121,7 @@ public struct FilterRegistry: Sendable {
         case .data: return "data (Float32 values)"
         case .colorSpace: return "a colour space"
         case .string: return "a string"
+        case .vectors: return "a list of vectors" + (input.count.map { " of \($0) numbers each" } ?? "")
         case .barcodeDescriptor: return "a barcode descriptor ({\"symbology\": \"QR\", \"message\": \"…\"})"
         }
     }

@@ -26,6 +26,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     /// A colour space (`CGColorSpace`); a `.string` naming one (`"sRGB"`, `"displayP3"`,
     /// `"linearSRGB"`) is accepted too.
     case colorSpace(ColorSpace)
+    /// A list of vectors (an `NSArray` of `CIVector`s: CIMeshGenerator's line segments).
+    case vectors([[Double]])
     /// A barcode to draw (`CIBarcodeDescriptor`), CIBarcodeGenerator's input.
     case barcodeDescriptor(BarcodeDescriptor)
 
@@ -42,6 +44,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string(let s): return "the string \"\(s)\""
         case .data(let d): return "data of \(d.count) bytes"
         case .colorSpace: return "a colour space"
+        case .vectors(let list): return "a list of \(list.count) vector\(list.count == 1 ? "" : "s")"
         case .barcodeDescriptor(let d): return "a \(d.symbology) barcode descriptor"
         }
     }
@@ -59,6 +62,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string(let s): return s
         case .data(let d): return "<\(d.count) bytes>"
         case .colorSpace(let space): return space.name
+        case .vectors(let list): return "[" + list.map { "[" + $0.map { "\($0)" }.joined(separator: " ") + "]" }.joined(separator: " ") + "]"
         case .barcodeDescriptor(let d): return "\(d.symbology) barcode \"\(d.message)\""
         }
     }
@@ -75,6 +79,8 @@ public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
     case image, number, vector, color, transform, rect, bool, data, colorSpace
     /// Text (``FilterValue/string(_:)``): a barcode's message, a text generator's text, a choice among names.
     case string
+    /// A list of vectors (``FilterValue/vectors(_:)``), each of the input's `count` numbers.
+    case vectors
     /// A barcode descriptor (``FilterValue/barcodeDescriptor(_:)``): CIBarcodeGenerator's symbology, message and size.
     case barcodeDescriptor
 }
