@@ -105,6 +105,10 @@ final class BarcodeDescriptorGeneratorTests: XCTestCase {
         }
     }
 
+    func testCoreImagesKeysDefaultsAndRanges() throws {
+        try assertAttributes(["CIBarcodeGenerator"])
+    }
+
     func testImpossibleSizesNameTheField() throws {
         let cases: [(BarcodeDescriptor, String)] = [
             (.qrCode(message: "x", symbolVersion: 41, maskPattern: nil, errorCorrectionLevel: "M"), "symbolVersion must be 1 to 40, got 41"),

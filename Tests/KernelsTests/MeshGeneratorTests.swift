@@ -54,6 +54,10 @@ final class MeshGeneratorTests: XCTestCase {
         try assertMatches(image, Rect(x: 10, y: 3, width: 20, height: 1), tolerance: 1e-6) { _, _ in .zero }
     }
 
+    func testCoreImagesKeysDefaultsAndRanges() throws {
+        try assertAttributes(["CIMeshGenerator"])
+    }
+
     func testBadMeshesNameTheElement() throws {
         let cases: [([[Double]], String)] = [
             ([[0, 0, 1, 1], [0, 0, 1]], "element 1: expected a vector of 4 numbers, got 3"),

@@ -123,6 +123,10 @@ final class RoundedQRCodeGeneratorTests: XCTestCase {
         XCTAssertGreaterThan(fractional, 1000, "the edges are anti-aliased")
     }
 
+    func testCoreImagesKeysDefaultsAndRanges() throws {
+        try assertAttributes(["CIRoundedQRCodeGenerator"])
+    }
+
     func testBadInputsNameTheirKey() throws {
         XCTAssertThrowsError(try generate(["inputMessage": .string("x"), "inputCorrectionLevel": .string("X")])) {
             XCTAssertTrue("\($0)".contains("inputCorrectionLevel"), "\($0)")

@@ -689,6 +689,9 @@ extension Filters {
     /// A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d (`CISwipeTransition`).
     public static func swipeTransition() -> SwipeTransition { SwipeTransition() }
 
+    /// Tone-maps from the image's measured headroom Hs = max(1, max over the extent of max(r, g, b)) to Ht (standard 1, constrained high √H, high H = display headroom) with CIToneMapHeadroom's curve rgb·f(m)/m, f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht) (`CISystemToneMap`).
+    public static func systemToneMap() -> SystemToneMap { SystemToneMap() }
+
     /// Adapts the white balance from one temperature and tint to another (`CITemperatureAndTint`).
     public static func temperatureAndTint() -> TemperatureAndTint { TemperatureAndTint() }
 
@@ -6755,6 +6758,30 @@ extension Filters {
         public var opacity: Double {
             get { number("inputOpacity") }
             set { set(.number(newValue), "inputOpacity") }
+        }
+    }
+
+    /// `CISystemToneMap`: Tone-maps from the image's measured headroom Hs = max(1, max over the extent of max(r, g, b)) to Ht (standard 1, constrained high √H, high H = display headroom) with CIToneMapHeadroom's curve rgb·f(m)/m, f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht).
+    public final class SystemToneMap: BuiltinFilter {
+        /// A `CISystemToneMap` with every input at its default.
+        public init() { super.init(name: "CISystemToneMap") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The headroom of the display the image is for (its brightest value, 1 = SDR white); default 1, range 1...32 (`inputDisplayHeadroom`).
+        public var displayHeadroom: Double {
+            get { number("inputDisplayHeadroom") }
+            set { set(.number(newValue), "inputDisplayHeadroom") }
+        }
+
+        /// kCIDynamicRangeStandard, kCIDynamicRangeConstrainedHigh or kCIDynamicRangeHigh (the default) (`inputPreferredDynamicRange`).
+        public var preferredDynamicRange: String {
+            get { string("inputPreferredDynamicRange") }
+            set { set(.string(newValue), "inputPreferredDynamicRange") }
         }
     }
 

@@ -23,7 +23,7 @@ public struct FilterRegistry: Sendable {
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
             + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all
-            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter, MeshGenerator.filter])
+            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter, MeshGenerator.filter, SystemToneMap.filter])
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {

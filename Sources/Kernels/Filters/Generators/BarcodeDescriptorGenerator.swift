@@ -14,7 +14,7 @@ import GraphEngine
 /// `rowCount` × `columnCount`, one of the standard's sizes. A field not given is libzint's choice.
 enum BarcodeDescriptorGenerator {
     static let filter = FilterDescriptor(
-        name: "CIBarcodeGenerator", categories: ["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage", "CICategoryBuiltIn"],
+        name: "CIBarcodeGenerator", categories: ["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage"],
         summary: "The barcode a descriptor describes (QR, Aztec, PDF417 or Data Matrix; libzint, from the descriptor's message), one pixel per "
             + "module, black on white, with a one-module border; extent from (0, 0).",
         inputs: [FilterInput("inputBarcodeDescriptor", .barcodeDescriptor,

@@ -13,7 +13,7 @@ import GraphEngine
 enum MeshGenerator {
     static let filter = FilterDescriptor(
         name: "CIMeshGenerator",
-        categories: ["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange", "CICategoryBuiltIn"],
+        categories: ["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"],
         summary: "Line segments w wide in one colour: color·max over segments of clamp(½ + w/2 − d, 0, 1), d the distance to the segment "
             + "(round caps); extent the segments' bounds grown by w/2 + 1.",
         inputs: [FilterInput("inputWidth", .number, default: .number(1.5), minimum: 0, slider: 1...10, "The lines' width in pixels."),

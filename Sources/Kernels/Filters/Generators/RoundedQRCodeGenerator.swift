@@ -28,7 +28,7 @@ import GraphEngine
 /// extent is `[0 0 (n + 2)·s (n + 2)·s]` for a symbol of `n` modules.
 enum RoundedQRCodeGenerator {
     static let filter = FilterDescriptor(
-        name: "CIRoundedQRCodeGenerator", categories: BarcodeGenerators.categories,
+        name: "CIRoundedQRCodeGenerator", categories: ["CICategoryGenerator", "CICategoryStillImage"],
         summary: "A QR code of the message (libzint) with round data modules and rounded finder and alignment patterns, s pixels per module, "
             + "anti-aliased: mix(color0, color1, clamp(½ − s·d, 0, 1)), d the signed distance to the module's shape; one-module border; "
             + "extent from (0, 0).",
@@ -36,7 +36,7 @@ enum RoundedQRCodeGenerator {
                  FilterInput("inputCorrectionLevel", .string, default: .string("M"), "The correction level: L, M, Q or H."),
                  FilterInput("inputScale", .number, default: .number(16), minimum: 8, maximum: 64, slider: 16...32,
                              "Pixels per module (rounded to a whole number)."),
-                 FilterInput("inputRoundedMarkers", .number, default: .number(1), minimum: 0, maximum: 2, slider: 0...2,
+                 FilterInput("inputRoundedMarkers", .number, default: .number(1), minimum: 0, maximum: 2,
                              "0: square finder patterns; 1: rounded finder patterns; 2: rounded alignment patterns too."),
                  FilterInput("inputRoundedData", .bool, default: .bool(true), "Draw the data modules as discs (else squares)."),
                  FilterInput("inputCenterSpaceSize", .number, default: .number(0.25), minimum: 0, maximum: 1.0 / 3, slider: 0.2...(1.0 / 3),
