@@ -93,6 +93,8 @@ public enum FilterBuilderGenerator {
         case .data: return "Foundation.Data"
         case .colorSpace: return "GraphEngine.ColorSpace?"
         case .cameraCalibration: return "GraphCodecs.CameraCalibration?"
+        case .vectors: return "[[Double]]"
+        case .barcodeDescriptor: return "BarcodeDescriptor?"
         }
     }
 
@@ -109,6 +111,8 @@ public enum FilterBuilderGenerator {
         case .data: return "data(\(key))"
         case .colorSpace: return "colorSpace(\(key))"
         case .cameraCalibration: return "cameraCalibration(\(key))"
+        case .vectors: return "vectors(\(key))"
+        case .barcodeDescriptor: return "barcodeDescriptor(\(key))"
         }
     }
 
@@ -126,6 +130,8 @@ public enum FilterBuilderGenerator {
         case .data: return "set(.data(newValue), \(key))"
         case .colorSpace: return "set(newValue.map(FilterValue.colorSpace), \(key))"
         case .cameraCalibration: return "set(newValue.map(FilterValue.cameraCalibration), \(key))"
+        case .vectors: return "set(.vectors(newValue), \(key))"
+        case .barcodeDescriptor: return "set(newValue.map(FilterValue.barcodeDescriptor), \(key))"
         }
     }
 

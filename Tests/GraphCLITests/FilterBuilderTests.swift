@@ -72,8 +72,8 @@ final class FilterBuilderTests: XCTestCase {
         XCTAssertThrowsError(try photo.applyingFilter("CISepiaTon")) {
             XCTAssertEqual("\($0)", #"unknown filter "CISepiaTon" (did you mean "CISepiaTone"?)"#)
         }
-        XCTAssertThrowsError(try photo.applyingFilter("CIMeshGenerator")) {
-            XCTAssertTrue("\($0)".hasPrefix("CIMeshGenerator is a Core Image filter this engine does not provide"), "\($0)")
+        XCTAssertThrowsError(try photo.applyingFilter("CIAttributedTextImageGenerator")) {
+            XCTAssertTrue("\($0)".hasPrefix("CIAttributedTextImageGenerator is a Core Image filter this engine does not provide"), "\($0)")
         }
         XCTAssertThrowsError(try photo.applyingFilter("CISepiaTone", parameters: ["inputIntesity": 1])) {
             XCTAssertEqual("\($0)", #"CISepiaTone has no input "inputIntesity" (did you mean "inputIntensity"?)"#)
@@ -100,9 +100,9 @@ final class FilterBuilderTests: XCTestCase {
             XCTAssertTrue(FilterRegistry.standard.unknownFilterMessage(name).hasPrefix("\(name) is a Core Image filter this engine does not provide"), name)
         }
         XCTAssertEqual(FilterRegistry.standard.closestFilters(to: "CIAffineTiles").first, "CIAffineTile")
-        XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CIMeshGenerator"),
-                       #"CIMeshGenerator is a Core Image filter this engine does not provide (the closest provided: "#
-                           + #""CIQRCodeGenerator", "CIRandomGenerator", "CIStripesGenerator")"#)
+        XCTAssertEqual(FilterRegistry.standard.unknownFilterMessage("CIAttributedTextImageGenerator"),
+                       #"CIAttributedTextImageGenerator is a Core Image filter this engine does not provide (the closest provided: "#
+                           + #""CITextImageGenerator", "CIBlurredRectangleGenerator", "CIRoundedRectangleGenerator")"#)
     }
 
     /// Apple's four neural filters are answered with the reason and what to use instead, by the

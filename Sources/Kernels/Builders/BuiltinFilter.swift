@@ -90,6 +90,16 @@ public class BuiltinFilter {
         return ""
     }
 
+    func vectors(_ key: String) -> [[Double]] {
+        if case .vectors(let list)? = self[key] { return list }
+        return []
+    }
+
+    func barcodeDescriptor(_ key: String) -> BarcodeDescriptor? {
+        if case .barcodeDescriptor(let d)? = self[key] { return d }
+        return nil
+    }
+
     func rect(_ key: String) -> Rect {
         switch self[key] {
         case .rect(let r)?: return r

@@ -83,8 +83,8 @@ extension CoreImageFilterNames {
 }
 
 extension FilterRegistry {
-    /// Why `name` is not a filter here, in words: `CIMeshGenerator is a Core Image filter this engine does
-    /// not provide (the closest provided: "CIRandomGenerator", "CIStripesGenerator", "CIStarShineGenerator")` for a known
+    /// Why `name` is not a filter here, in words: `CIAttributedTextImageGenerator is a Core Image filter this engine does
+    /// not provide (the closest provided: "CITextImageGenerator", "CIBlurredRectangleGenerator", "CIRoundedRectangleGenerator")` for a known
     /// Core Image name (for one of Apple's neural filters, the reason and what to use instead), else `unknown filter "X" (did you mean "Y"?)` when a name is close (and when
     /// that name is Core Image's but not provided here, it says so).
     public func unknownFilterMessage(_ name: String) -> String {
@@ -103,8 +103,8 @@ extension FilterRegistry {
         return "unknown filter \"\(name)\" (did you mean \"\(suggestion)\"\(unprovided)?)"
     }
 
-    /// Up to three provided filters whose names share the most words with `name` (`CIMeshGenerator`:
-    /// the generators), closest spelling first among equals.
+    /// Up to three provided filters whose names share the most words with `name`
+    /// (`CIAttributedTextImageGenerator`: CITextImageGenerator, then the generators), closest spelling first among equals.
     func closestFilters(to name: String, count: Int = 3) -> [String] {
         let words = Set(Self.words(of: name))
         let scored = filters.map(\.name).compactMap { candidate -> (String, Int, Int)? in
