@@ -95,6 +95,7 @@ public enum FilterBuilderGenerator {
         case .cameraCalibration: return "GraphCodecs.CameraCalibration?"
         case .vectors: return "[[Double]]"
         case .barcodeDescriptor: return "BarcodeDescriptor?"
+        case .attributedText: return "AttributedText?"
         }
     }
 
@@ -113,6 +114,7 @@ public enum FilterBuilderGenerator {
         case .cameraCalibration: return "cameraCalibration(\(key))"
         case .vectors: return "vectors(\(key))"
         case .barcodeDescriptor: return "barcodeDescriptor(\(key))"
+        case .attributedText: return "attributedText(\(key))"
         }
     }
 
@@ -132,6 +134,7 @@ public enum FilterBuilderGenerator {
         case .cameraCalibration: return "set(newValue.map(FilterValue.cameraCalibration), \(key))"
         case .vectors: return "set(.vectors(newValue), \(key))"
         case .barcodeDescriptor: return "set(newValue.map(FilterValue.barcodeDescriptor), \(key))"
+        case .attributedText: return "set(newValue.map(FilterValue.attributedText), \(key))"
         }
     }
 

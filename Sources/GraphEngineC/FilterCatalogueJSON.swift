@@ -40,7 +40,7 @@ enum FilterCatalogueJSON {
         case .string(let s): return .string(s)
         case .colorSpace(let space): return .string(NamedColorSpaces.name(of: space) ?? space.name)
         case .vectors(let list): return .array(list.map(numbers))
-        case .image, .data, .cameraCalibration, .barcodeDescriptor: return .null
+        case .image, .data, .cameraCalibration, .barcodeDescriptor, .attributedText: return .null
         }
     }
 }

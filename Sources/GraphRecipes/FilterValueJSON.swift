@@ -27,6 +27,7 @@ extension JSON {
         case .cameraCalibration: self = .string("camera calibration")
         case .vectors(let list): self = .array(list.map { .array($0.map { .number($0) }) })
         case .barcodeDescriptor(let descriptor): self = JSON(descriptor)
+        case .attributedText(let text): self = JSON(text)
         }
     }
 }

@@ -473,6 +473,8 @@ package struct RecipeBuilder {
             })
         case .barcodeDescriptor:
             return .barcodeDescriptor(try BarcodeDescriptor(json, path))
+        case .attributedText:
+            return .attributedText(try AttributedText(json, path))
         case .colorSpace:
             guard case .string(let name) = json, let space = NamedColorSpaces.space(named: name) else {
                 throw RecipeError(path, "expected a colour space, " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", ")

@@ -58,6 +58,11 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIAttributedTextImageGenerator": (["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputText": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScaleFactor": Input(value: [1.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 4.0),
+            "inputPadding": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 50.0),
+        ]),
         "CIBarcodeGenerator": (["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage"], [
             "inputBarcodeDescriptor": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),

@@ -95,6 +95,11 @@ public class BuiltinFilter {
         return []
     }
 
+    func attributedText(_ key: String) -> AttributedText? {
+        if case .attributedText(let text)? = self[key] { return text }
+        return nil
+    }
+
     func barcodeDescriptor(_ key: String) -> BarcodeDescriptor? {
         if case .barcodeDescriptor(let d)? = self[key] { return d }
         return nil

@@ -57,6 +57,9 @@ extension Filters {
     /// The pixel of least alpha in an area (first in row order on ties) (`CIAreaMinimumAlpha`).
     public static func areaMinimumAlpha() -> AreaMinimumAlpha { AreaMinimumAlpha() }
 
+    /// Styled text (runs with their own font, size and colour) drawn with fontconfig, HarfBuzz and FreeType on transparent (`CIAttributedTextImageGenerator`).
+    public static func attributedTextImageGenerator() -> AttributedTextImageGenerator { AttributedTextImageGenerator() }
+
     /// An Aztec code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0) (`CIAztecCodeGenerator`).
     public static func aztecCodeGenerator() -> AztecCodeGenerator { AztecCodeGenerator() }
 
@@ -1140,6 +1143,30 @@ extension Filters {
         public var extent: GraphEngine.Rect {
             get { rect("inputExtent") }
             set { set(.rect(newValue), "inputExtent") }
+        }
+    }
+
+    /// `CIAttributedTextImageGenerator`: Styled text (runs with their own font, size and colour) drawn with fontconfig, HarfBuzz and FreeType on transparent.
+    public final class AttributedTextImageGenerator: BuiltinFilter {
+        /// A `CIAttributedTextImageGenerator` with every input at its default.
+        public init() { super.init(name: "CIAttributedTextImageGenerator") }
+
+        /// The text: a string (Helvetica 12, black) or runs [{"text", "font", "size", "color"}, …] (`inputText`).
+        public var text: AttributedText? {
+            get { attributedText("inputText") }
+            set { set(newValue.map(FilterValue.attributedText), "inputText") }
+        }
+
+        /// Pixels per point; default 1, range 0...inf (`inputScaleFactor`).
+        public var scaleFactor: Double {
+            get { number("inputScaleFactor") }
+            set { set(.number(newValue), "inputScaleFactor") }
+        }
+
+        /// Transparent pixels added on every side (rounded to a whole number); default 0, range 0...200 (`inputPadding`).
+        public var padding: Double {
+            get { number("inputPadding") }
+            set { set(.number(newValue), "inputPadding") }
         }
     }
 

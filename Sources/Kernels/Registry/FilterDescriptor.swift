@@ -169,6 +169,14 @@ public struct FilterArguments: Sendable {
         return list
     }
 
+    /// The styled text input `key`.
+    public func attributedText(_ key: String) throws -> AttributedText {
+        guard case .attributedText(let text)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected styled text")
+        }
+        return text
+    }
+
     /// The barcode descriptor input `key`.
     public func barcodeDescriptor(_ key: String) throws -> BarcodeDescriptor {
         guard case .barcodeDescriptor(let d)? = values[key] else {

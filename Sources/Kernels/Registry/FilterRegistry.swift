@@ -23,7 +23,7 @@ public struct FilterRegistry: Sendable {
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
             + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all + [CameraCalibrationLensCorrection.filter]
-            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter, MeshGenerator.filter, SystemToneMap.filter])
+            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter, MeshGenerator.filter, SystemToneMap.filter, AttributedTextImageGenerator.filter])
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {
@@ -69,8 +69,10 @@ public struct FilterRegistry: Sendable {
                 throw fail("unknown colour space \"\(name)\"; expected one of " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", "))
             }
             return .colorSpace(space)
-        case (.data, .data), (.string, .string), (.barcodeDescriptor, .barcodeDescriptor):
+        case (.data, .data), (.string, .string), (.barcodeDescriptor, .barcodeDescriptor), (.attributedText, .attributedText):
             return value
+        case (.attributedText, .string(let text)):
+            return .attributedText(AttributedText(text))
         case (.data, .vector(let v)):
             guard v.allSatisfy(\.isFinite) else { throw fail("data values must be finite") }
             return .floats(v.map { Float($0) })
@@ -125,6 +127,7 @@ public struct FilterRegistry: Sendable {
         case .string: return "a string"
         case .vectors: return "a list of vectors" + (input.count.map { " of \($0) numbers each" } ?? "")
         case .barcodeDescriptor: return "a barcode descriptor ({\"symbology\": \"QR\", \"message\": \"…\"})"
+        case .attributedText: return "styled text (a string, or runs [{\"text\": …, \"font\": …, \"size\": …, \"color\": […]}])"
         }
     }
 }

@@ -34,6 +34,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     case vectors([[Double]])
     /// A barcode to draw (`CIBarcodeDescriptor`), CIBarcodeGenerator's input.
     case barcodeDescriptor(BarcodeDescriptor)
+    /// Styled text (an `NSAttributedString`): CIAttributedTextImageGenerator's runs of characters with their font, size and colour.
+    case attributedText(AttributedText)
 
     /// The value's type in words, for error messages (`a number`, `a vector of 3`).
     public var typeDescription: String {
@@ -51,6 +53,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .cameraCalibration: return "a camera calibration"
         case .vectors(let list): return "a list of \(list.count) vector\(list.count == 1 ? "" : "s")"
         case .barcodeDescriptor(let d): return "a \(d.symbology) barcode descriptor"
+        case .attributedText(let t): return "styled text of \(t.runs.count) run\(t.runs.count == 1 ? "" : "s")"
         }
     }
 
@@ -71,6 +74,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
             return "calibration \(calibration.referenceWidth)×\(calibration.referenceHeight)"
         case .vectors(let list): return "[" + list.map { "[" + $0.map { "\($0)" }.joined(separator: " ") + "]" }.joined(separator: " ") + "]"
         case .barcodeDescriptor(let d): return "\(d.symbology) barcode \"\(d.message)\""
+        case .attributedText(let t): return "\"\(t.string)\" in \(t.runs.count) run\(t.runs.count == 1 ? "" : "s")"
         }
     }
 
@@ -92,6 +96,8 @@ public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
     case vectors
     /// A barcode descriptor (``FilterValue/barcodeDescriptor(_:)``): CIBarcodeGenerator's symbology, message and size.
     case barcodeDescriptor
+    /// Styled text (``FilterValue/attributedText(_:)``): a plain string, or runs with their font, size and colour.
+    case attributedText
 }
 
 /// The colour spaces colour and colour-space inputs accept by name (the names recipes use).
