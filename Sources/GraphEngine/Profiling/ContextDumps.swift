@@ -1,12 +1,5 @@
-/// Figures from one render: per program, the work units, time, throughput and intermediate bytes.
-public struct RenderProfile: Sendable {
-    let plan: Plan
-    let timings: StageTimings
-    /// The renders of the intermediates computed before the work units, by stage index.
-    var intermediates: [Int: RenderProfile] = [:]
-    /// Wall time of the whole render, planning included.
-    public let totalNanoseconds: UInt64
-
+/// The `timing` dump of a render's figures.
+extension RenderProfile {
     /// The timing of stage `index` (in the order of ``GraphDump/programs``).
     func timing(_ index: Int) -> GraphDump.TimingEntry {
         // Stage times add up over workers, so MP/s here is per core-second.
