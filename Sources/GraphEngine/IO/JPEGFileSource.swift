@@ -54,6 +54,9 @@ package final class JPEGFileSource: FileSource {
     func size(scale: Int) -> (width: Int, height: Int) {
         ((width + scale - 1) / scale, (height + scale - 1) / scale)
     }
+
+    /// Every scale: libjpeg decodes at 1/2, 1/4 and 1/8.
+    package func reducedSize(scale: Int) -> (width: Int, height: Int)? { size(scale: scale) }
 }
 
 extension EncodedBytes {

@@ -65,6 +65,9 @@ package final class PNGFileSource: FileSource {
             }
         }
     }
+
+    /// None: a PNG decodes at full size only.
+    package func reducedSize(scale: Int) -> (width: Int, height: Int)? { nil }
 }
 
 extension EncodedBytes {

@@ -23,11 +23,15 @@ enum ResolveFileSources {
             own[key] = buffer
             return buffer
         }
-        /// The JPEG file an affine transform reads and the reduced scale it can read it at, if any.
-        func reducedRead(_ node: Node) -> (source: JPEGFileSource, scale: Int, transform: AffineTransform, filter: SamplingFilter)? {
+        /// The file an affine transform reads, the reduced scale it can read it at and that decode's
+        /// size, if any (a JPEG's).
+        func reducedRead(_ node: Node)
+            -> (source: any FileSource, scale: Int, size: (width: Int, height: Int), transform: AffineTransform, filter: SamplingFilter)?
+        {
             guard case .affine(let transform, let filter) = node.kind, let input = node.inputs.first,
-                  case .file(let source as JPEGFileSource) = input.kind, let scale = reduction(for: transform) else { return nil }
-            return (source, scale, transform, filter)
+                  case .file(let source) = input.kind, let scale = reduction(for: transform),
+                  let size = source.reducedSize(scale: scale) else { return nil }
+            return (source, scale, size, transform, filter)
         }
         var rewriter = GraphRewriter()
         // A reduced read replaces the transform and its file together: the file is not visited
@@ -44,10 +48,9 @@ enum ResolveFileSources {
             if readsFileThroughResample(node) {
                 return resampleFromReducedDecode(node, log: &log, failure: &failure, decode: decode) ?? node
             }
-            guard let (source, scale, transform, filter) = reducedRead(node) else { return node }
+            guard let (source, scale, size, transform, filter) = reducedRead(node) else { return node }
             do {
                 let reduced = try decode(source, scale: scale)
-                let size = source.size(scale: scale)
                 let toFull = AffineTransform(scaleX: Double(source.width) / Double(size.width),
                                              y: Double(source.height) / Double(size.height))
                 let buffer = Node(.buffer(reduced), inputs: [], extent: Rect(x: 0, y: 0, width: Double(size.width),

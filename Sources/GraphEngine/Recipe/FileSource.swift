@@ -32,6 +32,10 @@ package protocol FileSource: AnyObject, Sendable {
     /// ``startBackgroundDecode(width:height:format:alphaMode:windowed:decode:)``); `windowed`: only
     /// as far as the render demands, releasing the rows it has passed.
     func startDecode(scale: Int, windowed: Bool) throws -> ImageBuffer
+    /// The size of a decode at 1/`scale` (2, 4 or 8), or nil when the file decodes at full size only:
+    /// a JPEG decodes at reduced DCT scales, a PNG does not (``ResolveFileSources`` reads a reduced
+    /// decode where a render shrinks the image).
+    func reducedSize(scale: Int) -> (width: Int, height: Int)?
 }
 
 extension FileSource {
