@@ -4,7 +4,7 @@
 ///
 /// The CPU backend (``Executor``: work units on Dispatch, the span interpreter, the row kernels and
 /// the area runner) is the one conformer today, made by ``Context/backend(for:)``.
-protocol Backend {
+package protocol Backend {
     /// The plan it runs.
     var plan: Plan { get }
     /// Renders `rect` of the plan's root into `destination`, adding each stage's figures to
@@ -16,7 +16,7 @@ protocol Backend {
 }
 
 /// Where a render's output pixels go.
-enum RenderDestination {
+package enum RenderDestination {
     /// Caller memory: interleaved rows of `format`, `rowBytes` apart, top row first, covering
     /// exactly the rendered rectangle.
     case buffer(SendablePointer, rowBytes: Int, format: PixelFormat)

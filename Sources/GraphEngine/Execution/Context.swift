@@ -106,7 +106,7 @@ public final class Context: @unchecked Sendable {
         return (buffer, profile)
     }
 
-    func renderRect(_ image: Image, _ rect: Rect?) throws -> PixelRect {
+    package func renderRect(_ image: Image, _ rect: Rect?) throws -> PixelRect {
         let wanted = rect ?? image.extent
         if wanted.isInfinite {
             throw GraphError.invalidExtent(
@@ -135,7 +135,7 @@ public final class Context: @unchecked Sendable {
     /// colour conversions (an image processor's input inside a managed graph), so none are added.
     /// `sequential`: the render runs in bands, top first (a streamed encode), so JPEG and PNG files
     /// decode windowed for it alone (see ``SequentialSourceReads``).
-    func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
+    package func plan(_ image: Image, rect: PixelRect, destination: PixelFormat? = nil, colorSpace: OutputColorSpace? = nil,
               managed alreadyManaged: Bool = false, sequential: Bool = false) throws
         -> (root: Node, plan: Plan, log: [(pass: String, changes: [String])])
     {
@@ -160,7 +160,7 @@ public final class Context: @unchecked Sendable {
 
     /// The backend that runs `plan` in this context: the CPU one (``Executor``), the only backend
     /// today. Every render gets its backend here.
-    func backend(for plan: Plan) -> Executor {
+    package func backend(for plan: Plan) -> Executor {
         Executor(context: self, plan: plan)
     }
 
@@ -239,7 +239,7 @@ public final class Context: @unchecked Sendable {
     /// How the `wanted` samples of processor `node` are stored in this context: half only when the
     /// working format is and the processor's result carries colour (data: depth maps and masks,
     /// keep Float32, as they always had).
-    func planarSamples(_ wanted: ProcessorSamples, of node: Node) -> PlanarBuffer.Samples {
+    package func planarSamples(_ wanted: ProcessorSamples, of node: Node) -> PlanarBuffer.Samples {
         wanted == .workingFormat && options.workingFormat == .rgbah && ColorManagement.carriesColor(node) ? .half : .float32
     }
 
@@ -316,9 +316,9 @@ struct PlanarSink: OutputSink, @unchecked Sendable {
 }
 
 /// A raw pointer the caller promises stays valid for the render.
-struct SendablePointer: @unchecked Sendable {
+package struct SendablePointer: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
-    init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+    package init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
 }
 
 struct ProcessorKey: Hashable, Sendable {

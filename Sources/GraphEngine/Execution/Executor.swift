@@ -9,16 +9,16 @@ import Foundation
 /// are needed; each worker computes them into its own reusable scratch planes, producers first, and
 /// the root stage writes straight into the destination. Pixels depend only on position, so the
 /// bytes are the same for every tile size and thread count.
-struct Executor: Backend {
+package struct Executor: Backend {
     let context: Context
-    let plan: Plan
+    package let plan: Plan
     let root: Node
     /// The plan's nodes, inputs first (region-of-interest propagation per work unit walks them).
     let order: [Node]
     /// Counts finished output pixels, when someone watches.
-    var progress: RenderProgress?
+    package var progress: RenderProgress?
     /// Workers this render uses: the context's, or fewer to fit a memory limit.
-    var threads: Int
+    package var threads: Int
     /// The image processors' results (and the inputs they share with the work units), computed at
     /// the first ``run(rect:makeSink:timings:)``.
     private let precomputed = ComputedOnce<PrecomputedStages>()
@@ -35,7 +35,7 @@ struct Executor: Backend {
         threads = context.options.threads
     }
 
-    func render(_ rect: PixelRect, into destination: RenderDestination, timings: StageTimings) throws {
+    package func render(_ rect: PixelRect, into destination: RenderDestination, timings: StageTimings) throws {
         switch destination {
         case .buffer(let base, let rowBytes, let format):
             // The output encode the plan fused into the 8-bit store (``FuseOutputEncode``).
@@ -132,7 +132,7 @@ struct Executor: Backend {
     }
 
     /// The renders of the intermediates computed for this render so far, by stage (for dumps).
-    var intermediateProfiles: [Int: RenderProfile] { precomputed.computed?.profiles ?? [:] }
+    package var intermediateProfiles: [Int: RenderProfile] { precomputed.computed?.profiles ?? [:] }
 
     /// The executable form of every program stage, from the context's cache.
     private func executables() -> [SpanInterpreter.Executable?] {

@@ -29,7 +29,7 @@ public enum OutputColorSpace: Hashable, Sendable, CustomStringConvertible {
 extension Context {
     /// What a render for `output` converts its result to (nil: no output conversion) and what the
     /// pixels are then in (nil: data, untagged).
-    func outputTarget(_ output: OutputColorSpace?) -> (convertTo: ColorSpace?, tag: ColorSpace?) {
+    package func outputTarget(_ output: OutputColorSpace?) -> (convertTo: ColorSpace?, tag: ColorSpace?) {
         guard let working = options.workingColorSpace else { return (nil, nil) }
         switch output {
         case nil: return (options.outputColorSpace, options.outputColorSpace ?? working)

@@ -9,7 +9,7 @@ import CHalf
 ///
 /// Per-worker scratch: a worker keeps one per stage and reuses it from tile to tile, growing it only
 /// when a tile needs more pixels than any before.
-final class PlaneSet: @unchecked Sendable {
+package final class PlaneSet: @unchecked Sendable {
     let format: WorkingFormat
     private(set) var rect: PixelRect = .empty
     /// The planes stored: 4 (RGBA), 3 (RGB, alpha 1) or 1 (grey: one value for R, G and B, alpha 1).
@@ -37,7 +37,7 @@ final class PlaneSet: @unchecked Sendable {
     deinit { if adopted == nil { storage?.deallocate() } }
 
     /// The working format whose planes hold `samples`.
-    static func format(of samples: PlanarBuffer.Samples) -> WorkingFormat { samples == .float32 ? .rgbaf : .rgbah }
+    package static func format(of samples: PlanarBuffer.Samples) -> WorkingFormat { samples == .float32 ? .rgbaf : .rgbah }
 
     /// Prepares `channels` planes (see ``channels``) for `rect` (contents undefined until written).
     func reset(to rect: PixelRect, channels: Int = 4) {

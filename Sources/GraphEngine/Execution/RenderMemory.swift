@@ -86,7 +86,7 @@ extension Context {
     /// output and at least four times the reach, up to a tile. Under a memory limit, bands halve
     /// (down to 16 rows), then workers drop, until the estimate fits; a render that cannot fit
     /// fails before allocating.
-    func streamedBands(_ executor: inout Executor, area: PixelRect, outputBytesPerPixel: Int, ringSlots: Int,
+    package func streamedBands(_ executor: inout Executor, area: PixelRect, outputBytesPerPixel: Int, ringSlots: Int,
                        encoderBytes: (_ threads: Int) -> Int = { _ in 0 }) throws
         -> (bands: [PixelRect], reads: SequentialSourceReads)
     {

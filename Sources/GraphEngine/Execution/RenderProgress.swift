@@ -31,12 +31,12 @@ public final class RenderProgress: Sendable {
         if isCancelled { throw GraphError.renderFailed("render cancelled") }
     }
 
-    func expect(pixels: Int) { expectedPixels.store(pixels, ordering: .relaxed) }
+    package func expect(pixels: Int) { expectedPixels.store(pixels, ordering: .relaxed) }
 
-    func finished(pixels: Int) { finishedPixels.add(pixels, ordering: .relaxed) }
+    package func finished(pixels: Int) { finishedPixels.add(pixels, ordering: .relaxed) }
 
     /// Counts from zero again (a render that starts over: a PNG rewritten with alpha).
-    func restart(expecting pixels: Int) {
+    package func restart(expecting pixels: Int) {
         expectedPixels.store(pixels, ordering: .relaxed)
         finishedPixels.store(0, ordering: .relaxed)
     }

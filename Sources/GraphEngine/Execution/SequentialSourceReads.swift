@@ -5,7 +5,7 @@
 ///
 /// The rows come from the region of interest of every band, computed up front: a graph that reads
 /// a file out of order (a flip, a rotation) keeps more rows, but never loses one it still needs.
-final class SequentialSourceReads {
+package final class SequentialSourceReads {
     private let buffers: [ImageBuffer]
     /// Per buffer, per band: no band from this one on reads a row above this (memory rows, top first).
     private let keepFrom: [[Int]]
@@ -75,7 +75,7 @@ final class SequentialSourceReads {
 
     /// Before band `index` renders: releases the rows no band from it on reads and lets the
     /// decode run to the end of the next band's rows.
-    func prepare(band index: Int) {
+    package func prepare(band index: Int) {
         for (b, buffer) in buffers.enumerated() {
             buffer.releaseRows(above: keepFrom[b][index])
             buffer.rowProgress?.demand(rows: demandTo[b][index])
@@ -84,7 +84,7 @@ final class SequentialSourceReads {
 
     /// The render of `root` is over (done, or failed at any point after its plan): its windowed
     /// decodes stop where they are, rather than wait for demand forever holding their files.
-    static func stopDecodes(of root: Node) {
+    package static func stopDecodes(of root: Node) {
         for node in RegionOfInterest.topologicalOrder(root) {
             if case .buffer(let buffer) = node.kind, let progress = buffer.rowProgress, progress.isWindowed { progress.stop() }
         }

@@ -2,13 +2,13 @@ import Foundation
 
 /// Per-stage figures gathered during a render (for profiles and dumps): time, work units, pixels
 /// and the largest intermediate each stage wrote.
-final class StageTimings: @unchecked Sendable {
+package final class StageTimings: @unchecked Sendable {
     private let lock = NSLock()
-    private(set) var nanoseconds: [UInt64]
-    private(set) var units: [Int]
-    private(set) var pixels: [Int]
-    private(set) var peakBytes: [Int]
-    init(count: Int) {
+    package private(set) var nanoseconds: [UInt64]
+    package private(set) var units: [Int]
+    package private(set) var pixels: [Int]
+    package private(set) var peakBytes: [Int]
+    package init(count: Int) {
         nanoseconds = Array(repeating: 0, count: count)
         units = Array(repeating: 0, count: count)
         pixels = Array(repeating: 0, count: count)

@@ -1,14 +1,14 @@
 // The lowerings of the operations the recipe API itself builds (Recipe/BuiltinOperations.swift).
 
 extension ConstantColor: ColorLowering {
-    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+    package func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
               builder: inout ProgramBuilder) -> OperandQuad {
         OperandQuad(uniforms)
     }
 }
 
 extension SourceOver: ColorLowering {
-    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+    package func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
               builder: inout ProgramBuilder) -> OperandQuad {
         let source = inputs[0], background = inputs[1]
         let inverseAlpha = builder.binary(.subtract, .constant(1), source.a)
@@ -21,7 +21,7 @@ extension SourceOver: ColorLowering {
 }
 
 extension WorkingSpaceMatch: ColorLowering {
-    func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
+    package func emit(inputs: [OperandQuad], uniforms: [Operand], destination: (x: Operand, y: Operand),
               builder: inout ProgramBuilder) -> OperandQuad {
         inputs[0]
     }

@@ -8,8 +8,8 @@
 ///
 /// This runs before the optimizer, so the *initial* graph of a dump shows the conversions, as
 /// CI_PRINT_TREE does; `CancelColorConversions` then removes the pairs that undo each other.
-enum ColorManagement {
-    static func insertConversions(_ root: Node, working: ColorSpace?, output: ColorSpace?) -> Node {
+package enum ColorManagement {
+    package static func insertConversions(_ root: Node, working: ColorSpace?, output: ColorSpace?) -> Node {
         guard let working else { return removingWorkingSpaceMatches(root) }
         var rewriter = GraphRewriter()
         var hasColorSource = false
@@ -35,7 +35,7 @@ enum ColorManagement {
 
     /// Whether `node` carries colour (a tagged source or a match into the working space under it):
     /// what makes a render of it get an output conversion.
-    static func carriesColor(_ node: Node) -> Bool {
+    package static func carriesColor(_ node: Node) -> Bool {
         RegionOfInterest.topologicalOrder(node).contains { node in
             switch node.kind {
             case .color(let match as WorkingSpaceMatch): return match.toWorkingSpace

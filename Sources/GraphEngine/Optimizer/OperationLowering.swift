@@ -26,6 +26,11 @@ package struct SamplerBinding: Sendable {
     package let slot: Int
     /// The input's extent as uniforms `x, y, width, height` (for `samplerExtent`).
     package let extent: [Operand]
+
+    package init(slot: Int, extent: [Operand]) {
+        self.slot = slot
+        self.extent = extent
+    }
 }
 
 /// A general operation's IR: the output pixel from samples of its inputs anywhere.

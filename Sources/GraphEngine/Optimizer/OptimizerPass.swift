@@ -9,14 +9,16 @@ protocol OptimizerPass: Sendable {
 ///
 /// The walk keeps its own stack instead of recursing, so a graph thousands of nodes deep (a recipe
 /// chaining 10,000 filters) rewrites without overflowing the thread's stack.
-struct GraphRewriter {
+package struct GraphRewriter {
     private var memo: [ObjectIdentifier: Node] = [:]
+
+    package init() {}
 
     /// `transform` gets a node whose inputs were already rewritten and returns its replacement.
     /// Nodes are transformed inputs first, in input order (the order of a depth-first walk). A node
     /// for which `descend` is false is transformed with its inputs as they are (they are not
     /// visited through it).
-    mutating func rewrite(_ root: Node, descend: (Node) -> Bool = { _ in true },
+    package mutating func rewrite(_ root: Node, descend: (Node) -> Bool = { _ in true },
                           _ transform: (Node) -> Node) -> Node {
         var pending: [(node: Node, inputsDone: Bool)] = [(root, false)]
         while let (node, inputsDone) = pending.popLast() {
@@ -39,7 +41,7 @@ struct GraphRewriter {
 }
 
 /// The passes in the order they run.
-enum Optimizer {
+package enum Optimizer {
     static let passes: [any OptimizerPass] = [
         DeduplicateSubgraphs(),
         CancelColorConversions(),
@@ -53,7 +55,7 @@ enum Optimizer {
     ]
 
     /// Runs every pass; returns the optimized root and, per pass, what it changed.
-    static func optimize(_ root: Node) -> (root: Node, log: [(pass: String, changes: [String])]) {
+    package static func optimize(_ root: Node) -> (root: Node, log: [(pass: String, changes: [String])]) {
         var current = root
         var log: [(String, [String])] = []
         for pass in passes {

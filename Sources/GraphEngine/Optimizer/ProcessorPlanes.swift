@@ -6,13 +6,13 @@
 /// A 12 MP grey matte warped in one Float32 plane takes 48 MB instead of 192 MB (input and output).
 ///
 /// Decided from the nodes alone, so the render, its memory estimate and its plan agree.
-struct ProcessorPlanes {
+package struct ProcessorPlanes {
     /// Per input: its planes, and whether those hold its whole pixels (its alpha plane, or it is
     /// opaque), so the render's own stages may read them too.
-    let inputs: [(channels: Int, whole: Bool)]
-    let output: Int
+    package let inputs: [(channels: Int, whole: Bool)]
+    package let output: Int
 
-    init(_ processor: any ImageProcessor, inputs: [Node]) {
+    package init(_ processor: any ImageProcessor, inputs: [Node]) {
         var known: [ObjectIdentifier: Bool] = [:]
         let opacities = inputs.map { AreaInputDescription(isOpaque: Opacity.isOpaque($0), extent: $0.extent) }
         let described = zip(inputs, opacities).map { input, description in

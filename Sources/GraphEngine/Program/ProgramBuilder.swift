@@ -13,7 +13,7 @@ package struct ProgramBuilder: Sendable {
     /// Uniform values in slot order.
     package private(set) var uniformValues: [Float] = []
     /// Names of the inputs the program reads, in slot order (filled by the stage lowering).
-    package internal(set) var inputCount = 0
+    package var inputCount = 0
     /// The recipe node whose lowering is emitting right now.
     package var currentOrigin = ""
     /// Input slots whose R, G and B are equal bit for bit (filled by the stage lowering).

@@ -84,4 +84,10 @@ package struct AreaInputDescription: Sendable {
     package var isGrey = false
     /// Alpha is 1 wherever the input can be read (opaque with an infinite extent, as a clamped image).
     package var isOpaqueEverywhere: Bool { isOpaque && extent.isInfinite }
+
+    package init(isOpaque: Bool, extent: Rect, isGrey: Bool = false) {
+        self.isOpaque = isOpaque
+        self.extent = extent
+        self.isGrey = isGrey
+    }
 }

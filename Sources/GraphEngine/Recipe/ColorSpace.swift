@@ -76,7 +76,7 @@ public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
         return product
     }
 
-    static func apply(_ m: [Double], _ v: [Double]) -> [Double] {
+    package static func apply(_ m: [Double], _ v: [Double]) -> [Double] {
         (0..<3).map { i in m[i * 3] * v[0] + m[i * 3 + 1] * v[1] + m[i * 3 + 2] * v[2] }
     }
 
@@ -89,7 +89,7 @@ public struct ColorSpace: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The determinant (by the first row's cofactors).
-    static func determinant(_ m: [Double]) -> Double { determinant(m, adjugate: adjugate(m)) }
+    package static func determinant(_ m: [Double]) -> Double { determinant(m, adjugate: adjugate(m)) }
 
     private static func determinant(_ m: [Double], adjugate: [Double]) -> Double {
         m[0] * adjugate[0] + m[1] * adjugate[3] + m[2] * adjugate[6]
@@ -120,15 +120,15 @@ public struct ColorConversion: Hashable, Sendable {
     }
 
     /// The primaries change, or nil when both spaces share primaries.
-    var primariesMatrix: [Double]? {
+    package var primariesMatrix: [Double]? {
         if from.toLinearSRGB == to.toLinearSRGB { return nil }
         return ColorSpace.multiply(ColorSpace.invert(to.toLinearSRGB), from.toLinearSRGB)
     }
 
-    var isIdentity: Bool { from.transfer == to.transfer && primariesMatrix == nil }
+    package var isIdentity: Bool { from.transfer == to.transfer && primariesMatrix == nil }
 
     var label: String { "\"\(from.name)\"-to-\"\(to.name)\"" }
-    var shortName: String {
+    package var shortName: String {
         func code(_ space: ColorSpace) -> String {
             switch space {
             case .sRGB: return "srgb"

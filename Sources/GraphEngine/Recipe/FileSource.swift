@@ -40,19 +40,19 @@ package protocol FileSource: AnyObject, Sendable {
 
 extension FileSource {
     /// The image decoded at 1/`scale`, streaming; the same buffer every time.
-    func buffer(scale: Int) throws -> ImageBuffer {
+    package func buffer(scale: Int) throws -> ImageBuffer {
         try wholeDecodes.buffer(scale: scale) { try startDecode(scale: scale, windowed: false) }
     }
 
     /// A decode at 1/`scale` of its own for one render that reads the image once, top to bottom
     /// (a streamed encode): windowed, so only the rows near the band being rendered are held.
     /// Not kept: the rows it released are gone.
-    func sequentialBuffer(scale: Int) throws -> ImageBuffer {
+    package func sequentialBuffer(scale: Int) throws -> ImageBuffer {
         if let done = wholeDecodes.existing(scale: scale) { return done }  // decoded whole already: reuse it
         return try startDecode(scale: scale, windowed: true)
     }
 
-    var label: String {
+    package var label: String {
         "\(format.rawValue) \(width)x\(height) \(colorSpace.map { "\"\($0.name)\"" } ?? "data") (decoded on demand) "
             + (path as NSString).lastPathComponent
     }
@@ -61,7 +61,7 @@ extension FileSource {
     /// blocked in a decoder could starve the executor). `decode` gets the buffer and its progress
     /// and fills it with ``RowProgress/fill(_:from:path:readRows:)``; an error it throws fails the
     /// progress, naming the file, and so the render reading the buffer.
-    func startBackgroundDecode(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode, windowed: Bool,
+    package func startBackgroundDecode(width: Int, height: Int, format: PixelFormat, alphaMode: AlphaMode, windowed: Bool,
                                decode: @escaping @Sendable (ImageBuffer, RowProgress) throws -> Void) throws -> ImageBuffer {
         let progress = RowProgress(rows: height, windowed: windowed)
         let buffer = try ImageBuffer(width: width, height: height, format: format, alphaMode: alphaMode,
@@ -103,7 +103,7 @@ package final class WholeDecodes: Sendable {
 }
 
 /// Where a file source's compressed bytes are.
-enum EncodedBytes: Sendable {
+package enum EncodedBytes: Sendable {
     /// In memory (an embedded image, bytes handed over whole).
     case bytes([UInt8])
     /// An open file and its first bytes (a JPEG's through its first SOS segment; 64 KiB of others:
@@ -111,7 +111,7 @@ enum EncodedBytes: Sendable {
     case file(InputFile, header: [UInt8])
 
     /// The first bytes (for the format check).
-    var head: [UInt8] {
+    package var head: [UInt8] {
         switch self {
         case .bytes(let bytes): return bytes
         case .file(_, let header): return header
@@ -120,12 +120,12 @@ enum EncodedBytes: Sendable {
 
     /// Throws if the file was written since it was opened (``InputFile/checkUnchanged()``); bytes
     /// in memory cannot change.
-    func checkUnchanged() throws {
+    package func checkUnchanged() throws {
         if case .file(let file, _) = self { try file.checkUnchanged() }
     }
 
     /// The whole compressed file (for a re-encode without a render, or to embed it).
-    func fileBytes() throws(CodecError) -> [UInt8] {
+    package func fileBytes() throws(CodecError) -> [UInt8] {
         switch self {
         case .bytes(let bytes): return bytes
         case .file(let file, _): return try file.readAll()

@@ -1,9 +1,9 @@
 /// IEEE binary16 to binary32, exact, without a library call per value (Swift's `Float(Float16)`
 /// is one on x86-64 without F16C): rebias normals, renormalise subnormals through a float
 /// subtraction, keep infinities and quiet NaNs as `VCVTPH2PS` does.
-enum HalfFloat {
+package enum HalfFloat {
     @inline(__always)
-    static func float(_ h: UInt16) -> Float {
+    package static func float(_ h: UInt16) -> Float {
         let magnitude = UInt32(h & 0x7FFF) << 13
         let exponent = magnitude & 0x0F80_0000
         var bits = magnitude &+ (112 << 23)

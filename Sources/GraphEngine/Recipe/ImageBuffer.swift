@@ -20,7 +20,7 @@ public final class ImageBuffer: @unchecked Sendable {
     public let colorSpace: ColorSpace?
     /// For a buffer still being filled (streaming decode): which rows are ready. nil when complete.
     package let rowProgress: RowProgress?
-    let storage: UnsafeMutableRawPointer
+    package let storage: UnsafeMutableRawPointer
     /// The storage is an anonymous memory map (a windowed fill, or a large buffer) rather than a heap block.
     private let mappedBytes: Int?
     /// For borrowed memory: what gives it back to its owner (instead of freeing the storage).
@@ -139,7 +139,7 @@ public final class ImageBuffer: @unchecked Sendable {
 
     /// Windowed fills: hands rows `0 ..< row` (top first) back to the system; the render reads them
     /// no more (reading one fails the render). Only whole pages inside those rows are returned.
-    func releaseRows(above row: Int) {
+    package func releaseRows(above row: Int) {
         guard let progress = rowProgress, progress.isWindowed, mappedBytes != nil else { return }
         let row = min(row, height)
         let from = progress.releasedRows

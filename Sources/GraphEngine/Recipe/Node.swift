@@ -188,10 +188,11 @@ package final class Node: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A thread-safe counter.
-final class SerialCounter: @unchecked Sendable {
+package final class SerialCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int {
+    package init() {}
+    package func next() -> Int {
         lock.lock()
         defer { lock.unlock() }
         value += 1

@@ -38,7 +38,7 @@ public enum PixelFormat: String, Hashable, Sendable, CaseIterable {
     /// Bytes per pixel: channels × bytes per channel.
     public var bytesPerPixel: Int { channels * component.byteCount }
     /// Where red and blue sit in a pixel's samples.
-    var redAndBlueIndices: (red: Int, blue: Int) { self == .bgra8 ? (2, 0) : (0, 2) }
+    package var redAndBlueIndices: (red: Int, blue: Int) { self == .bgra8 ? (2, 0) : (0, 2) }
     /// Whether the format has an alpha channel (grey-alpha or RGBA/BGRA).
     public var hasAlpha: Bool { channels == 2 || channels == 4 }
 }
@@ -77,7 +77,7 @@ public enum WorkingFormat: String, Hashable, Sendable, CaseIterable {
     /// Float32 per channel.
     case rgbaf = "RGBAf"
 
-    var bytesPerSample: Int {
+    package var bytesPerSample: Int {
         switch self {
         case .rgba8: return 1
         case .rgbah: return 2

@@ -1,13 +1,13 @@
 import CHalf
 
 /// Conversions between stored samples and Float32, shared by sources, sinks and intermediates.
-enum PixelIO {
+package enum PixelIO {
     /// Float to 8-bit unorm: clamp to 0...1 (NaN to 0), scale by 255, round to nearest even.
     ///
     /// Branch-free so the store loops vectorise: adding 1.5·2²³ leaves the rounded integer in the
     /// low mantissa bits.
     @inline(__always)
-    static func unorm8(_ value: Float) -> UInt8 {
+    package static func unorm8(_ value: Float) -> UInt8 {
         let scaled = value * 255
         let low: Float = scaled > 0 ? scaled : 0
         let clamped: Float = low < 255 ? low : 255
@@ -16,7 +16,7 @@ enum PixelIO {
 
     /// Float to 16-bit unorm, the same way.
     @inline(__always)
-    static func unorm16(_ value: Float) -> UInt16 {
+    package static func unorm16(_ value: Float) -> UInt16 {
         let scaled = value * 65535
         let low: Float = scaled > 0 ? scaled : 0
         let clamped: Float = low < 65535 ? low : 65535
@@ -41,7 +41,7 @@ enum PixelIO {
     /// Reads one pixel of an interleaved buffer as premultiplied RGBA, decoding a transfer function
     /// first when given its 8-bit table (on unpremultiplied colour).
     @inline(__always)
-    static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeTable: [Float]? = nil)
+    package static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeTable: [Float]? = nil)
         -> (Float, Float, Float, Float)
     {
         let component = format.component

@@ -21,7 +21,7 @@ package final class PlanarBuffer: @unchecked Sendable {
         /// IEEE binary16 bit patterns.
         case half
 
-        var bytes: Int { self == .float32 ? 4 : 2 }
+        package var bytes: Int { self == .float32 ? 4 : 2 }
     }
 
     package let x: Int, y: Int, width: Int, height: Int
@@ -34,12 +34,12 @@ package final class PlanarBuffer: @unchecked Sendable {
     /// The stored planes as binary16 bit patterns (empty when the samples are Float32).
     package let halfPlanes: [UnsafeMutablePointer<UInt16>]
     /// The stored planes, zero-initialised (calloc: fresh pages are not written twice).
-    let storage: UnsafeMutableRawPointer
+    package let storage: UnsafeMutableRawPointer
     /// A row of Float32 ones: what alpha reads in a buffer without an alpha plane (``readingRow(channel:row:)``).
     private let ones: UnsafeMutablePointer<Float>
 
     /// Throws when the memory cannot be had. `channels`: 4, 3 or 1 (anything else is 4).
-    init(rect: PixelRect, samples: Samples = .float32, channels: Int = 4) throws {
+    package init(rect: PixelRect, samples: Samples = .float32, channels: Int = 4) throws {
         x = rect.x; y = rect.y; width = rect.width; height = rect.height
         self.samples = samples
         self.channels = channels == 1 || channels == 3 ? channels : 4
@@ -67,9 +67,9 @@ package final class PlanarBuffer: @unchecked Sendable {
         ones.deallocate()
     }
 
-    var rect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
+    package var rect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
 
-    var byteCount: Int { channels * max(rect.pixelCount, 1) * samples.bytes }
+    package var byteCount: Int { channels * max(rect.pixelCount, 1) * samples.bytes }
 
     /// Whether channel `c` has a plane of its own (alpha of 3 or 1 planes and green and blue of one
     /// plane have none).

@@ -79,19 +79,19 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An integer pixel rectangle: what the executor actually computes.
-struct PixelRect: Hashable, Sendable, CustomStringConvertible {
-    var x: Int, y: Int, width: Int, height: Int
+package struct PixelRect: Hashable, Sendable, CustomStringConvertible {
+    package var x: Int, y: Int, width: Int, height: Int
 
-    static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
-    var maxX: Int { x + width }
-    var maxY: Int { y + height }
-    var isEmpty: Bool { width <= 0 || height <= 0 }
-    var pixelCount: Int { isEmpty ? 0 : width * height }
+    package static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    package var maxX: Int { x + width }
+    package var maxY: Int { y + height }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var pixelCount: Int { isEmpty ? 0 : width * height }
 
     /// The pixels of an integral, finite rect, its edges clamped to ±``coordinateBound`` (so any
     /// rect converts, and widths, heights and pixel counts cannot overflow). Empty for an empty,
     /// infinite or NaN rect.
-    init(_ rect: Rect) {
+    package init(_ rect: Rect) {
         let r = rect.integral
         let bound = Double(PixelRect.coordinateBound)
         let x0 = min(max(r.minX, -bound), bound), y0 = min(max(r.minY, -bound), bound)
@@ -107,30 +107,30 @@ struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// rect's pixel count fits an Int.
     static let coordinateBound = 1 << 30
 
-    init(x: Int, y: Int, width: Int, height: Int) {
+    @inlinable package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 
-    var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
+    package var rect: Rect { Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height)) }
 
     /// Whether every pixel of `other` is in this rect (an empty one always is).
-    func contains(_ other: PixelRect) -> Bool {
+    package func contains(_ other: PixelRect) -> Bool {
         other.isEmpty || (other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY)
     }
 
-    func intersection(_ other: PixelRect) -> PixelRect {
+    package func intersection(_ other: PixelRect) -> PixelRect {
         let x0 = max(x, other.x), y0 = max(y, other.y)
         let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
         if x1 <= x0 || y1 <= y0 { return .empty }
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    func union(_ other: PixelRect) -> PixelRect {
+    package func union(_ other: PixelRect) -> PixelRect {
         if isEmpty { return other }
         if other.isEmpty { return self }
         let x0 = min(x, other.x), y0 = min(y, other.y)
         return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
-    var description: String { "[\(x) \(y) \(width) \(height)]" }
+    package var description: String { "[\(x) \(y) \(width) \(height)]" }
 }

@@ -1,10 +1,10 @@
 /// Region-of-interest propagation: for an output rectangle, the pixels of every node that must be
 /// computed. Runs from the root toward the sources, so a crop or a small render region shrinks all
 /// the work below it (Core Image's ROI callbacks).
-enum RegionOfInterest {
+package enum RegionOfInterest {
     /// Nodes in an order where every node comes after its inputs (depth-first, inputs in order;
     /// an explicit stack, so deep graphs need no deep recursion).
-    static func topologicalOrder(_ root: Node) -> [Node] {
+    package static func topologicalOrder(_ root: Node) -> [Node] {
         var order: [Node] = []
         var visited = Set<ObjectIdentifier>()
         var pending: [(node: Node, inputsDone: Bool)] = [(root, false)]
@@ -27,7 +27,7 @@ enum RegionOfInterest {
     /// such a node gets its region, but nothing is asked of its inputs on its behalf. Without it
     /// (the default), the regions reach through every node: what the whole render reads, nested
     /// renders included. A cached intermediate read at all gets its whole extent.
-    static func propagate(root: Node, rect: PixelRect, order: [Node]? = nil,
+    package static func propagate(root: Node, rect: PixelRect, order: [Node]? = nil,
                           precomputed: (Node) -> Bool = { _ in false }) -> [ObjectIdentifier: PixelRect] {
         var need: [ObjectIdentifier: PixelRect] = [ObjectIdentifier(root): clip(rect, to: root.extent)]
         for node in (order ?? topologicalOrder(root)).reversed() {
@@ -47,21 +47,21 @@ enum RegionOfInterest {
 
     /// A cached intermediate (``Intermediate/coversExtent``): computed over its whole (finite)
     /// extent whenever a render reads any of it.
-    static func coversExtent(_ node: Node) -> Bool {
+    package static func coversExtent(_ node: Node) -> Bool {
         guard case .processor(let processor as Intermediate) = node.kind else { return false }
         return processor.coversExtent && !node.extent.isInfinite
     }
 
     /// Image processors: each runs once over its whole region before a render's work units, its
     /// inputs rendered by a render of their own, so the work units never compute those inputs for it.
-    static func computedBeforeWorkUnits(_ node: Node) -> Bool {
+    package static func computedBeforeWorkUnits(_ node: Node) -> Bool {
         if case .processor = node.kind { return true }
         return false
     }
 
     /// What the image processors of a render of `rect` read, their nested renders included: for
     /// each processor, at the region the render needs of it, every node below it.
-    static func processorReads(root: Node, rect: PixelRect, order: [Node]) -> [ObjectIdentifier: PixelRect] {
+    package static func processorReads(root: Node, rect: PixelRect, order: [Node]) -> [ObjectIdentifier: PixelRect] {
         let regions = propagate(root: root, rect: rect, order: order, precomputed: computedBeforeWorkUnits)
         var reads: [ObjectIdentifier: PixelRect] = [:]
         for node in order where computedBeforeWorkUnits(node) {
@@ -72,7 +72,7 @@ enum RegionOfInterest {
     }
 
     /// The pixels of `rect` inside `extent`.
-    static func clip(_ rect: PixelRect, to extent: Rect) -> PixelRect {
+    package static func clip(_ rect: PixelRect, to extent: Rect) -> PixelRect {
         if extent.isInfinite { return rect }
         return rect.intersection(PixelRect(extent))
     }
@@ -87,7 +87,7 @@ enum RegionOfInterest {
     }
 
     /// The rectangle of input `index` that `node` reads to produce `rect`.
-    static func inputRegion(_ node: Node, _ index: Int, _ rect: Rect) -> Rect {
+    package static func inputRegion(_ node: Node, _ index: Int, _ rect: Rect) -> Rect {
         switch node.kind {
         case .buffer, .yuv, .file: return .empty
         case .color, .matrix, .colorConversion: return rect

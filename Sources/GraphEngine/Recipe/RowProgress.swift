@@ -54,13 +54,13 @@ package final class RowProgress: Sendable {
     /// Waits until memory row `row` is ready; false if the fill failed first (or, windowed, the row
     /// was already released: a failure of the render).
     @inline(__always)
-    func wait(forRow row: Int) -> Bool {
+    package func wait(forRow row: Int) -> Bool {
         if ready.load(ordering: .acquiring) > row && row >= released.load(ordering: .relaxed) { return true }
         return slowWait(row)
     }
 
     /// Waits for every row; false if the fill failed.
-    func waitForAll() -> Bool { total == 0 || wait(forRow: total - 1) }
+    package func waitForAll() -> Bool { total == 0 || wait(forRow: total - 1) }
 
     private func slowWait(_ row: Int) -> Bool {
         if row < released.load(ordering: .acquiring) {

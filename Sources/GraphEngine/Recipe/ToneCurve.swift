@@ -18,7 +18,7 @@ public struct ToneCurve: Hashable, Sendable, CustomStringConvertible {
     /// `[g, a, b, c, d, e, f]`, parameters the type does not use being 0 (and `a` 1 for type 0).
     public let parameters: [Double]
     /// The decoded value of every 8-bit code (8-bit sources decode with it while they load).
-    let byteTable: [Float]
+    package let byteTable: [Float]
 
     /// A curve from an ICC 'para' function type and its parameters in ICC order, or nil when they
     /// do not describe an increasing curve (a non-positive or non-finite gamma, `a` not positive,
@@ -59,14 +59,14 @@ public struct ToneCurve: Hashable, Sendable, CustomStringConvertible {
     }
 
     // The parameters by their letters in the formulas (read by the lowering, `Optimizer/ToneCurveLowering.swift`).
-    var g: Double { parameters[0] }
-    var a: Double { parameters[1] }
-    var b: Double { parameters[2] }
-    var c: Double { parameters[3] }
-    var d: Double { parameters[4] }
+    package var g: Double { parameters[0] }
+    package var a: Double { parameters[1] }
+    package var b: Double { parameters[2] }
+    package var c: Double { parameters[3] }
+    package var d: Double { parameters[4] }
     /// The offset added to the power segment (type 2's c, type 4's e).
-    var e: Double { parameters[5] }
-    var f: Double { parameters[6] }
+    package var e: Double { parameters[5] }
+    package var f: Double { parameters[6] }
 
     /// Encoded value to linear light.
     public func decode(_ x: Double) -> Double { ToneCurve.decode(x, parameters) }
@@ -85,5 +85,5 @@ public struct ToneCurve: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The linear value where the power segment starts.
-    var threshold: Double { pow(max(a * d + b, 0), g) + e }
+    package var threshold: Double { pow(max(a * d + b, 0), g) + e }
 }

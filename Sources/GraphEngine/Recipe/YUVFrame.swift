@@ -19,7 +19,7 @@ public final class YUVFrame: @unchecked Sendable {
     public enum Matrix: String, Sendable, Hashable, CaseIterable {
         /// ITU-R BT.601 (standard definition) or BT.709 (HD) YCbCr coefficients.
         case bt601, bt709
-        var coefficients: (kr: Double, kb: Double) { self == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722) }
+        package var coefficients: (kr: Double, kb: Double) { self == .bt601 ? (0.299, 0.114) : (0.2126, 0.0722) }
     }
 
     /// The range the samples use.
@@ -50,9 +50,9 @@ public final class YUVFrame: @unchecked Sendable {
     public let siting: ChromaSiting
     /// The colour space of the RGB the matrix produces (sRGB by default; nil for data).
     public let colorSpace: ColorSpace?
-    let bytes: [UInt8]
-    let lumaOffset: Int, lumaStride: Int
-    let chromaOffsets: (Int, Int), chromaStride: Int
+    package let bytes: [UInt8]
+    package let lumaOffset: Int, lumaStride: Int
+    package let chromaOffsets: (Int, Int), chromaStride: Int
 
     /// Chroma plane width: half the width, rounded up.
     public var chromaWidth: Int { (width + 1) / 2 }
@@ -126,7 +126,7 @@ public final class YUVFrame: @unchecked Sendable {
             sourceName: "ycbcr_\(matrix.rawValue)_\(range.rawValue)")
     }
 
-    var label: String {
+    package var label: String {
         "yuv420 \(layout.rawValue) \(width)x\(height) \(matrix.rawValue) \(range.rawValue) chroma=\(siting.rawValue) "
             + (colorSpace.map { "\"\($0.name)\"" } ?? "data")
     }

@@ -1,8 +1,8 @@
 /// Which nodes are known to have alpha 1 everywhere inside their extent.
-enum Opacity {
+package enum Opacity {
     /// Follows the chain of alpha-preserving nodes down to a source (a loop: chains may be long);
     /// `storedOpaque`: nodes whose stored alpha is known to be 1 (program stages that compute it).
-    static func isOpaque(_ node: Node, storedOpaque: Set<ObjectIdentifier> = []) -> Bool {
+    package static func isOpaque(_ node: Node, storedOpaque: Set<ObjectIdentifier> = []) -> Bool {
         var node = node
         while true {
             if storedOpaque.contains(ObjectIdentifier(node)) { return true }

@@ -8,18 +8,18 @@
 /// through a `sample` instruction. Intermediates are materialised only where they must be: inputs
 /// that are sampled at other positions (warps, general kernels, area passes, clamps), image-processor
 /// boundaries, and nodes with several consumers (computed once per tile instead of once per consumer).
-struct Plan {
+package struct Plan {
     /// The output node: its stage, planned last, writes the destination.
-    let root: Node
+    package let root: Node
     /// What the root stage computes: the whole render rectangle, even beyond the root's extent.
-    let renderRect: PixelRect
+    package let renderRect: PixelRect
     /// The destination's format (nil: planar Float32, nothing fused into the store).
     let destination: PixelFormat?
     /// Every node gets its own program (no concatenation): only to measure what fusion buys.
     let materializeEverything: Bool
 
     /// The graph's nodes, inputs before the nodes that read them (``CutStages``).
-    var order: [Node] = []
+    package var order: [Node] = []
     /// How many nodes read each node (``CutStages``).
     var consumers: [ObjectIdentifier: Int] = [:]
     /// How many area passes load each node, through clamps and crops (``CutStages``).
@@ -35,20 +35,20 @@ struct Plan {
     var decodedWhileLoading: Set<ObjectIdentifier> = []
     /// The root's encode to sRGB is left to the 8-bit store (``FuseOutputEncode``): the sink
     /// quantising to the destination encodes (and unpremultiplies what it must) as it writes.
-    var encodesSRGBInStore = false
+    package var encodesSRGBInStore = false
 
     /// The stages, producers before consumers, the root's last (``LowerStages``).
-    var stages: [Stage] = []
+    package var stages: [Stage] = []
     /// Per stage, the worker-scratch planes a work unit computes it into (nil for the root, which
     /// writes the destination, and for image processors, computed before the work units): stages
     /// share planes when one's readers are all done before the other is computed, so a work unit
     /// touches the memory of the stages live at once, not of every stage (``AssignScratchSlots``).
-    var scratchSlots: [Int?] = []
+    package var scratchSlots: [Int?] = []
     /// How many scratch planes a worker needs.
-    var scratchSlotCount = 0
+    package var scratchSlotCount = 0
 
     /// Per pass, in the order they ran, what it decided (one sentence each).
-    var log: [(pass: String, decisions: [String])] = []
+    package var log: [(pass: String, decisions: [String])] = []
 
     init(root: Node, renderRect: PixelRect, destination: PixelFormat?, materializeEverything: Bool) {
         self.root = root
@@ -57,7 +57,7 @@ struct Plan {
         self.materializeEverything = materializeEverything
     }
 
-    var rootStage: Int { stages.count - 1 }
+    package var rootStage: Int { stages.count - 1 }
 
     /// True when `node` is read from a materialised intermediate rather than recomputed inline.
     func isMaterialized(_ node: Node) -> Bool {
@@ -70,7 +70,7 @@ struct Plan {
     /// Whether `node` is a colour conversion decoding its 8-bit input's transfer while loading it.
     func decodesWhileLoading(_ node: Node) -> Bool { decodedWhileLoading.contains(ObjectIdentifier(node)) }
 
-    func region(of node: Node) -> PixelRect { regions[ObjectIdentifier(node)] ?? .empty }
+    package func region(of node: Node) -> PixelRect { regions[ObjectIdentifier(node)] ?? .empty }
 
     /// The pixels the program computing `node` runs over: the render rectangle for the root (the
     /// executor writes all of it), the node's region otherwise.
@@ -78,7 +78,7 @@ struct Plan {
 
     /// Fails when a source that was still being filled (a streaming decode) failed: the pixels read
     /// from it are not the image's.
-    func checkStreamingSources() throws {
+    package func checkStreamingSources() throws {
         for stage in stages {
             let slots: [Slot]
             switch stage.work {

@@ -7,7 +7,7 @@ protocol PlanPass: Sendable {
 }
 
 /// The plan passes in the order they run.
-enum Planner {
+package enum Planner {
     static let passes: [any PlanPass] = [
         CutStages(),
         MaterializeSharedNodes(),
@@ -20,7 +20,7 @@ enum Planner {
 
     /// Plans `root` rendered over `rect` into `destination` (nil: planar Float32, no fused encode).
     /// `materializeEverything`: every node gets its own program (only to measure what fusion buys).
-    static func plan(root: Node, rect: PixelRect, materializeEverything: Bool = false,
+    package static func plan(root: Node, rect: PixelRect, materializeEverything: Bool = false,
                      destination: PixelFormat? = nil) throws -> Plan {
         var plan = Plan(root: root, renderRect: rect, destination: destination, materializeEverything: materializeEverything)
         for pass in passes {

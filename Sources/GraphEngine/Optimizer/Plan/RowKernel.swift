@@ -2,7 +2,7 @@
 /// interpreter, with the same bytes, chosen by ``ChooseRowKernels`` and recorded on the stage.
 /// The backend may still fall back to the program (a frame's matrix outside the kernel's fixed
 /// point, rows outside the source buffer).
-enum RowKernel: Equatable {
+package enum RowKernel: Equatable {
     /// `load in0 → matrix.rgb → store` of a camera frame into an RGBA8 or BGRA8 destination: the
     /// frame's rows converted in fixed point by one kernel, the matrix at uniform `matrixBase`.
     case yuvToRGBA8(matrixBase: Int)
@@ -13,7 +13,7 @@ enum RowKernel: Equatable {
     /// Whether copying `source`'s bytes into a `format` destination writes what `load → store`
     /// writes: the same format, and alpha already premultiplied or absent (8-bit RGB, or RGBA8 and
     /// BGRA8 holding premultiplied alpha).
-    static func copiesBytes(of source: ImageBuffer, into format: PixelFormat) -> Bool {
+    package static func copiesBytes(of source: ImageBuffer, into format: PixelFormat) -> Bool {
         source.format == format
             && (format == .rgb8 || ((format == .rgba8 || format == .bgra8) && source.alphaMode == .premultiplied))
     }
