@@ -26,7 +26,7 @@ enum ResolveFileSources {
         /// The file an affine transform reads, the reduced scale it can read it at and that decode's
         /// size, if any (a JPEG's).
         func reducedRead(_ node: Node)
-            -> (source: any FileSource, scale: Int, size: (width: Int, height: Int), transform: AffineTransform, filter: SamplingFilter)?
+            -> (source: any FileSource, scale: Int, size: (width: Int, height: Int), transform: GraphCore.AffineTransform, filter: SamplingFilter)?
         {
             guard case .affine(let transform, let filter) = node.kind, let input = node.inputs.first,
                   case .file(let source) = input.kind, let scale = reduction(for: transform),
@@ -85,7 +85,7 @@ enum ResolveFileSources {
     }
 
     /// The largest k in {8, 4, 2} with `scale·k ≤ 1` for the transform's larger axis scale, or nil.
-    static func reduction(for transform: AffineTransform) -> Int? {
+    static func reduction(for transform: GraphCore.AffineTransform) -> Int? {
         let scale = max((transform.a * transform.a + transform.b * transform.b).squareRoot(),
                         (transform.c * transform.c + transform.d * transform.d).squareRoot())
         return [8, 4, 2].first { scale * Double($0) <= 1 + 1e-9 }

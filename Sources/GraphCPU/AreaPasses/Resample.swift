@@ -50,7 +50,7 @@ package struct Resample: AreaOperation {
     package var name: String { filterName }
 
     /// Output position `X = (u − offset)/step` of input position `u`, on each axis.
-    package func geometry(input index: Int) -> AffineTransform? {
+    package func geometry(input index: Int) -> GraphCore.AffineTransform? {
         AffineTransform(a: 1 / x.step, b: 0, c: 0, d: 1 / y.step, tx: -x.offset / x.step, ty: -y.offset / y.step)
     }
 
