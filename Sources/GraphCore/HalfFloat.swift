@@ -2,7 +2,7 @@
 /// is one on x86-64 without F16C): rebias normals, renormalise subnormals through a float
 /// subtraction, keep infinities and quiet NaNs as `VCVTPH2PS` does.
 package enum HalfFloat {
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func float(_ h: UInt16) -> Float {
         let magnitude = UInt32(h & 0x7FFF) << 13
         let exponent = magnitude & 0x0F80_0000

@@ -6,7 +6,7 @@ package enum PixelIO {
     ///
     /// Branch-free so the store loops vectorise: adding 1.5·2²³ leaves the rounded integer in the
     /// low mantissa bits.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func unorm8(_ value: Float) -> UInt8 {
         let scaled = value * 255
         let low: Float = scaled > 0 ? scaled : 0
@@ -15,7 +15,7 @@ package enum PixelIO {
     }
 
     /// Float to 16-bit unorm, the same way.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func unorm16(_ value: Float) -> UInt16 {
         let scaled = value * 65535
         let low: Float = scaled > 0 ? scaled : 0
@@ -24,8 +24,8 @@ package enum PixelIO {
     }
 
     /// Reads sample `index` of the pixel at `base` as Float32 (integers normalised to 0...1).
-    @inline(__always)
-    static func readSample(_ base: UnsafeRawPointer, index: Int, component: ComponentType) -> Float {
+    @inlinable @inline(__always)
+    @usableFromInline static func readSample(_ base: UnsafeRawPointer, index: Int, component: ComponentType) -> Float {
         switch component {
         case .uint8: return Float(base.load(fromByteOffset: index, as: UInt8.self)) * (1 / 255)
         case .uint16: return Float(base.load(fromByteOffset: index * 2, as: UInt16.self)) * (1 / 65535)
@@ -40,7 +40,7 @@ package enum PixelIO {
 
     /// Reads one pixel of an interleaved buffer as premultiplied RGBA, decoding a transfer function
     /// first when given its 8-bit table (on unpremultiplied colour).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func readPixel(_ base: UnsafeRawPointer, format: PixelFormat, alpha: AlphaMode, decodeTable: [Float]? = nil)
         -> (Float, Float, Float, Float)
     {

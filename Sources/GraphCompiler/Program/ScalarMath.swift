@@ -5,7 +5,7 @@ import Foundation
 /// The span interpreter's loops and the constant folder both use these, so a folded constant and a
 /// computed value agree bit for bit. The reference evaluator deliberately does *not* use them.
 package enum ScalarMath {
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func unary(_ op: UnaryOperator, _ x: Float) -> Float {
         switch op {
         case .negate: return -x
@@ -32,7 +32,7 @@ package enum ScalarMath {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func binary(_ op: BinaryOperator, _ x: Float, _ y: Float) -> Float {
         switch op {
         case .add: return x + y
@@ -56,7 +56,7 @@ package enum ScalarMath {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func ternary(_ op: TernaryOperator, _ a: Float, _ b: Float, _ c: Float) -> Float {
         switch op {
         case .multiplyAdd: return a * b + c
@@ -71,12 +71,12 @@ package enum ScalarMath {
     }
 
     /// GLSL-style min that propagates NaN from the first operand (`x < y ? x : y` would drop it).
-    @inline(__always) package static func minimum(_ x: Float, _ y: Float) -> Float { y < x ? y : x }
+    @inlinable @inline(__always) package static func minimum(_ x: Float, _ y: Float) -> Float { y < x ? y : x }
     /// GLSL-style max that propagates NaN from the first operand.
-    @inline(__always) package static func maximum(_ x: Float, _ y: Float) -> Float { y > x ? y : x }
+    @inlinable @inline(__always) package static func maximum(_ x: Float, _ y: Float) -> Float { y > x ? y : x }
 
     /// Sign-preserving sRGB decode (extended range).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func srgbToLinear(_ y: Float) -> Float {
         let a = Swift.abs(y)
         let linear = a <= 0.04045 ? a / 12.92 : Foundation.pow((a + 0.055) / 1.055, 2.4)
@@ -84,7 +84,7 @@ package enum ScalarMath {
     }
 
     /// Sign-preserving sRGB encode (extended range).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func linearToSRGB(_ x: Float) -> Float {
         let a = Swift.abs(x)
         let encoded = a <= 0.0031308 ? a * 12.92 : 1.055 * Foundation.pow(a, 1 / 2.4) - 0.055
