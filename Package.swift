@@ -16,7 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `swift package generate-documentation --target GraphEngine` (the DocC catalogue).
+        // `swift package generate-documentation --enable-experimental-combined-documentation` (the
+        // DocC catalogue in GraphEngine links into the layer targets' archives: README, "Library").
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
@@ -65,11 +66,11 @@ let package = Package(
         // The compiler: kernel language, optimizer passes, plan passes, programs.
         .target(name: "GraphCompiler", dependencies: ["GraphCore"]),
         // The CPU backend: executor, span interpreter, row kernels, area passes.
-        .target(name: "GraphCPU", dependencies: ["GraphCompiler", "CHalf", "CRowKernels"]),
+        .target(name: "GraphCPU", dependencies: ["GraphCompiler", "GraphCore", "CHalf", "CRowKernels"]),
         // File sources and sinks, streamed encodes, depth containers.
-        .target(name: "GraphIO", dependencies: ["GraphCPU", "GraphCodecs"]),
+        .target(name: "GraphIO", dependencies: ["GraphCPU", "GraphCompiler", "GraphCore", "GraphCodecs"]),
         // The library's face: every layer re-exported, plus dumps, profiles and the reference evaluator.
-        .target(name: "GraphEngine", dependencies: ["GraphIO", "CCodecShims"]),
+        .target(name: "GraphEngine", dependencies: ["GraphIO", "GraphCPU", "GraphCompiler", "GraphCore", "CCodecShims"]),
 
         // The filter catalogue (Core Image names and input keys): each filter's declaration with the
         // area passes and processors only it (or its family) uses, by family under Kernels/Filters;

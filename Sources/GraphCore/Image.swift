@@ -1,6 +1,6 @@
 /// An image: an immutable, cheap recipe for pixels (Core Image's `CIImage`).
 ///
-/// Building an image does no pixel work; a ``Context`` renders it. Images are values: equal
+/// Building an image does no pixel work; a `Context` renders it. Images are values: equal
 /// recipes compare equal, and they can be shared freely between threads.
 public struct Image: Hashable, Sendable, CustomStringConvertible {
     /// The root node of the recipe.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Pixels in memory: the backing of buffer sources and the result of ``Context/render(_:rect:format:colorSpace:progress:)``.
+/// Pixels in memory: the backing of buffer sources and the result of `Context.render(_:rect:format:colorSpace:progress:)`.
 ///
 /// Rows are stored top row first (as every codec and most callers expect). An image made from a
 /// buffer of height `h` has extent `[0 0 w h]`, so memory row `r` holds working-space row `h − 1 − r`.

@@ -3,7 +3,7 @@ extension Image {
     /// Core Image's `oriented(_:)` with a `CGImagePropertyOrientation`): pixels stored with that
     /// orientation come back as they display. The result keeps this image's extent origin (its
     /// width and height swap for 5...8); pixel centres map onto pixel centres, so no value changes.
-    /// Files opened with ``ImageReadOptions/applyOrientation`` (the default) are already upright.
+    /// Files opened with `ImageReadOptions.applyOrientation` (the default) are already upright.
     ///
     /// 1 upright, 2 mirrored left-right, 3 turned 180°, 4 mirrored top-bottom, 5 mirrored across
     /// the top-left diagonal, 6 stored turned 90° anticlockwise (shown turned clockwise), 7 mirrored

@@ -12,7 +12,7 @@ extension Image {
     /// kept: the mask, not each step of its chain. Each is named `shared(<its filter>)` in dumps.
     ///
     /// The pixels are those of any intermediate (stored in the working format); the price is the
-    /// memory each kept intermediate holds in the context's cache (``ContextOptions/cacheByteLimit``).
+    /// memory each kept intermediate holds in the context's cache (`ContextOptions.cacheByteLimit`).
     public static func insertingSharedIntermediates(_ images: [Image]) -> [Image] {
         guard images.count > 1 else { return images }
         let roots = images.map(\.node)

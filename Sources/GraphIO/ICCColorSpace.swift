@@ -4,7 +4,7 @@ import GraphCodecs
 extension ColorSpace {
     /// The space of a matrix/TRC ICC profile: its colorants (D50-adapted, so relative to the
     /// profile's white) as a matrix to linear sRGB, and the one curve its channels share. A curve
-    /// matching sRGB's becomes ``Transfer/sRGB`` and an identity one ``Transfer/linear``, so such
+    /// matching sRGB's becomes ``/GraphCore/ColorSpace/Transfer/sRGB`` and an identity one ``/GraphCore/ColorSpace/Transfer/linear``, so such
     /// profiles take the same fast paths (and cancel) like the built-in spaces. Nil for profiles
     /// that need more than a matrix and one curve, or whose colorants do not span RGB.
     public init?(profile: ICCProfile) {

@@ -1,8 +1,8 @@
 import Foundation
 import GraphCodecs
 
-/// A file format a ``Context`` can write: an `ImageFormatRegistry` entry with a saver
-/// (`ImageSaving`), the encoder ``Context/encode(_:format:options:to:progress:)`` picks for it.
+/// A file format a ``/GraphCPU/Context`` can write: an `ImageFormatRegistry` entry with a saver
+/// (`ImageSaving`), the encoder `Context.encode(_:format:options:to:progress:)` picks for it.
 public struct OutputFileFormat: Sendable, Hashable {
     /// The registry's format.
     public let imageFormat: ImageFormat

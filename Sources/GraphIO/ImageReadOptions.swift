@@ -1,6 +1,6 @@
 import GraphCodecs
 
-/// How ``Image/init(contentsOf:options:)`` reads a file (Core Image's `CIImageOption`s in one
+/// How `Image.init(contentsOf:options:)` reads a file (Core Image's `CIImageOption`s in one
 /// type): its colour, its orientation, which of its images, and the safety limits.
 ///
 /// ```swift
@@ -25,7 +25,7 @@ public struct ImageReadOptions: Sendable {
     public var color: Color
     /// Turn the pixels upright by the file's EXIF orientation (HEIF: its own transformations);
     /// true by default (`CIImageOption.applyOrientationProperty`). With false, the image comes as
-    /// stored: ``Image/oriented(_:)`` turns it later.
+    /// stored: ``/GraphCore/Image/oriented(_:)`` turns it later.
     public var applyOrientation: Bool
     /// Read this auxiliary image of a depth photo (its disparity or depth map, or portrait matte)
     /// instead of the main image: a data image with real values, upright with the photo (Core

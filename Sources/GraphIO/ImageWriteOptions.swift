@@ -1,7 +1,7 @@
 import GraphCodecs
 
-/// How ``Context/encodedData(_:format:options:progress:)`` and
-/// ``Context/write(_:to:format:options:protectedPaths:progress:)`` encode a rendered image.
+/// How `Context.encodedData(_:format:options:progress:)` and
+/// `Context.write(_:to:format:options:protectedPaths:progress:)` encode a rendered image.
 public struct ImageWriteOptions: Sendable, Equatable {
     /// JPEG quality, 1...100 (libjpeg's scale); HEIC outputs take the same scale, turned into the
     /// libheif quality whose file has about the same SSIM (90 gives libheif's 70).
@@ -12,7 +12,7 @@ public struct ImageWriteOptions: Sendable, Equatable {
     public var progressive: Bool
     /// PNG bits per sample, 8 or 16 (JPEG and HEIC are always 8).
     public var bitDepth: Int
-    /// Metadata to carry into the file, usually the source's (``Image/decoding(path:options:colorSpace:)``
+    /// Metadata to carry into the file, usually the source's (`Image.decoding(path:options:colorSpace:)`
     /// returns it): EXIF and XMP (JPEG APP1, PNG eXIf and iTXt), and in JPEG also the extended XMP
     /// (when complete and matching its GUID, as Google depth photos need) and the first comment.
     /// The ICC profile is never carried: outputs are tagged with the output colour space's.

@@ -1,5 +1,5 @@
 /// The colour space a render or a written file is in, chosen per output (``Context/render(_:rect:format:colorSpace:progress:)``,
-/// ``ImageWriteOptions/colorSpace``); nil there means the context's ``ContextOptions/outputColorSpace``.
+/// `ImageWriteOptions.colorSpace`); nil there means the context's ``ContextOptions/outputColorSpace``.
 ///
 /// With colour management off (no working colour space) nothing is converted or tagged whatever is asked.
 public enum OutputColorSpace: Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 /// Figures from one render: per program, the work units, time, throughput and intermediate bytes
-/// (the `timing` dump shows them: ``Context/dumpWithProfile(_:rect:format:colorSpace:)``).
+/// (the `timing` dump shows them: `Context.dumpWithProfile(_:rect:format:colorSpace:)`).
 public struct RenderProfile: Sendable {
     package let plan: Plan
     package let timings: StageTimings

@@ -19,7 +19,7 @@ public final class RenderProgress: Sendable {
     }
 
     /// Asks the render to stop: the work units not started yet are skipped and the render throws
-    /// ``GraphError/renderFailed(_:)`` ("render cancelled"). Safe from any thread; image processors
+    /// ``/GraphCore/GraphError/renderFailed(_:)`` ("render cancelled"). Safe from any thread; image processors
     /// already running (a whole-image pass) finish first.
     public func cancel() { cancelled.store(true, ordering: .relaxed) }
 

@@ -2,7 +2,7 @@ import GraphCodecs
 
 /// A depth or disparity map with what its file says about it: the library's AVDepthData.
 ///
-/// ``map`` is a data ``Image`` (no colour space, never colour-converted) holding the real values
+/// ``map`` is a data ``/GraphCore/Image`` (no colour space, never colour-converted) holding the real values
 /// in red, green and blue (alpha 1): disparity in 1/metre for iPhone maps (relative unless
 /// ``accuracy`` is absolute), depth in the file's units for GDepth maps. It has the map's own
 /// resolution (an iPhone map is about 1/5 of the photo) and, by default, the photo's displayed

@@ -159,7 +159,7 @@ public struct DepthPhoto: Sendable {
     /// GDepth's `GImage:Data` (a Lens Blur photo's main image is Google's blurred rendering) or
     /// Dynamic Depth's `Original` item (a Pixel portrait's unblurred capture). A colour image,
     /// decoded when rendered, like any JPEG. `colorSpace` overrides its ICC profile as in
-    /// ``Image/decoding(path:options:colorSpace:)``.
+    /// `Image.decoding(path:options:colorSpace:)`.
     public func originalImage(colorSpace: ColorSpace?? = nil) throws -> Image? {
         if let gDepth = depthMapInfo?.gDepth, let original = gDepth.originalImage {
             return try Image.decoding(bytes: original, path: "\(path) [GImage:Data]", colorSpace: colorSpace).image
