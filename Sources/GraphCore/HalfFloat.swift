@@ -1,7 +1,7 @@
 /// IEEE binary16 to binary32, exact, without a library call per value (Swift's `Float(Float16)`
 /// is one on x86-64 without F16C): rebias normals, renormalise subnormals through a float
 /// subtraction, keep infinities and quiet NaNs as `VCVTPH2PS` does.
-package enum HalfFloat {
+@usableFromInline package enum HalfFloat {
     @inlinable @inline(__always)
     package static func float(_ h: UInt16) -> Float {
         let magnitude = UInt32(h & 0x7FFF) << 13

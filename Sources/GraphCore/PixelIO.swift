@@ -1,7 +1,7 @@
 import CHalf
 
 /// Conversions between stored samples and Float32, shared by sources, sinks and intermediates.
-package enum PixelIO {
+@usableFromInline package enum PixelIO {
     /// Float to 8-bit unorm: clamp to 0...1 (NaN to 0), scale by 255, round to nearest even.
     ///
     /// Branch-free so the store loops vectorise: adding 1.5·2²³ leaves the rounded integer in the

@@ -107,7 +107,7 @@ package struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// rect's pixel count fits an Int.
     static let coordinateBound = 1 << 30
 
-    @inlinable package init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x; self.y = y; self.width = width; self.height = height
     }
 

@@ -58,7 +58,7 @@ package struct OperandQuad: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One-operand arithmetic. Semantics follow GLSL; every function is total (NaN in, NaN out).
-package enum UnaryOperator: String, Hashable, Sendable, CaseIterable {
+@usableFromInline package enum UnaryOperator: String, Hashable, Sendable, CaseIterable {
     case negate, abs, sign, floor, ceil, fract, sqrt, inverseSqrt
     case exp, exp2, log, log2, sin, cos, tan, asin, acos, atan
     /// 1 where the operand is 0, else 0.
@@ -70,7 +70,7 @@ package enum UnaryOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Two-operand arithmetic and comparisons. Comparisons give 1 or 0.
-package enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
+@usableFromInline package enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
     case add, subtract, multiply, divide, minimum, maximum, power
     /// GLSL `mod`: `x − y·floor(x/y)`.
     case modulo
@@ -83,7 +83,7 @@ package enum BinaryOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Three-operand functions.
-package enum TernaryOperator: String, Hashable, Sendable, CaseIterable {
+@usableFromInline package enum TernaryOperator: String, Hashable, Sendable, CaseIterable {
     /// `a·b + c` (not fused: the same rounding as a separate multiply and add).
     case multiplyAdd
     /// GLSL `mix(a, b, t)` = `a + (b − a)·t`.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The span interpreter's loops and the constant folder both use these, so a folded constant and a
 /// computed value agree bit for bit. The reference evaluator deliberately does *not* use them.
-package enum ScalarMath {
+@usableFromInline package enum ScalarMath {
     @inlinable @inline(__always)
     package static func unary(_ op: UnaryOperator, _ x: Float) -> Float {
         switch op {
