@@ -16,7 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // `swift package generate-documentation --target GraphEngine` (the DocC catalogue).
+        // `swift package generate-documentation --enable-experimental-combined-documentation` (the
+        // DocC catalogue in GraphEngine links into the layer targets' archives: README, "Library").
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
@@ -58,8 +59,18 @@ let package = Package(
         // Codecs: libpng / libjpeg-turbo decode and encode, libheif decode, metadata segments.
         .target(name: "GraphCodecs", dependencies: ["CCodecShims", "CLibPNG", "CLibJPEG", "CLibHeif", "CZlib"]),
 
-        // The engine: recipes, kernel language, optimizer, programs, executor, I/O, dumps.
-        .target(name: "GraphEngine", dependencies: ["CHalf", "CRowKernels", "CCodecShims", "GraphCodecs"]),
+        // The engine in layers, each a target that sees only those below it, so a use against the
+        // order is a build error (docs/design.md, "Layers"; scripts/layer-scan.py --check):
+        // the model (images, nodes, operations, colour spaces; no pixel loops).
+        .target(name: "GraphCore", dependencies: ["CHalf", "GraphCodecs"]),
+        // The compiler: kernel language, optimizer passes, plan passes, programs.
+        .target(name: "GraphCompiler", dependencies: ["GraphCore"]),
+        // The CPU backend: executor, span interpreter, row kernels, area passes.
+        .target(name: "GraphCPU", dependencies: ["GraphCompiler", "GraphCore", "CHalf", "CRowKernels"]),
+        // File sources and sinks, streamed encodes, depth containers.
+        .target(name: "GraphIO", dependencies: ["GraphCPU", "GraphCompiler", "GraphCore", "GraphCodecs"]),
+        // The library's face: every layer re-exported, plus dumps, profiles and the reference evaluator.
+        .target(name: "GraphEngine", dependencies: ["GraphIO", "GraphCPU", "GraphCompiler", "GraphCore", "CCodecShims"]),
 
         // The filter catalogue (Core Image names and input keys): each filter's declaration with the
         // area passes and processors only it (or its family) uses, by family under Kernels/Filters;
@@ -102,8 +113,11 @@ let package = Package(
             ]),
 
         .testTarget(name: "GraphCodecsTests", dependencies: ["GraphCodecs", "CZlib", "CLibDeflate"], exclude: ["Fixtures"]),
-        .testTarget(name: "GraphEngineTests", dependencies: ["GraphEngine", "GraphCodecs", "Kernels", "CHalf", "CRowKernels"]),
-        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine"]),
+        .testTarget(
+            name: "GraphEngineTests",
+            dependencies: ["GraphEngine", "GraphCore", "GraphCompiler", "GraphCPU", "GraphIO", "GraphCodecs", "Kernels",
+                           "CHalf", "CRowKernels"]),
+        .testTarget(name: "KernelsTests", dependencies: ["Kernels", "GraphEngine", "GraphCore", "GraphCompiler", "GraphCPU", "GraphIO"]),
         .testTarget(name: "GraphRecipesTests", dependencies: ["GraphRecipes", "GraphCLI", "GraphEngine"]),
         .testTarget(name: "GraphVideoTests", dependencies: ["GraphVideo", "GraphRecipes", "GraphEngine", "CVideoShims"]),
         .testTarget(name: "GraphCLITests", dependencies: ["GraphCLI", "GraphRecipes", "GraphEngine", "GraphVideo", "Kernels", "FilterBuilderGeneration"]),

@@ -93,6 +93,9 @@ public enum FilterBuilderGenerator {
         case .data: return "Foundation.Data"
         case .colorSpace: return "GraphEngine.ColorSpace?"
         case .cameraCalibration: return "GraphCodecs.CameraCalibration?"
+        case .vectors: return "[[Double]]"
+        case .barcodeDescriptor: return "BarcodeDescriptor?"
+        case .attributedText: return "AttributedText?"
         }
     }
 
@@ -109,6 +112,9 @@ public enum FilterBuilderGenerator {
         case .data: return "data(\(key))"
         case .colorSpace: return "colorSpace(\(key))"
         case .cameraCalibration: return "cameraCalibration(\(key))"
+        case .vectors: return "vectors(\(key))"
+        case .barcodeDescriptor: return "barcodeDescriptor(\(key))"
+        case .attributedText: return "attributedText(\(key))"
         }
     }
 
@@ -126,6 +132,9 @@ public enum FilterBuilderGenerator {
         case .data: return "set(.data(newValue), \(key))"
         case .colorSpace: return "set(newValue.map(FilterValue.colorSpace), \(key))"
         case .cameraCalibration: return "set(newValue.map(FilterValue.cameraCalibration), \(key))"
+        case .vectors: return "set(.vectors(newValue), \(key))"
+        case .barcodeDescriptor: return "set(newValue.map(FilterValue.barcodeDescriptor), \(key))"
+        case .attributedText: return "set(newValue.map(FilterValue.attributedText), \(key))"
         }
     }
 

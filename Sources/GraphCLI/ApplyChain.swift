@@ -190,7 +190,7 @@ struct ApplyChain {
         case .color:
             if let hex = Self.hexColor(text) { return .array(hex.map(JSON.number)) }
             return Self.numbers(text).map { .array($0.map(JSON.number)) } ?? .string(text)
-        case .colorSpace, .string:
+        case .colorSpace, .string, .vectors, .barcodeDescriptor, .attributedText:
             return .string(text)
         case .data:
             if let numbers = Self.numbers(text) { return .array(numbers.map(JSON.number)) }

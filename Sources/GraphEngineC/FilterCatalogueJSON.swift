@@ -39,7 +39,8 @@ enum FilterCatalogueJSON {
         case .bool(let b): return .bool(b)
         case .string(let s): return .string(s)
         case .colorSpace(let space): return .string(NamedColorSpaces.name(of: space) ?? space.name)
-        case .image, .data, .cameraCalibration: return .null
+        case .vectors(let list): return .array(list.map(numbers))
+        case .image, .data, .cameraCalibration, .barcodeDescriptor, .attributedText: return .null
         }
     }
 }

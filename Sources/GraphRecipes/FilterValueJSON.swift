@@ -25,6 +25,9 @@ extension JSON {
             self = .array(floats.map { .number(Double($0)) })
         case .colorSpace(let space): self = .string(NamedColorSpaces.name(of: space) ?? space.name)
         case .cameraCalibration: self = .string("camera calibration")
+        case .vectors(let list): self = .array(list.map { .array($0.map { .number($0) }) })
+        case .barcodeDescriptor(let descriptor): self = JSON(descriptor)
+        case .attributedText(let text): self = JSON(text)
         }
     }
 }

@@ -462,6 +462,19 @@ package struct RecipeBuilder {
         case .string:
             guard case .string(let text) = json else { throw RecipeError(path, "expected a string, got \(json.compact)") }
             return .string(text)
+        case .vectors:
+            let expected = input.count.map { "a vector of \($0) numbers" } ?? "a vector of numbers"
+            guard case .array(let list) = json else { throw RecipeError(path, "expected a list of vectors [[…], …], got \(json.compact)") }
+            return .vectors(try list.enumerated().map { index, element in
+                guard case .array(let items) = element, input.count.map({ items.count == $0 }) ?? true else {
+                    throw RecipeError("\(path)[\(index)]", "expected \(expected), got \(element.compact)")
+                }
+                return try RecipeValues.numbers(items, "\(path)[\(index)]")
+            })
+        case .barcodeDescriptor:
+            return .barcodeDescriptor(try BarcodeDescriptor(json, path))
+        case .attributedText:
+            return .attributedText(try AttributedText(json, path))
         case .colorSpace:
             guard case .string(let name) = json, let space = NamedColorSpaces.space(named: name) else {
                 throw RecipeError(path, "expected a colour space, " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", ")

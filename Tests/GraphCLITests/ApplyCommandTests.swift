@@ -237,8 +237,9 @@ final class ApplyCommandTests: XCTestCase {
         let out = folder.appendingPathComponent("out.png").path
         let cases: [([String], String)] = [
             (["CIGausianBlur", "inputRadius=3"], #"filter 1: unknown filter "CIGausianBlur" (did you mean "CIGaussianBlur"?)"#),
-            (["CIMeshGenerator"], #"filter 1: CIMeshGenerator is a Core Image filter this engine does not provide (the closest provided: "CIQRCodeGenerator", "#),
-            (["CIMeshGenerater"], #"filter 1: unknown filter "CIMeshGenerater" (did you mean "CIMeshGenerator", a Core Image filter this engine does not provide?)"#),
+            (["CIPersonSegmentation"], "filter 1: CIPersonSegmentation is a Core Image filter this engine does not provide: it runs Apple's Vision"),
+            (["CIPersonSegmentaton"],
+             #"filter 1: unknown filter "CIPersonSegmentaton" (did you mean "CIPersonSegmentation", a Core Image filter this engine does not provide?)"#),
             (["CISepiaTone", "inputIntensity=steep"], #"CISepiaTone inputIntensity: expected a number, got "steep""#),
             (["CISepiaTone", "inputIntensity=2"], "CISepiaTone inputIntensity: "),
             (["CISepiaTone", "inputIntensty=1"], #"CISepiaTone inputIntensty: CISepiaTone has no input "inputIntensty" (did you mean "inputIntensity"?)"#),

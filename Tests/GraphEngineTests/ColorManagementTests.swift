@@ -1,5 +1,6 @@
 import XCTest
 @testable import GraphEngine
+@testable import GraphCPU
 import Kernels
 
 final class ColorManagementTests: XCTestCase {

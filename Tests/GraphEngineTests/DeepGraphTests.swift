@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import GraphEngine
+@testable import GraphCompiler
 
 /// Graphs thousands of nodes deep (a recipe chaining 10,000 filters) plan, render, compare and dump
 /// without deep recursion: every walk over the graph keeps its own stack. Each test runs on a

@@ -2,6 +2,7 @@ import Foundation
 import GraphCodecs
 import XCTest
 @testable import GraphEngine
+@testable import GraphIO
 
 /// An unfiltered JPEG written as JPEG is transcoded without a render, to the bytes the render
 /// would write; anything that changes pixels renders.

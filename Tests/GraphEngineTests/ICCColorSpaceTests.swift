@@ -2,6 +2,7 @@ import Foundation
 import GraphCodecs
 import XCTest
 @testable import GraphEngine
+@testable import GraphCore
 
 /// Matrix/TRC ICC profiles beyond sRGB and Display P3 (here Adobe RGB (1998) and a Rec. 2020-like
 /// parametric curve): their curves, their matrices, and photos tagged with them.

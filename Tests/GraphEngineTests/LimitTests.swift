@@ -1,6 +1,7 @@
 import Kernels
 import XCTest
 @testable import GraphEngine
+@testable import GraphCore
 
 /// Absurd sizes and coordinates from user input are errors that name the extent, never a trap in a
 /// Double-to-Int conversion or an Int overflow.

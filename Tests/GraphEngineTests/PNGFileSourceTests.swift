@@ -2,6 +2,8 @@ import Foundation
 import GraphCodecs
 import XCTest
 @testable import GraphEngine
+@testable import GraphCore
+@testable import GraphIO
 
 /// PNG inputs open lazily (``PNGFileSource``) and decode on a thread of their own while the render
 /// reads their rows: whole for a render that may read them in any order, windowed for a streamed

@@ -1,5 +1,6 @@
 import XCTest
 @testable import GraphEngine
+@testable import GraphCompiler
 
 /// The plan passes decide, in order, what a render does, and say so in the dump.
 final class PlanPassTests: XCTestCase {

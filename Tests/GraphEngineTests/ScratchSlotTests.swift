@@ -1,5 +1,6 @@
 import XCTest
 @testable import GraphEngine
+@testable import GraphCompiler
 import Kernels
 
 /// Work units compute stages into worker scratch planes that stages share when they are never live

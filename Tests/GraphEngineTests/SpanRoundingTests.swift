@@ -1,5 +1,6 @@
 import XCTest
 @testable import GraphEngine
+@testable import GraphCPU
 
 /// The interpreter's floor, ceil, fract and modulo round down without libm (``SpanLoops/roundedDown(_:)``):
 /// bit for bit Swift's `rounded(.down)` on every kind of value.

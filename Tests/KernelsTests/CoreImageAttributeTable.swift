@@ -58,6 +58,14 @@ enum CoreImageAttributeTable {
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputExtent": Input(value: [0.0, 0.0, 0.0, 0.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIAttributedTextImageGenerator": (["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputText": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScaleFactor": Input(value: [1.0], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 4.0),
+            "inputPadding": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 50.0),
+        ]),
+        "CIBarcodeGenerator": (["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage"], [
+            "inputBarcodeDescriptor": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIBarsSwipeTransition": (["CICategoryTransition", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputTargetImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -395,6 +403,11 @@ enum CoreImageAttributeTable {
         "CIMedianFilter": (["CICategoryBlur", "CICategoryStillImage", "CICategoryVideo", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
+        "CIMeshGenerator": (["CICategoryGenerator", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
+            "inputWidth": Input(value: [1.5], minimum: 0.0, sliderMinimum: 1.0, sliderMaximum: 10.0),
+            "inputColor": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputMesh": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIMix": (["CICategoryStylize", "CICategoryVideo", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputBackgroundImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
@@ -503,6 +516,16 @@ enum CoreImageAttributeTable {
             "inputWidth": Input(value: [100.0], minimum: 1.0, sliderMinimum: 10.0, sliderMaximum: 300.0),
             "inputScale": Input(value: [50.0], minimum: -50.0, sliderMinimum: -50.0, sliderMaximum: 50.0),
         ]),
+        "CIRoundedQRCodeGenerator": (["CICategoryGenerator", "CICategoryStillImage"], [
+            "inputMessage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCorrectionLevel": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputScale": Input(value: [16.0], minimum: 8.0, sliderMinimum: 16.0, sliderMaximum: 32.0),
+            "inputRoundedMarkers": Input(value: [1.0], minimum: 0.0, sliderMinimum: nil, sliderMaximum: nil),
+            "inputRoundedData": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputCenterSpaceSize": Input(value: [0.25], minimum: 0.0, sliderMinimum: 0.2, sliderMaximum: 0.3333333333333333),
+            "inputColor0": Input(value: [1.0, 1.0, 1.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputColor1": Input(value: [0.0, 0.0, 0.0, 1.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+        ]),
         "CIRoundedRectangleGenerator": (["CICategoryGenerator", "CICategoryStillImage", "CICategoryHighDynamicRange"], [
             "inputExtent": Input(value: [0.0, 0.0, 100.0, 100.0], minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
             "inputRadius": Input(value: [10.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 100.0),
@@ -600,6 +623,11 @@ enum CoreImageAttributeTable {
             "inputAngle": Input(value: [0.0], minimum: nil, sliderMinimum: -3.141592653589793, sliderMaximum: 3.141592653589793),
             "inputWidth": Input(value: [300.0], minimum: 0.1, sliderMinimum: 0.1, sliderMaximum: 800.0),
             "inputOpacity": Input(value: [0.0], minimum: 0.0, sliderMinimum: 0.0, sliderMaximum: 1.0),
+        ]),
+        "CISystemToneMap": (["CICategoryColorAdjustment", "CICategoryVideo", "CICategoryInterlaced", "CICategoryHighDynamicRange", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
+            "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
+            "inputDisplayHeadroom": Input(value: [1.0], minimum: 1.0, sliderMinimum: 1.0, sliderMaximum: 8.0),
+            "inputPreferredDynamicRange": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),
         ]),
         "CIThermal": (["CICategoryColorEffect", "CICategoryVideo", "CICategoryInterlaced", "CICategoryNonSquarePixels", "CICategoryStillImage"], [
             "inputImage": Input(value: nil, minimum: nil, sliderMinimum: nil, sliderMaximum: nil),

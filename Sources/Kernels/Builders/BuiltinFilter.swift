@@ -90,6 +90,21 @@ public class BuiltinFilter {
         return ""
     }
 
+    func vectors(_ key: String) -> [[Double]] {
+        if case .vectors(let list)? = self[key] { return list }
+        return []
+    }
+
+    func attributedText(_ key: String) -> AttributedText? {
+        if case .attributedText(let text)? = self[key] { return text }
+        return nil
+    }
+
+    func barcodeDescriptor(_ key: String) -> BarcodeDescriptor? {
+        if case .barcodeDescriptor(let d)? = self[key] { return d }
+        return nil
+    }
+
     func rect(_ key: String) -> Rect {
         switch self[key] {
         case .rect(let r)?: return r

@@ -57,8 +57,14 @@ extension Filters {
     /// The pixel of least alpha in an area (first in row order on ties) (`CIAreaMinimumAlpha`).
     public static func areaMinimumAlpha() -> AreaMinimumAlpha { AreaMinimumAlpha() }
 
+    /// Styled text (runs with their own font, size and colour) drawn with fontconfig, HarfBuzz and FreeType on transparent (`CIAttributedTextImageGenerator`).
+    public static func attributedTextImageGenerator() -> AttributedTextImageGenerator { AttributedTextImageGenerator() }
+
     /// An Aztec code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0) (`CIAztecCodeGenerator`).
     public static func aztecCodeGenerator() -> AztecCodeGenerator { AztecCodeGenerator() }
+
+    /// The barcode a descriptor describes (QR, Aztec, PDF417 or Data Matrix; libzint, from the descriptor's message), one pixel per module, black on white, with a one-module border; extent from (0, 0) (`CIBarcodeGenerator`).
+    public static func barcodeGenerator() -> BarcodeGenerator { BarcodeGenerator() }
 
     /// Bars w wide sweeping along d = (cos angle, sin angle), every other bar offset pixels behind: s = (p − m)·d, k = floor((p − m)×d / w), f = −R + t(2R + offset) − offset·(k mod 2), out = mix(in, target, clamp(f − s + 1/2, 0, 1)); m, R the centre and half-length along d of the pictures' union (`CIBarsSwipeTransition`).
     public static func barsSwipeTransition() -> BarsSwipeTransition { BarsSwipeTransition() }
@@ -465,6 +471,9 @@ extension Filters {
     /// Per channel, the median of the 3×3 neighbourhood (input clamped to its extent); extent the input's (`CIMedianFilter`).
     public static func medianFilter() -> MedianFilter { MedianFilter() }
 
+    /// Line segments w wide in one colour: color·max over segments of clamp(½ + w/2 − d, 0, 1), d the distance to the segment (round caps); extent the segments' bounds grown by w/2 + 1 (`CIMeshGenerator`).
+    public static func meshGenerator() -> MeshGenerator { MeshGenerator() }
+
     /// Grey from the smallest colour component (`CIMinimumComponent`).
     public static func minimumComponent() -> MinimumComponent { MinimumComponent() }
 
@@ -597,6 +606,9 @@ extension Filters {
     /// A ring w wide expanding from c, middle at ρ = −w/2 + t(D + w) (D: c to the farthest extent corner): target behind, input ahead; inside, v = 2π(r − ρ)/w, both read at p − scale·sin(v)·n (target inside the middle) plus the shading's middle row at (1 + cos v)/2 weighted (1 − cos v)/2 (`CIRippleTransition`).
     public static func rippleTransition() -> RippleTransition { RippleTransition() }
 
+    /// A QR code of the message (libzint) with round data modules and rounded finder and alignment patterns, s pixels per module, anti-aliased: mix(color0, color1, clamp(½ − s·d, 0, 1)), d the signed distance to the module's shape; one-module border; extent from (0, 0) (`CIRoundedQRCodeGenerator`).
+    public static func roundedQRCodeGenerator() -> RoundedQRCodeGenerator { RoundedQRCodeGenerator() }
+
     /// A rounded rectangle of one colour: color·clamp(½ − d, 0, 1), d the signed distance to the rectangle with corners of radius r (p-norm exponent 2 + 2·smoothness); extent inputExtent (`CIRoundedRectangleGenerator`).
     public static func roundedRectangleGenerator() -> RoundedRectangleGenerator { RoundedRectangleGenerator() }
 
@@ -683,6 +695,9 @@ extension Filters {
 
     /// A band w wide crossing the extent along (cos angle, sin angle), the target behind it: s = (p − m)·d, f = −R − w/2 + t(2R + w), out = mix(mix(target, in, clamp((s − f)/w + 1/2, 0, 1)), colour, opacity) inside the band (|s − f| < w/2), else the cross-fade alone; m, R the extent's centre and half-length along d (`CISwipeTransition`).
     public static func swipeTransition() -> SwipeTransition { SwipeTransition() }
+
+    /// Tone-maps from the image's measured headroom Hs = max(1, max over the extent of max(r, g, b)) to Ht (standard 1, constrained high √H, high H = display headroom) with CIToneMapHeadroom's curve rgb·f(m)/m, f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht) (`CISystemToneMap`).
+    public static func systemToneMap() -> SystemToneMap { SystemToneMap() }
 
     /// Adapts the white balance from one temperature and tint to another (`CITemperatureAndTint`).
     public static func temperatureAndTint() -> TemperatureAndTint { TemperatureAndTint() }
@@ -1131,6 +1146,30 @@ extension Filters {
         }
     }
 
+    /// `CIAttributedTextImageGenerator`: Styled text (runs with their own font, size and colour) drawn with fontconfig, HarfBuzz and FreeType on transparent.
+    public final class AttributedTextImageGenerator: BuiltinFilter {
+        /// A `CIAttributedTextImageGenerator` with every input at its default.
+        public init() { super.init(name: "CIAttributedTextImageGenerator") }
+
+        /// The text: a string (Helvetica 12, black) or runs [{"text", "font", "size", "color"}, …] (`inputText`).
+        public var text: AttributedText? {
+            get { attributedText("inputText") }
+            set { set(newValue.map(FilterValue.attributedText), "inputText") }
+        }
+
+        /// Pixels per point; default 1, range 0...inf (`inputScaleFactor`).
+        public var scaleFactor: Double {
+            get { number("inputScaleFactor") }
+            set { set(.number(newValue), "inputScaleFactor") }
+        }
+
+        /// Transparent pixels added on every side (rounded to a whole number); default 0, range 0...200 (`inputPadding`).
+        public var padding: Double {
+            get { number("inputPadding") }
+            set { set(.number(newValue), "inputPadding") }
+        }
+    }
+
     /// `CIAztecCodeGenerator`: An Aztec code of the message (libzint), one pixel per module, black on white, with a one-module border; extent from (0, 0).
     public final class AztecCodeGenerator: BuiltinFilter {
         /// A `CIAztecCodeGenerator` with every input at its default.
@@ -1158,6 +1197,18 @@ extension Filters {
         public var compactStyle: Bool? {
             get { optionalBool("inputCompactStyle") }
             set { set(newValue.map(FilterValue.bool), "inputCompactStyle") }
+        }
+    }
+
+    /// `CIBarcodeGenerator`: The barcode a descriptor describes (QR, Aztec, PDF417 or Data Matrix; libzint, from the descriptor's message), one pixel per module, black on white, with a one-module border; extent from (0, 0).
+    public final class BarcodeGenerator: BuiltinFilter {
+        /// A `CIBarcodeGenerator` with every input at its default.
+        public init() { super.init(name: "CIBarcodeGenerator") }
+
+        /// The barcode: {"symbology": "QR", "message": "…"} and the symbology's size fields (`inputBarcodeDescriptor`).
+        public var barcodeDescriptor: BarcodeDescriptor? {
+            get { barcodeDescriptor("inputBarcodeDescriptor") }
+            set { set(newValue.map(FilterValue.barcodeDescriptor), "inputBarcodeDescriptor") }
         }
     }
 
@@ -4695,6 +4746,30 @@ extension Filters {
         }
     }
 
+    /// `CIMeshGenerator`: Line segments w wide in one colour: color·max over segments of clamp(½ + w/2 − d, 0, 1), d the distance to the segment (round caps); extent the segments' bounds grown by w/2 + 1.
+    public final class MeshGenerator: BuiltinFilter {
+        /// A `CIMeshGenerator` with every input at its default.
+        public init() { super.init(name: "CIMeshGenerator") }
+
+        /// The lines' width in pixels; default 1.5, range 0...inf (`inputWidth`).
+        public var width: Double {
+            get { number("inputWidth") }
+            set { set(.number(newValue), "inputWidth") }
+        }
+
+        /// The lines' colour; unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor`).
+        public var color: [Double] {
+            get { vector("inputColor") }
+            set { set(.color(newValue), "inputColor") }
+        }
+
+        /// The line segments, each a vector x0 y0 x1 y1 (working-space pixels) (`inputMesh`).
+        public var mesh: [[Double]] {
+            get { vectors("inputMesh") }
+            set { set(.vectors(newValue), "inputMesh") }
+        }
+    }
+
     /// `CIMinimumComponent`: Grey from the smallest colour component.
     public final class MinimumComponent: BuiltinFilter {
         /// A `CIMinimumComponent` with every input at its default.
@@ -5883,6 +5958,60 @@ extension Filters {
         }
     }
 
+    /// `CIRoundedQRCodeGenerator`: A QR code of the message (libzint) with round data modules and rounded finder and alignment patterns, s pixels per module, anti-aliased: mix(color0, color1, clamp(½ − s·d, 0, 1)), d the signed distance to the module's shape; one-module border; extent from (0, 0).
+    public final class RoundedQRCodeGenerator: BuiltinFilter {
+        /// A `CIRoundedQRCodeGenerator` with every input at its default.
+        public init() { super.init(name: "CIRoundedQRCodeGenerator") }
+
+        /// The message to encode in the QR code (its UTF-8 bytes) (`inputMessage`).
+        public var message: String {
+            get { string("inputMessage") }
+            set { set(.string(newValue), "inputMessage") }
+        }
+
+        /// The correction level: L, M, Q or H; default "M" (`inputCorrectionLevel`).
+        public var correctionLevel: String {
+            get { string("inputCorrectionLevel") }
+            set { set(.string(newValue), "inputCorrectionLevel") }
+        }
+
+        /// Pixels per module (rounded to a whole number); default 16, range 8...64 (`inputScale`).
+        public var scale: Double {
+            get { number("inputScale") }
+            set { set(.number(newValue), "inputScale") }
+        }
+
+        /// 0: square finder patterns; 1: rounded finder patterns; 2: rounded alignment patterns too; default 1, range 0...2 (`inputRoundedMarkers`).
+        public var roundedMarkers: Double {
+            get { number("inputRoundedMarkers") }
+            set { set(.number(newValue), "inputRoundedMarkers") }
+        }
+
+        /// Draw the data modules as discs (else squares); default true (`inputRoundedData`).
+        public var roundedData: Bool {
+            get { bool("inputRoundedData") }
+            set { set(.bool(newValue), "inputRoundedData") }
+        }
+
+        /// The side of the centre square filled with Color 1, as a fraction of the symbol (at most 0.25 at Q, ⅓ at H; none at L and M); default 0.25, range 0...0.3333333333333333 (`inputCenterSpaceSize`).
+        public var centerSpaceSize: Double {
+            get { number("inputCenterSpaceSize") }
+            set { set(.number(newValue), "inputCenterSpaceSize") }
+        }
+
+        /// The background colour; unpremultiplied sRGB RGBA, default [1,1,1,1] (`inputColor0`).
+        public var color0: [Double] {
+            get { vector("inputColor0") }
+            set { set(.color(newValue), "inputColor0") }
+        }
+
+        /// The foreground colour; unpremultiplied sRGB RGBA, default [0,0,0,1] (`inputColor1`).
+        public var color1: [Double] {
+            get { vector("inputColor1") }
+            set { set(.color(newValue), "inputColor1") }
+        }
+    }
+
     /// `CIRoundedRectangleGenerator`: A rounded rectangle of one colour: color·clamp(½ − d, 0, 1), d the signed distance to the rectangle with corners of radius r (p-norm exponent 2 + 2·smoothness); extent inputExtent.
     public final class RoundedRectangleGenerator: BuiltinFilter {
         /// A `CIRoundedRectangleGenerator` with every input at its default.
@@ -6684,6 +6813,30 @@ extension Filters {
         public var opacity: Double {
             get { number("inputOpacity") }
             set { set(.number(newValue), "inputOpacity") }
+        }
+    }
+
+    /// `CISystemToneMap`: Tone-maps from the image's measured headroom Hs = max(1, max over the extent of max(r, g, b)) to Ht (standard 1, constrained high √H, high H = display headroom) with CIToneMapHeadroom's curve rgb·f(m)/m, f(x) = x/(1 + k·x), k = (Hs − Ht)/(Hs·Ht).
+    public final class SystemToneMap: BuiltinFilter {
+        /// A `CISystemToneMap` with every input at its default.
+        public init() { super.init(name: "CISystemToneMap") }
+
+        /// The image to filter (`inputImage`).
+        public var inputImage: GraphEngine.Image? {
+            get { image("inputImage") }
+            set { setImage(newValue, "inputImage") }
+        }
+
+        /// The headroom of the display the image is for (its brightest value, 1 = SDR white); default 1, range 1...32 (`inputDisplayHeadroom`).
+        public var displayHeadroom: Double {
+            get { number("inputDisplayHeadroom") }
+            set { set(.number(newValue), "inputDisplayHeadroom") }
+        }
+
+        /// kCIDynamicRangeStandard, kCIDynamicRangeConstrainedHigh or kCIDynamicRangeHigh (the default) (`inputPreferredDynamicRange`).
+        public var preferredDynamicRange: String {
+            get { string("inputPreferredDynamicRange") }
+            set { set(.string(newValue), "inputPreferredDynamicRange") }
         }
     }
 

@@ -83,43 +83,19 @@ extension CoreImageFilterNames {
 }
 
 extension FilterRegistry {
-    /// Why `name` is not a filter here, in words: `CIMeshGenerator is a Core Image filter this engine does
-    /// not provide (the closest provided: "CIRandomGenerator", "CIStripesGenerator", "CIStarShineGenerator")` for a known
-    /// Core Image name (for one of Apple's neural filters, the reason and what to use instead), else `unknown filter "X" (did you mean "Y"?)` when a name is close (and when
-    /// that name is Core Image's but not provided here, it says so).
+    /// Why `name` is not a filter here, in words: for one of Apple's neural filters (the only Core
+    /// Image filters this engine lacks) the reason and what to use instead, else
+    /// `unknown filter "X" (did you mean "Y"?)` when a name is close (saying so when "Y" is one of
+    /// the neural filters).
     public func unknownFilterMessage(_ name: String) -> String {
         let provided = filters.map(\.name)
         if let reason = CoreImageFilterNames.neural[name], !provided.contains(name) {
             return "\(name) is a Core Image filter this engine does not provide: \(reason)"
-        }
-        if CoreImageFilterNames.all.contains(name), !provided.contains(name) {
-            let closest = closestFilters(to: name).map { "\"\($0)\"" }.joined(separator: ", ")
-            return "\(name) is a Core Image filter this engine does not provide" + (closest.isEmpty ? "" : " (the closest provided: \(closest))")
         }
         guard let suggestion = NameSuggestion.closest(to: name, among: provided + CoreImageFilterNames.all) else {
             return "unknown filter \"\(name)\""
         }
         let unprovided = provided.contains(suggestion) ? "" : ", a Core Image filter this engine does not provide"
         return "unknown filter \"\(name)\" (did you mean \"\(suggestion)\"\(unprovided)?)"
-    }
-
-    /// Up to three provided filters whose names share the most words with `name` (`CIMeshGenerator`:
-    /// the generators), closest spelling first among equals.
-    func closestFilters(to name: String, count: Int = 3) -> [String] {
-        let words = Set(Self.words(of: name))
-        let scored = filters.map(\.name).compactMap { candidate -> (String, Int, Int)? in
-            let shared = words.intersection(Self.words(of: candidate)).count
-            return shared == 0 ? nil : (candidate, shared, NameSuggestion.editDistance(name.lowercased(), candidate.lowercased()))
-        }
-        return scored.sorted { ($1.1, $0.2, $0.0) < ($0.1, $1.2, $1.0) }.prefix(count).map(\.0)
-    }
-
-    /// The capitalised words of a filter name without its `CI` prefix (`CIAffineClamp`: Affine, Clamp).
-    static func words(of name: String) -> [String] {
-        var words: [String] = []
-        for character in name.dropFirst(name.hasPrefix("CI") ? 2 : 0) {
-            if character.isUppercase || words.isEmpty { words.append(String(character)) } else { words[words.count - 1].append(character) }
-        }
-        return words
     }
 }

@@ -161,6 +161,30 @@ public struct FilterArguments: Sendable {
         return calibration
     }
 
+    /// The list-of-vectors input `key`.
+    public func vectors(_ key: String) throws -> [[Double]] {
+        guard case .vectors(let list)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a list of vectors")
+        }
+        return list
+    }
+
+    /// The styled text input `key`.
+    public func attributedText(_ key: String) throws -> AttributedText {
+        guard case .attributedText(let text)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected styled text")
+        }
+        return text
+    }
+
+    /// The barcode descriptor input `key`.
+    public func barcodeDescriptor(_ key: String) throws -> BarcodeDescriptor {
+        guard case .barcodeDescriptor(let d)? = values[key] else {
+            throw GraphError.invalidParameter(filter: filter, key: key, reason: "expected a barcode descriptor")
+        }
+        return d
+    }
+
     /// The rectangle input `key`.
     public func rect(_ key: String) throws -> Rect {
         guard case .rect(let r)? = values[key] else {

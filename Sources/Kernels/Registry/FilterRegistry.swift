@@ -22,7 +22,8 @@ public struct FilterRegistry: Sendable {
             + AreaFilterFamilies.all + StylizeFilters.all + HalftoneFilters.all + TransitionFilters.all + LightAndMaskTransitions.all + PageCurlTransitions.all + PaletteFilters.all + DistanceGradientFilters.all + [RippleTransition.filter, AccordionFoldTransition.filter, Pointillize.filter, HueSaturationValueGradient.filter, ColorCurves.filter] + RectangleGenerators.all + KeystoneFilters.all + NinePartFilters.all + [StretchCrop.filter, ToneMapHeadroom.filter, MaximumScaleTransform.filter, CannyEdgeDetector.filter, DepthOfField.filter] + GlowGenerators.all + [TextImageGenerator.filter]
             + ColorStyleFilters.all + MaskAndMixFilters.all + NeighbourhoodStyleFilters.all + LabFilters.all
             + DepthEffectFilters.all + DollyZoomFilters.all
-            + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all + [CameraCalibrationLensCorrection.filter])
+            + DistortionFilters.all + TileFilters.all + BarcodeGenerators.all + [CameraCalibrationLensCorrection.filter]
+            + [RoundedQRCodeGenerator.filter, BarcodeDescriptorGenerator.filter, MeshGenerator.filter, SystemToneMap.filter, AttributedTextImageGenerator.filter])
 
     /// The filter named `name`; the error says when it is a Core Image filter this engine lacks, or suggests the name meant.
     public func descriptor(named name: String) throws -> FilterDescriptor {
@@ -68,8 +69,10 @@ public struct FilterRegistry: Sendable {
                 throw fail("unknown colour space \"\(name)\"; expected one of " + NamedColorSpaces.all.map { "\"\($0.name)\"" }.joined(separator: ", "))
             }
             return .colorSpace(space)
-        case (.data, .data), (.string, .string):
+        case (.data, .data), (.string, .string), (.barcodeDescriptor, .barcodeDescriptor), (.attributedText, .attributedText):
             return value
+        case (.attributedText, .string(let text)):
+            return .attributedText(AttributedText(text))
         case (.data, .vector(let v)):
             guard v.allSatisfy(\.isFinite) else { throw fail("data values must be finite") }
             return .floats(v.map { Float($0) })
@@ -94,6 +97,14 @@ public struct FilterRegistry: Sendable {
             }
             guard v.allSatisfy(\.isFinite) else { throw fail("vector components must be finite") }
             return input.type == .color ? .color(v) : value
+        case (.vectors, .vectors(let list)):
+            for (index, v) in list.enumerated() {
+                if let count = input.count, v.count != count {
+                    throw fail("element \(index): expected a vector of \(count) numbers, got \(v.count)")
+                }
+                guard v.allSatisfy(\.isFinite) else { throw fail("element \(index): vector components must be finite") }
+            }
+            return value
         case (.color, .number), (.vector, .number):
             throw fail("expected a vector of \(input.count ?? 4) numbers, got a number")
         default:
@@ -114,6 +125,9 @@ public struct FilterRegistry: Sendable {
         case .colorSpace: return "a colour space"
         case .cameraCalibration: return "a camera calibration"
         case .string: return "a string"
+        case .vectors: return "a list of vectors" + (input.count.map { " of \($0) numbers each" } ?? "")
+        case .barcodeDescriptor: return "a barcode descriptor ({\"symbology\": \"QR\", \"message\": \"…\"})"
+        case .attributedText: return "styled text (a string, or runs [{\"text\": …, \"font\": …, \"size\": …, \"color\": […]}])"
         }
     }
 }

@@ -30,6 +30,12 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     /// A camera's calibration (`AVCameraCalibrationData`), such as a depth photo's
     /// (`DepthData.calibration`): CICameraCalibrationLensCorrection reads its lens distortion.
     case cameraCalibration(CameraCalibration)
+    /// A list of vectors (an `NSArray` of `CIVector`s: CIMeshGenerator's line segments).
+    case vectors([[Double]])
+    /// A barcode to draw (`CIBarcodeDescriptor`), CIBarcodeGenerator's input.
+    case barcodeDescriptor(BarcodeDescriptor)
+    /// Styled text (an `NSAttributedString`): CIAttributedTextImageGenerator's runs of characters with their font, size and colour.
+    case attributedText(AttributedText)
 
     /// The value's type in words, for error messages (`a number`, `a vector of 3`).
     public var typeDescription: String {
@@ -45,6 +51,9 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .data(let d): return "data of \(d.count) bytes"
         case .colorSpace: return "a colour space"
         case .cameraCalibration: return "a camera calibration"
+        case .vectors(let list): return "a list of \(list.count) vector\(list.count == 1 ? "" : "s")"
+        case .barcodeDescriptor(let d): return "a \(d.symbology) barcode descriptor"
+        case .attributedText(let t): return "styled text of \(t.runs.count) run\(t.runs.count == 1 ? "" : "s")"
         }
     }
 
@@ -63,6 +72,9 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .colorSpace(let space): return space.name
         case .cameraCalibration(let calibration):
             return "calibration \(calibration.referenceWidth)×\(calibration.referenceHeight)"
+        case .vectors(let list): return "[" + list.map { "[" + $0.map { "\($0)" }.joined(separator: " ") + "]" }.joined(separator: " ") + "]"
+        case .barcodeDescriptor(let d): return "\(d.symbology) barcode \"\(d.message)\""
+        case .attributedText(let t): return "\"\(t.string)\" in \(t.runs.count) run\(t.runs.count == 1 ? "" : "s")"
         }
     }
 
@@ -80,6 +92,12 @@ public enum FilterParameterType: String, Sendable, Hashable, CaseIterable {
     case cameraCalibration
     /// Text (``FilterValue/string(_:)``): a barcode's message, a text generator's text, a choice among names.
     case string
+    /// A list of vectors (``FilterValue/vectors(_:)``), each of the input's `count` numbers.
+    case vectors
+    /// A barcode descriptor (``FilterValue/barcodeDescriptor(_:)``): CIBarcodeGenerator's symbology, message and size.
+    case barcodeDescriptor
+    /// Styled text (``FilterValue/attributedText(_:)``): a plain string, or runs with their font, size and colour.
+    case attributedText
 }
 
 /// The colour spaces colour and colour-space inputs accept by name (the names recipes use).

@@ -2,6 +2,7 @@ import Foundation
 import GraphCodecs
 import XCTest
 @testable import GraphEngine
+@testable import GraphIO
 import Kernels
 
 /// Depth maps follow a photo's edits: a synthetic depth photo (a 480×360 photo with a white square,

@@ -2,6 +2,7 @@ import Foundation
 import GraphCodecs
 import XCTest
 @testable import GraphEngine
+@testable import GraphIO
 
 /// An edit that shrinks the photo (a preview) decodes the stored JPEG matte smaller by libjpeg's
 /// DCT scaling instead of decoding it whole and sampling it: the written matte keeps its usual

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import GraphEngine
+@testable import GraphCompiler
 
 /// The nesting limit keeps compiling and lowering within a modest thread stack: a kernel at the limit
 /// compiles on a 2 MiB stack even in a debug build (Linux threads get 8 MiB by default).

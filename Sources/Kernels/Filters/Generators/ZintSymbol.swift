@@ -12,6 +12,7 @@ struct ZintSymbol {
         static let pdf417 = Symbology(code: BARCODE_PDF417)
         static let compactPDF417 = Symbology(code: BARCODE_PDF417COMP)
         static let code128 = Symbology(code: BARCODE_CODE128)
+        static let dataMatrix = Symbology(code: BARCODE_DATAMATRIX)
     }
 
     /// Symbol rows (the rows of a stacked code such as PDF417; 1 for Code 128).
