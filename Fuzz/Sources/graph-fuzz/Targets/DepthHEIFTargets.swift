@@ -1,5 +1,5 @@
 @testable import GraphCodecs
-@testable import GraphEngine
+@testable import GraphIO
 
 extension FuzzTarget {
     /// A HEIF file: the item structure (`HEIFStructure.parse`) and each item's data, the header
