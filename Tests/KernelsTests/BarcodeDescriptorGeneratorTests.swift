@@ -29,30 +29,9 @@ final class BarcodeDescriptorGeneratorTests: XCTestCase {
     }
 
     /// What `ZXingReader` reads as `format` in `modules` drawn 4 pixels per module inside a white
-    /// quiet zone of 10 modules; nil when it reads nothing. Skips when zxing-cpp-tools is not installed.
+    /// quiet zone of 10 modules; nil when it reads nothing (``BarcodeDecoding``).
     func zxingDecode(_ modules: [[Bool]], format: String) throws -> String? {
-        let scale = 4, quiet = 40
-        let width = modules[0].count * scale + 2 * quiet, height = modules.count * scale + 2 * quiet
-        var pixels = [UInt8](repeating: 255, count: width * height)
-        for (j, row) in modules.enumerated() {
-            for (i, dark) in row.enumerated() where dark {
-                for y in 0..<scale { for x in 0..<scale { pixels[(quiet + j * scale + y) * width + quiet + i * scale + x] = 0 } }
-            }
-        }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("barcode-\(UUID().uuidString).pgm")
-        defer { try? FileManager.default.removeItem(at: url) }
-        try (Data("P5 \(width) \(height) 255\n".utf8) + Data(pixels)).write(to: url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ZXingReader", "-format", format, "-bytes", url.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = Pipe()
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 127 { throw XCTSkip("ZXingReader (zxing-cpp-tools) is not installed") }
-        return output.isEmpty ? nil : String(decoding: output, as: UTF8.self)
+        try BarcodeDecoding.zxing(BarcodeDecoding.picture(modules, scale: 4, quiet: 40), format: format)
     }
 
     /// The QR code's format information from its first copy (ISO/IEC 18004 7.9): the 15 bits

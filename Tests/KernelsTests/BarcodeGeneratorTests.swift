@@ -30,33 +30,9 @@ final class BarcodeGeneratorTests: XCTestCase {
     }
 
     /// What `zbarimg` reads in `modules` drawn `scale` times larger with a white quiet zone of
-    /// `quiet` pixels (of the scaled picture) around it, written as a PGM file (its bytes read as
-    /// UTF-8); nil when
-    /// `zbarimg` reads nothing. Skips the test when zbar is not installed.
+    /// `quiet` pixels around it; nil when it reads nothing (``BarcodeDecoding``).
     func zbarDecode(_ modules: [[Bool]], scale: Int = 4, quiet: Int = 16) throws -> String? {
-        let width = modules[0].count * scale + 2 * quiet, height = modules.count * scale + 2 * quiet
-        var pixels = [UInt8](repeating: 255, count: width * height)
-        for (j, row) in modules.enumerated() {
-            for (i, dark) in row.enumerated() where dark {
-                for y in 0..<scale { for x in 0..<scale { pixels[(quiet + j * scale + y) * width + quiet + i * scale + x] = 0 } }
-            }
-        }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("barcode-\(UUID().uuidString).pgm")
-        defer { try? FileManager.default.removeItem(at: url) }
-        try (Data("P5 \(width) \(height) 255\n".utf8) + Data(pixels)).write(to: url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zbarimg", "-q", "--raw", "-Sbinary", url.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = Pipe()
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 127 { throw XCTSkip("zbarimg (zbar-tools) is not installed") }
-        guard process.terminationStatus == 0 else { return nil }
-        // `-Sbinary`: the symbol's bytes as they are (no character-set guess, no newline).
-        return String(decoding: output, as: UTF8.self)
+        try BarcodeDecoding.zbar(BarcodeDecoding.picture(modules, scale: scale, quiet: quiet))
     }
 
     func generate(_ name: String, _ parameters: [String: FilterValue]) throws -> Image {

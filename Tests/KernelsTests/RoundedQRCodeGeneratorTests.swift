@@ -12,29 +12,16 @@ final class RoundedQRCodeGeneratorTests: XCTestCase {
     }
 
     /// What `zbarimg` reads in the image's red channel (rendered as 8-bit sRGB) with `quiet` white
-    /// pixels added on every side; nil when it reads nothing. Skips when zbar is not installed.
+    /// pixels added on every side; nil when it reads nothing (``BarcodeDecoding``).
     func zbarDecode(_ image: Image, quiet: Int = 40) throws -> String? {
         let buffer = try Context().render(image, format: .rgba8)
-        let width = buffer.width + 2 * quiet, height = buffer.height + 2 * quiet
-        var pixels = [UInt8](repeating: 255, count: width * height)
+        let width = buffer.width + 2 * quiet
+        var picture = BarcodeDecoding.Picture(width: width, height: buffer.height + 2 * quiet,
+                                              pixels: [UInt8](repeating: 255, count: width * (buffer.height + 2 * quiet)))
         for row in 0..<buffer.height {
-            for x in 0..<buffer.width { pixels[(row + quiet) * width + x + quiet] = buffer.bytes[row * buffer.rowBytes + x * 4] }
+            for x in 0..<buffer.width { picture.pixels[(row + quiet) * width + x + quiet] = buffer.bytes[row * buffer.rowBytes + x * 4] }
         }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rounded-qr-\(UUID().uuidString).pgm")
-        defer { try? FileManager.default.removeItem(at: url) }
-        try (Data("P5 \(width) \(height) 255\n".utf8) + Data(pixels)).write(to: url)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zbarimg", "-q", "--raw", "-Sbinary", url.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = Pipe()
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 127 { throw XCTSkip("zbarimg (zbar-tools) is not installed") }
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: output, as: UTF8.self)
+        return try BarcodeDecoding.zbar(picture)
     }
 
     func testDecodesWithDefaultsAndWithRoundedAlignmentAndCentreSpace() throws {
