@@ -44,50 +44,58 @@ public struct CameraCalibration: Sendable, Equatable, Hashable {
     }
 
     /// The calibration of the image turned by EXIF `orientation` (1...8, as a viewer shows it):
-    /// a stored point `(x, y)` of the `W`×`H` reference image moves to `A·(x, y) + b` (6, a
-    /// quarter turn clockwise: `(H − y, x)`; pixel edges at integers), so the principal point and
-    /// the distortion centre move that way, `fx`/`fy` and the reference size swap with the axes,
-    /// and the camera frame turns with the image: `R' = M·R`, `t' = M·t` for the extrinsics, with
-    /// `M` the signed permutation `A` acting on the camera's X and Y. The radial distortion tables
-    /// are unchanged. Apple does the same when it bakes a rotation into an iPhone X's upright
-    /// file (its intrinsics refer to 3024×4032 and its extrinsics hold a quarter turn); which
-    /// way Apple's extrinsics point (world to camera or back) is not documented.
+    /// ``mapped(by:width:height:)`` with ``PixelGridMap/orientation(_:width:height:)`` (6, a
+    /// quarter turn clockwise: a stored point `(x, y)` of the `W`×`H` reference image moves to
+    /// `(H − y, x)`), the reference size swapped with the axes. Apple does the same when it bakes
+    /// a rotation into an iPhone X's upright file (its intrinsics refer to 3024×4032 and its
+    /// extrinsics hold a quarter turn); which way Apple's extrinsics point (world to camera or
+    /// back) is not documented.
     public func oriented(_ orientation: Int) -> CameraCalibration {
-        let (w, h) = (referenceWidth, referenceHeight)
-        // (a, b, c, d, tx, ty): x' = a·x + b·y + tx, y' = c·x + d·y + ty.
-        let map: (Double, Double, Double, Double, Double, Double)
-        switch orientation {
-        case 2: map = (-1, 0, 0, 1, w, 0)
-        case 3: map = (-1, 0, 0, -1, w, h)
-        case 4: map = (1, 0, 0, -1, 0, h)
-        case 5: map = (0, 1, 1, 0, 0, 0)
-        case 6: map = (0, -1, 1, 0, h, 0)
-        case 7: map = (0, -1, -1, 0, h, w)
-        case 8: map = (0, 1, -1, 0, 0, w)
-        default: return self
+        let map = PixelGridMap.orientation(orientation, width: referenceWidth, height: referenceHeight)
+        let (w, h) = map.swapsAxes ? (referenceHeight, referenceWidth) : (referenceWidth, referenceHeight)
+        return mapped(by: map, width: w, height: h) ?? self
+    }
+
+    /// The calibration of the image whose pixels are this reference image's moved by `map` (a
+    /// crop, scale, flip or quarter turn), `width`×`height` pixels: the principal point and the
+    /// distortion centre move with the map (a crop at x0 gives cx − x0; a scale by s gives cx·s,
+    /// the convention of ``PixelGridMap``), the focal lengths scale (and swap with the axes), the
+    /// pixel size divides by the scale (so the distortion polynomial, a function of
+    /// `PixelSize · r`, describes the same lens), and the camera frame turns with the image:
+    /// `R' = M·R`, `t' = M·t` for the extrinsics, `M` the signs of the map acting on the camera's
+    /// X and Y (a flip keeps the focal lengths positive and mirrors the camera frame). The radial
+    /// distortion coefficients are unchanged. Nil when the map scales x and y differently while
+    /// the calibration has a pixel size or distortion coefficients (a radial model with one pixel
+    /// size cannot follow that).
+    public func mapped(by map: PixelGridMap, width: Double, height: Double) -> CameraCalibration? {
+        let scales = map.sourceScales
+        let hasRadialModel = pixelSize != nil || !lensDistortionCoefficients.isEmpty || !inverseLensDistortionCoefficients.isEmpty
+        if hasRadialModel, abs(scales.x - scales.y) > DynamicDepthMetadata.ImagingModel.framingTolerance * max(scales.x, scales.y) {
+            return nil
         }
-        let (a, b, c, d, tx, ty) = map
-        func moved(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (a * x + b * y + tx, c * x + d * y + ty) }
-        var turned = self
-        let swaps = orientation >= 5
+        var moved = self
         if intrinsicMatrix.count == 9 {
             let (fx, fy) = (intrinsicMatrix[0], intrinsicMatrix[4])
-            let centre = moved(intrinsicMatrix[6], intrinsicMatrix[7])
-            turned.intrinsicMatrix = [swaps ? fy : fx, 0, 0, 0, swaps ? fx : fy, 0, centre.x, centre.y, intrinsicMatrix[8]]
+            let centre = map.apply(intrinsicMatrix[6], intrinsicMatrix[7])
+            let (fxMoved, fyMoved) = map.swapsAxes ? (fy * scales.y, fx * scales.x) : (fx * scales.x, fy * scales.y)
+            moved.intrinsicMatrix = [fxMoved, 0, 0, 0, fyMoved, 0, centre.x, centre.y, intrinsicMatrix[8]]
         }
-        if swaps { (turned.referenceWidth, turned.referenceHeight) = (h, w) }
-        if let centre = lensDistortionCenter { turned.lensDistortionCenter = moved(centre.x, centre.y) }
+        (moved.referenceWidth, moved.referenceHeight) = (width, height)
+        if let centre = lensDistortionCenter { moved.lensDistortionCenter = map.apply(centre.x, centre.y) }
+        if let pixelSize { moved.pixelSize = pixelSize / scales.x }
         if extrinsicMatrix.count == 12 {
             // Column-major 3×4: element (row r, column k) at 3·k + r. Rows X and Y mix by M.
+            func sign(_ v: Double) -> Double { v > 0 ? 1 : v < 0 ? -1 : 0 }
+            let (a, b, c, d) = (sign(map.a), sign(map.b), sign(map.c), sign(map.d))
             var e = extrinsicMatrix
             for k in 0..<4 {
                 let (x, y) = (extrinsicMatrix[3 * k], extrinsicMatrix[3 * k + 1])
                 e[3 * k] = a * x + b * y
                 e[3 * k + 1] = c * x + d * y
             }
-            turned.extrinsicMatrix = e
+            moved.extrinsicMatrix = e
         }
-        return turned
+        return moved
     }
 
     /// Hashes every field.

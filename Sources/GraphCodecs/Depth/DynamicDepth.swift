@@ -34,11 +34,26 @@ public struct DynamicDepthMetadata: Sendable, Equatable, Hashable {
         /// y alike), the image size replaced. Nil when the model names no image size, or the two
         /// sizes do not share a frame (their scale factors differ by more than ``framingTolerance``).
         public func scaled(toWidth width: Int, height: Int) -> ImagingModel? {
-            guard let imageWidth, let imageHeight, imageWidth > 0, imageHeight > 0, width > 0, height > 0 else { return nil }
-            let sx = Double(width) / Double(imageWidth), sy = Double(height) / Double(imageHeight)
-            guard abs(sx - sy) <= Self.framingTolerance * max(sx, sy) else { return nil }
-            return ImagingModel(focalLengthX: focalLengthX * sx, focalLengthY: focalLengthY * sy, principalPointX: principalPointX * sx,
-                                principalPointY: principalPointY * sy, imageWidth: width, imageHeight: height)
+            guard let imageWidth, let imageHeight, imageWidth > 0, imageHeight > 0, width > 0, height > 0,
+                  let map = PixelGridMap.scale(Double(width) / Double(imageWidth), Double(height) / Double(imageHeight)) else { return nil }
+            let scales = map.sourceScales
+            guard abs(scales.x - scales.y) <= Self.framingTolerance * max(scales.x, scales.y) else { return nil }
+            return mapped(by: map, width: width, height: height)
+        }
+
+        /// The intrinsics of the image whose pixels are this model's image moved by `map` (a
+        /// crop, scale, flip or quarter turn: the principal point moves with the map, so a crop
+        /// at x0 gives cx − x0 and a scale by s gives cx·s, the corner convention of
+        /// ``PixelGridMap`` that Android's camera intrinsics use), of `width`×`height` pixels:
+        /// the focal lengths scale, and swap with the axes on a quarter turn (a flip keeps them
+        /// positive).
+        public func mapped(by map: PixelGridMap, width: Int, height: Int) -> ImagingModel {
+            let scales = map.sourceScales
+            let centre = map.apply(principalPointX, principalPointY)
+            let (fx, fy) = map.swapsAxes ? (focalLengthY * scales.y, focalLengthX * scales.x)
+                                         : (focalLengthX * scales.x, focalLengthY * scales.y)
+            return ImagingModel(focalLengthX: fx, focalLengthY: fy, principalPointX: centre.x, principalPointY: centre.y,
+                                imageWidth: width, imageHeight: height)
         }
     }
 

@@ -164,8 +164,9 @@ extension DepthPhoto {
     /// The auxiliary images to write with `edited`, an edit of `photo` (this file's main image as
     /// loaded with `orientation`): the depth data, matte and (GDepth) original image, each moved
     /// like the photo (see `AuxiliaryGeometry`) at its own resolution. Maps the edit leaves in
-    /// place are kept as the file stores them; moved maps lose the calibration, which describes
-    /// the stored geometry. When the edit cannot be followed, or a map cannot be read, nothing is
+    /// place are kept as the file stores them; the calibration of a moved depth map follows a
+    /// crop, scale, flip or quarter turn (`movedCalibration`) and is dropped with a warning under
+    /// other motion. When the edit cannot be followed, or a map cannot be read, nothing is
     /// attached and `warnings` say why. A Dynamic Depth photo (a Pixel portrait) comes with its
     /// container (``AuxiliaryImages/dynamicDepth``: confidence map, Original, Ultra HDR gain map),
     /// written back as Dynamic Depth. Otherwise an Ultra HDR gain map and a confidence map are
@@ -208,12 +209,13 @@ extension DepthPhoto {
         let photoExtent = photo.extent, editedExtent = edited.extent.integral
         // `follow(map, resolution)`: the map moved like the photo; `resolution` is its stored size
         // when it was decoded `shrink` times smaller (an affine edit only).
-        let unchanged: Bool, shrink: Int, follow: (Image, Rect?) -> Image
+        let unchanged: Bool, shrink: Int, follow: (Image, Rect?) -> Image, grid: EditedPixelGrid
         switch AuxiliaryGeometry.trace(edited, to: photo) {
         case .notReached: return (AuxiliaryImages(), [])
         case .unfollowable(let reason): return (AuxiliaryImages(), ["\(path): depth data not written: \(reason)"])
         case .transform(let transform):
             unchanged = AuxiliaryGeometry.nearlyEqual(transform, .identity) && editedExtent == photoExtent
+            grid = unchanged ? .mapped(.identity) : EditedPixelGrid(transform: transform, photoExtent: photoExtent, editedExtent: editedExtent)
             shrink = AuxiliaryGeometry.decodeShrink(for: transform)
             follow = {
                 AuxiliaryGeometry.follow($0, photoExtent: photoExtent, transform: transform, editedExtent: editedExtent, resolution: $1)
@@ -221,6 +223,7 @@ extension DepthPhoto {
         case .processed(let before, let steps):
             unchanged = false
             shrink = 1
+            grid = .unmappable("the edit runs \(steps.map(\.node.label).joined(separator: ", ")) on the pixels, which moves them unevenly")
             follow = { map, _ in
                 AuxiliaryGeometry.follow(map, photoExtent: photoExtent, before: before, steps: steps, editedExtent: editedExtent)
             }
@@ -233,9 +236,11 @@ extension DepthPhoto {
         do {
             if depthMapInfo != nil {
                 let depth = try depthData(orientation: orientation)
-                images.depthData = unchanged ? depth : depth.replacingMap(follow(depth.map, nil), calibration: nil)
+                images.depthData = unchanged ? depth : depth.replacingMap(follow(depth.map, nil), calibration: movedCalibration(
+                    depth.calibration, grid: grid, photoExtent: photoExtent, editedExtent: editedExtent, warnings: &warnings))
                 images.dynamicDepth = dynamicDepthContainer(following: edited, from: photo, orientation: orientation, unchanged: unchanged,
-                                                            fromOriginal: fromOriginal, follow: { follow($0, nil) }, warnings: &warnings)
+                                                            fromOriginal: fromOriginal, grid: grid, follow: { follow($0, nil) },
+                                                            warnings: &warnings)
                 if images.dynamicDepth == nil, let original = try originalImage() {
                     if fromOriginal {
                         if unchanged {

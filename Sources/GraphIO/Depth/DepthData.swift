@@ -76,7 +76,8 @@ public struct DepthData: Sendable, Hashable {
     /// `depthData:DepthDataVersion`.
     public var version: Int?
     /// The camera calibration, when stored, for the map's geometry: turned with the map when it is
-    /// loaded upright; left out when an edit rotates, crops or scales the map.
+    /// loaded upright; moved with it when an edit crops, scales, flips or turns it by quarter turns
+    /// (its reference size then the output's), left out under other motion.
     public var calibration: CameraCalibration?
     /// The depth container the map came from; nil for maps made in code.
     public var sourceFormat: DepthContainer?

@@ -18,12 +18,17 @@ extension DepthPhoto {
     ///   is turned upright by its EXIF orientation (the Original is stored like the primary's
     ///   pixels, and is not turned here), or rendered from and moved.
     ///
+    /// `Camera:ImagingModel` follows the edit's pixel grid `grid` (`writtenImagingModel`). The
+    /// descriptions of the frame that cannot (the imaging model under a warp, the Google camera
+    /// notes once pixels move) are dropped with one warning naming each.
+    ///
     /// Items that cannot be kept (unknown semantics such as a Motion Photo video, items that do
     /// not decode) are dropped, each with a warning naming it. Nil (the depth map is then written
     /// as GDepth) when the photo is not Dynamic Depth or its extended XMP, which holds the depth
     /// description on a Pixel, cannot be carried (its MD5 does not match its GUID).
     func dynamicDepthContainer(following edited: Image, from photo: Image, orientation: AuxiliaryOrientation, unchanged: Bool,
-                               fromOriginal: Bool, follow: (Image) -> Image, warnings: inout [String]) -> DynamicDepthContainer? {
+                               fromOriginal: Bool, grid: EditedPixelGrid, follow: (Image) -> Image,
+                               warnings: inout [String]) -> DynamicDepthContainer? {
         guard let depthInfo = depthMapInfo, let description = depthInfo.dynamicDepth,
               case .containerItem(_, let depthRange) = depthInfo.location, let main = info.metadata.xmp else { return nil }
         let extended = info.metadata.carriableExtendedXMP
@@ -101,39 +106,55 @@ extension DepthPhoto {
                 warnings.append("\(name) is not written: \(error)")
             }
         }
-        let notes = unchanged ? [] : DynamicDepthPackets.frameNotes(in: [main] + (extended.map { [$0] } ?? []))
-        for note in notes {
-            warnings.append("\(path): its \(note) is not written: it describes the unedited frame, and the edit moves its pixels")
-        }
         let size = edited.extent.integral
-        let imagingModel = writtenImagingModel(description.imagingModel, unchanged: unchanged, fromOriginal: fromOriginal,
-                                               width: Int(size.width), height: Int(size.height), warnings: &warnings)
+        let (imagingModel, modelProblem) = writtenImagingModel(description.imagingModel, grid: grid, photoExtent: photo.extent,
+                                                               orientation: orientation, width: Int(size.width), height: Int(size.height))
+        // One line naming every description of the frame that is dropped.
+        var dropped = modelProblem.map { ["Camera:ImagingModel (the primary's intrinsics; \($0))"] } ?? []
+        if !unchanged {
+            dropped += DynamicDepthPackets.frameNotes(in: [main] + (extended.map { [$0] } ?? []))
+                .map { "\($0) (the edit moves the pixels it describes)" }
+        }
+        if !dropped.isEmpty {
+            warnings.append("\(path): its descriptions of the unedited frame are not written: " + dropped.joined(separator: ", "))
+        }
         return DynamicDepthContainer(items: items, mainPacket: main, extendedPacket: extended, description: description,
                                      sourceSemantics: directory.dropFirst().map(\.semantic), pixelsMoved: !unchanged,
                                      imagingModel: imagingModel)
     }
 
-    /// `Camera:ImagingModel` (`model`, the primary's intrinsics) for an output of
-    /// `width`×`height`: kept while the output is the primary's frame at the model's size;
-    /// scaled (`DynamicDepthMetadata.ImagingModel.scaled(toWidth:height:)`) when it is the same
-    /// frame at another size (rendered from the Original without moving its pixels); otherwise
-    /// nil, with a warning: the pixels moved, or the output's frame is not the model's.
-    func writtenImagingModel(_ model: DynamicDepthMetadata.ImagingModel?, unchanged: Bool, fromOriginal: Bool, width: Int, height: Int,
-                             warnings: inout [String]) -> DynamicDepthMetadata.ImagingModel? {
-        guard let model else { return nil }
-        let name = "\(path): its Camera:ImagingModel (the primary's intrinsics) is not written"
-        guard unchanged else {
-            warnings.append("\(name): the edit moves the pixels it describes")
-            return nil
+    /// `Camera:ImagingModel` (`model`, the intrinsics of the primary as stored, at its
+    /// `ImageWidth`×`ImageHeight`, the primary's size when it names none) for an output of
+    /// `width`×`height` made from `photo` (the main image loaded with `orientation`, or the
+    /// Original: the same frame at another size) by an edit that moved its pixels by `grid`:
+    /// turned upright with the photo, scaled onto it, then moved like its pixels
+    /// (`DynamicDepthMetadata.ImagingModel.mapped(by:width:height:)`: a crop shifts the principal
+    /// point, a scale multiplies the focal lengths and principal point, a quarter turn swaps the
+    /// axes). The model itself when nothing moved; nil with the reason when the edit cannot be
+    /// followed (a warp, a rotation by another angle) or the photo is not the model's frame.
+    func writtenImagingModel(_ model: DynamicDepthMetadata.ImagingModel?, grid: EditedPixelGrid, photoExtent: Rect,
+                             orientation: AuxiliaryOrientation, width: Int, height: Int) -> (DynamicDepthMetadata.ImagingModel?, String?) {
+        guard let model else { return (nil, nil) }
+        let frame = (width: Double(model.imageWidth ?? info.width), height: Double(model.imageHeight ?? info.height))
+        // The model's frame onto the primary as stored, then upright as the photo was loaded.
+        guard let toStored = PixelGridMap.scale(Double(info.width) / frame.width, Double(info.height) / frame.height) else {
+            return (nil, "it names an empty image size")
         }
-        if model.imageWidth == width && model.imageHeight == height { return model }
-        if model.imageWidth == nil || model.imageHeight == nil, !fromOriginal { return model }
-        guard let scaled = model.scaled(toWidth: width, height: height) else {
-            let size = model.imageWidth.flatMap { w in model.imageHeight.map { "\(w)x\($0)" } } ?? "an unstated size"
-            warnings.append("\(name): the output (\(width)x\(height)) is not the frame it describes (\(size))")
-            return nil
+        let turn = orientation == .upright ? info.metadata.exifOrientation : 1
+        let upright = PixelGridMap.orientation(turn, width: Double(info.width), height: Double(info.height))
+        let (uprightWidth, uprightHeight) = upright.swapsAxes ? (info.height, info.width) : (info.width, info.height)
+        let (edit, problem) = grid.map(fromFrame: Double(uprightWidth), Double(uprightHeight),
+                                       photoWidth: photoExtent.width, photoHeight: photoExtent.height)
+        guard let edit else { return (nil, problem) }
+        let scales = toStored.sourceScales
+        guard abs(scales.x - scales.y) <= DynamicDepthMetadata.ImagingModel.framingTolerance * max(scales.x, scales.y) else {
+            return (nil, "it describes a \(Int(frame.width))x\(Int(frame.height)) frame, not the primary's \(info.width)x\(info.height)")
         }
-        return scaled
+        let map = toStored.followed(by: upright).followed(by: edit)
+        if map.isIdentity && model.imageWidth.map({ $0 == width }) != false && model.imageHeight.map({ $0 == height }) != false {
+            return (model, nil)
+        }
+        return (model.mapped(by: map, width: width, height: height), nil)
     }
 
     /// What the Original item's own JPEG (`stored`) holds beside its pixels, for a re-encoded

@@ -114,12 +114,13 @@ public struct DynamicDepthContainer: Sendable, Hashable {
     /// The semantics the photo's directory listed after the primary: those not among
     /// ``items`` were dropped, and their descriptions go too.
     public var sourceSemantics: [String]
-    /// Whether an edit moved the output's pixels (a crop, a rotation, a scale): the photo's
-    /// `Camera:ImagingModel` and the Google camera notes on the unedited frame
-    /// (`DynamicDepthPackets.frameNotes`) then no longer apply and are not written.
+    /// Whether an edit moved the output's pixels (a crop, a rotation, a scale): the Google camera
+    /// notes on the unedited frame (`DynamicDepthPackets.frameNotes`) then no longer apply and
+    /// are not written.
     public var pixelsMoved: Bool
     /// `Camera:ImagingModel` as written: the photo's while the output is its primary's frame at
-    /// its size, scaled when the output is the same frame at another size (rendered from the
-    /// Original), nil (not written) when the pixels moved or the frame differs.
+    /// its size, moved with the pixels by a crop, scale, flip or quarter turn (and scaled when the
+    /// output is rendered from the Original, the same frame at another size), nil (not written)
+    /// under a warp or a rotation by another angle, or when the frame differs.
     public var imagingModel: DynamicDepthMetadata.ImagingModel?
 }

@@ -123,21 +123,26 @@ final class DynamicDepthWriteTests: XCTestCase {
         XCTAssertEqual(Array(gain.output), try itemBytes(file, .hdrGainMap))
     }
 
-    /// The warnings of an edit of the Pixel 8 that moves its pixels: its imaging model and the
-    /// Google camera notes on the unedited frame (README: the extended XMP holds PortraitNote,
-    /// RelitInputImageMime/Data, PortraitRelightingRenderingOptions/LightPos) are not written.
-    static func movedPixelsWarnings(_ source: String) -> [String] {
+    /// The warning of an edit of the Pixel 8 that moves its pixels: one line naming each Google
+    /// camera note on the unedited frame (README: the extended XMP holds PortraitNote,
+    /// RelitInputImageMime/Data, PortraitRelightingRenderingOptions/LightPos), which are not
+    /// written; `Camera:ImagingModel` follows a crop, scale or quarter turn, and is named first
+    /// (`model`: why) when it cannot.
+    static func movedPixelsWarnings(_ source: String, model: String? = nil) -> [String] {
         let notes = ["PortraitNote", "RelitInputImageMime", "RelitInputImageData", "PortraitRelightingRenderingOptions",
-                     "PortraitRelightingLightPos"]
-        return notes.map { "\(source): its GCamera:\($0) is not written: it describes the unedited frame, and the edit moves its pixels" }
-            + ["\(source): its Camera:ImagingModel (the primary's intrinsics) is not written: the edit moves the pixels it describes"]
+                     "PortraitRelightingLightPos"].map { "GCamera:\($0) (the edit moves the pixels it describes)" }
+        let dropped = (model.map { ["Camera:ImagingModel (the primary's intrinsics; \($0))"] } ?? []) + notes
+        return ["\(source): its descriptions of the unedited frame are not written: " + dropped.joined(separator: ", ")]
     }
 
     /// A crop of the Pixel 8: every item cropped with the photo at its own resolution (depth,
     /// confidence and Original 2024/3072 of the crop, the gain map 506/3072), the depth values
-    /// within the file's Near/Far kept (the XMP keeps them), `Camera:ImagingModel` and the Google
-    /// camera notes on the frame dropped, each with a warning (they described the uncropped
-    /// image), `GCamera:SpecialTypeID` and `HdrPlusMakernote` kept, the Original replayed on the crop.
+    /// within the file's Near/Far kept (the XMP keeps them), `Camera:ImagingModel` moved with the
+    /// crop (README: cx 1479.836060, cy 2039.145508 for 3072×4080; the crop's top-left corner is
+    /// pixel (900, 4080 − 2800 = 1280), so cx 579.836060, cy 759.145508, 1200×1600, fx kept), the
+    /// Google camera notes on the frame dropped with one warning naming each (they described the
+    /// uncropped image), `GCamera:SpecialTypeID` and `HdrPlusMakernote` kept, the Original
+    /// replayed on the crop.
     func testPixel8CropMovesEveryItem() throws {
         let source = try DynamicDepthTests.pixel8()
         let file = try DepthPhoto(contentsOf: source)
@@ -155,7 +160,11 @@ final class DynamicDepthWriteTests: XCTestCase {
         // 1200·2024/3072 = 790.6, 1600·2688/4080 = 1054.1; 1200·506/3072 = 197.7, 1600·672/4080 = 263.5.
         XCTAssertEqual(sizes, ["hdrGainMap 198x264", "original 791x1054", "depth 791x1054", "confidence 791x1054"])
         let description = try XCTUnwrap(written.depthMapInfo?.dynamicDepth)
-        XCTAssertNil(description.imagingModel)
+        let model = try XCTUnwrap(description.imagingModel)
+        XCTAssertEqual([model.focalLengthX, model.focalLengthY], [2938.025391, 2938.025391])
+        XCTAssertEqual(model.principalPointX, 579.836060, accuracy: 1e-9)
+        XCTAssertEqual(model.principalPointY, 759.145508, accuracy: 1e-9)
+        XCTAssertEqual([model.imageWidth, model.imageHeight], [1200, 1600])
         XCTAssertEqual([description.near, description.far], [0.208841, 5.702907])
         XCTAssertEqual(description.focalTable.count, 512)
         let packets = [written.info.metadata.xmp, written.info.metadata.extendedXMP].compactMap { $0 }
