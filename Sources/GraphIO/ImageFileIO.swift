@@ -214,7 +214,8 @@ extension Context {
     func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions, destination: EncodeDestination,
                 progress: RenderProgress?) throws -> [UInt8] {
         try options.validate(for: format)
-        let (options, appended) = try preparingAuxiliaryImages(options, format: format)
+        var (options, appended) = try preparingAuxiliaryImages(options, format: format)
+        options.writtenSize = try? renderRect(image, nil)
         // The auxiliary images render and encode on a thread of their own beside the primary.
         appended?.start()
         defer { appended?.cancel() }

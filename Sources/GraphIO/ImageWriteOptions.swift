@@ -29,6 +29,9 @@ public struct ImageWriteOptions: Sendable, Equatable {
     /// XMP packets written instead of the carried ones (GDepth writes its own; a carried GDepth
     /// packet is dropped when no depth is written, since its map would no longer match).
     var replacedXMP: XMPPackets?
+    /// The size of the image being written (set by the encoder before it writes the metadata), so
+    /// the carried EXIF states it rather than the source's.
+    var writtenSize: PixelRect?
 
     /// Options for one output; every argument has the default a plain `write` uses.
     public init(quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false, bitDepth: Int = 8,
@@ -44,8 +47,15 @@ public struct ImageWriteOptions: Sendable, Equatable {
         self.auxiliaryImages = auxiliaryImages
     }
 
-    /// The carried EXIF with its orientation set to ``exifOrientation``.
-    var exif: [UInt8]? { metadata?.exif.map { EXIF.settingOrientation(exifOrientation, in: $0) } }
+    /// The carried EXIF with its orientation set to ``exifOrientation`` and its PixelXDimension /
+    /// PixelYDimension to the written size (a crop or scale no longer claims the source's).
+    var exif: [UInt8]? {
+        metadata?.exif.map { tiff in
+            let oriented = EXIF.settingOrientation(exifOrientation, in: tiff)
+            guard let writtenSize else { return oriented }
+            return EXIF.settingPixelDimensions(width: writtenSize.width, height: writtenSize.height, in: oriented)
+        }
+    }
 
     /// The JPEG segments the carried metadata becomes (the rendered and the transcoded paths both
     /// write these, so their files are the same).

@@ -1,4 +1,5 @@
-/// Minimal EXIF reading and writing: just what the codecs need (the orientation tag).
+/// Minimal EXIF reading and writing: just what the codecs need (the orientation tag and the
+/// Exif IFD's pixel dimensions).
 ///
 /// EXIF is a TIFF structure: a byte-order mark ("II" little / "MM" big endian), 42, the
 /// offset of IFD0, then 12-byte entries (tag, type, count, value-or-offset).
@@ -41,6 +42,65 @@ public enum EXIF {
         var out = tiff
         out.replaceSubrange(start + entry.valueOffset..<start + entry.valueOffset + bytes.count, with: bytes)
         return out
+    }
+
+    /// `tiff` with the Exif IFD's PixelXDimension (0xA002) and PixelYDimension (0xA003) set to
+    /// `width` and `height` in place, so that an edit that crops or scales writes its own size
+    /// (readers such as exiftool's `ExifImageWidth` show these). Same byte order and storage
+    /// (SHORT or LONG), every other byte untouched; with or without the "Exif\0\0" prefix. A tag
+    /// that is absent, not a single inline SHORT or LONG, or a SHORT that cannot hold the new
+    /// value is left as it is (and the structure comes back unchanged when it is broken).
+    public static func settingPixelDimensions(width: Int, height: Int, in tiff: [UInt8]) -> [UInt8] {
+        let start = tiff.hasBytePrefix(jpegPrefix) ? jpegPrefix.count : 0
+        let body = Array(tiff[start...])
+        guard let reader = tiffReader(body), let ifd0 = reader.u32(4).map(Int.init),
+              let pointer = inlineEntry(0x8769, inIFDAt: ifd0, reader), let exifIFD = pointer.value else { return tiff }
+        var out = tiff
+        for (tag, value) in [(UInt16(0xA002), width), (UInt16(0xA003), height)] {
+            guard value >= 0, let entry = inlineEntry(tag, inIFDAt: exifIFD, reader), entry.value != nil else { continue }
+            var bytes: [UInt8]
+            if entry.type == 3 {
+                guard value <= Int(UInt16.max) else { continue }
+                bytes = [UInt8(value >> 8), UInt8(value & 0xFF)]
+            } else {
+                guard value <= Int(UInt32.max) else { continue }
+                bytes = [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+            }
+            if reader.littleEndian { bytes.reverse() }
+            out.replaceSubrange(start + entry.valueOffset..<start + entry.valueOffset + bytes.count, with: bytes)
+        }
+        return out
+    }
+
+    /// A reader set to a bare TIFF structure's byte order, when its header is valid.
+    private static func tiffReader(_ tiff: [UInt8]) -> ByteReader? {
+        guard tiff.count >= 8 else { return nil }
+        var reader = ByteReader(tiff)
+        if tiff[0] == 0x49, tiff[1] == 0x49 {
+            reader.littleEndian = true
+        } else if tiff[0] == 0x4D, tiff[1] == 0x4D {
+            reader.littleEndian = false
+        } else {
+            return nil
+        }
+        return reader.u16(2) == 42 ? reader : nil
+    }
+
+    /// Entry `tag` of the IFD at `offset` when it holds one SHORT (3), LONG (4) or IFD (13)
+    /// value stored inline: its type, the offset of its value field and the value. Nil when the
+    /// tag is absent or the IFD is cut short; `value` nil when the entry has another form. Every
+    /// read is bounds-checked.
+    private static func inlineEntry(_ tag: UInt16, inIFDAt offset: Int, _ reader: ByteReader) -> (type: UInt16, valueOffset: Int, value: Int?)? {
+        guard let count = reader.u16(offset) else { return nil }
+        for index in 0..<Int(count) {
+            let entry = offset + 2 + index * 12
+            guard let found = reader.u16(entry), let type = reader.u16(entry + 2), let values = reader.u32(entry + 4) else { return nil }
+            guard found == tag else { continue }
+            guard values == 1, type == 3 || type == 4 || type == 13 else { return (type, entry + 8, nil) }
+            let value = type == 3 ? reader.u16(entry + 8).map(Int.init) : reader.u32(entry + 8).map(Int.init)
+            return (type, entry + 8, value)
+        }
+        return nil
     }
 
     /// The IFD0 Orientation entry of a bare TIFF structure: a reader set to its byte order,

@@ -67,6 +67,10 @@ public struct DynamicDepthContainer: Sendable, Hashable {
                 hasher.combine(gainMap)
             }
 
+            /// The libjpeg quality the file's gain map was written at (`JPEGQuality.estimate`):
+            /// a moved gain map is re-encoded at it. Nil without a stored gain map.
+            var gainMapQuality: Int? { stored.flatMap { JPEGQuality.estimate($0.bytes) } }
+
             /// The gain map's file bytes while it is unchanged.
             var unchangedGainMapBytes: [UInt8]? {
                 guard let stored, let gainMap, stored.map == gainMap else { return nil }
@@ -91,6 +95,13 @@ public struct DynamicDepthContainer: Sendable, Hashable {
             self.dataURI = dataURI
             self.content = content
             self.stored = stored
+        }
+
+        /// The libjpeg quality the file's item was written at (`JPEGQuality.estimate`), when it is
+        /// a JPEG the file stores.
+        var storedQuality: Int? {
+            guard let stored, case .containerItem(let bytes) = stored.encoded else { return nil }
+            return JPEGQuality.estimate(bytes)
         }
 
         /// The file's bytes of the item while its image is unchanged.

@@ -26,11 +26,16 @@ extension Context {
                     encoded.append(bytes)
                     continue
                 }
-                var xmp: String?
-                if case .gainMap(_, let packet) = item.content { xmp = packet }
+                // A gain map keeps its packet and the quality its own tables are nearest to (its
+                // values are an image's, not data a lossy step would bend); confidence: the maps' quality.
+                var xmp: String?, itemQuality = quality
+                if case .gainMap(_, let packet) = item.content {
+                    xmp = packet
+                    itemQuality = item.storedQuality ?? quality
+                }
                 let values = try mapValues(map, what: "the Dynamic Depth \(item.semantic) item")
                 encoded.append(try greyItem(values.quantized { $0 }, width: values.width, height: values.height, mime: item.mime,
-                                            quality: quality, xmp: xmp))
+                                            quality: itemQuality, xmp: xmp))
             case .original(let image, let own):
                 if let bytes = item.unchangedStoredBytes {
                     encoded.append(bytes)
@@ -64,8 +69,9 @@ extension Context {
     /// A re-encoded Original item: `image` as a JPEG written with `options` (the quality the
     /// source Original's tables are nearest to, else the primary's; the primary's subsampling and
     /// scan mode), with the Original's own EXIF and XMP (`own`) and, when
-    /// it had one, its gain map appended (copied while unchanged, else an 8-bit grey JPEG at
-    /// `mapQuality` with its `hdrgm:` packet) and indexed by an MPF segment, the Original's
+    /// it had one, its gain map appended (copied while unchanged, else an 8-bit grey JPEG at the
+    /// quality its own tables are nearest to, `mapQuality` when they give none, with its `hdrgm:`
+    /// packet) and indexed by an MPF segment, the Original's
     /// `Container:Directory` listing it with its new length, as an Ultra HDR JPEG is laid out.
     /// Without `own`, a plain JPEG.
     func originalItem(_ image: Image, own: DynamicDepthContainer.Item.OriginalStructure?, options: ImageWriteOptions,
@@ -78,7 +84,7 @@ extension Context {
             } else {
                 let values = try mapValues(map, what: "the Dynamic Depth Original's gain map")
                 gainMap = try greyItem(values.quantized { $0 }, width: values.width, height: values.height, mime: "image/jpeg",
-                                       quality: mapQuality, xmp: own.gainMapPacket)
+                                       quality: own.gainMapQuality ?? mapQuality, xmp: own.gainMapPacket)
             }
         }
         var options = options

@@ -159,6 +159,14 @@ final class DynamicDepthWriteTests: XCTestCase {
         let sizes = written.auxiliaryImages.map { "\($0.kind.rawValue) \($0.width)x\($0.height)" }
         // 1200·2024/3072 = 790.6, 1600·2688/4080 = 1054.1; 1200·506/3072 = 197.7, 1600·672/4080 = 263.5.
         XCTAssertEqual(sizes, ["hdrGainMap 198x264", "original 791x1054", "depth 791x1054", "confidence 791x1054"])
+        // The moved gain map is re-encoded at the quality its own tables give (not the maps' 100).
+        let gainQuality = try XCTUnwrap(JPEGQuality.estimate(try itemBytes(file, .hdrGainMap)))
+        XCTAssertLessThan(gainQuality, 100)
+        XCTAssertEqual(JPEGQuality.estimate(try itemBytes(written, .hdrGainMap)), gainQuality)
+        // The primary's EXIF states the crop's size (README: the source says 3072×4080).
+        if let listed = try DepthTestData.run("exiftool", ["-n", "-s3", "-ExifImageWidth", "-ExifImageHeight", "-Orientation", output]) {
+            XCTAssertEqual(String(decoding: listed.output, as: UTF8.self).split(separator: "\n"), ["1200", "1600", "1"])
+        }
         let description = try XCTUnwrap(written.depthMapInfo?.dynamicDepth)
         let model = try XCTUnwrap(description.imagingModel)
         XCTAssertEqual([model.focalLengthX, model.focalLengthY], [2938.025391, 2938.025391])
@@ -239,7 +247,16 @@ final class DynamicDepthWriteTests: XCTestCase {
             XCTAssertEqual(written.mpfImages, 2, name)
             XCTAssertTrue(written.hdrgm, name)
             XCTAssertEqual(written.gainSize, gainSize, name)
-            XCTAssertEqual(written.exif, stored.exif, name)
+            // Its EXIF, stating its written size (PixelXDimension/PixelYDimension).
+            let exif = try XCTUnwrap(stored.exif)
+            XCTAssertEqual(written.exif, name == "crop" ? EXIF.settingPixelDimensions(width: 791, height: 1054, in: exif) : exif, name)
+            if name == "crop" {
+                XCTAssertNotEqual(written.exif, exif)
+                // The moved gain map is re-encoded at the quality of the Original's own (not the maps' 100).
+                let own = try XCTUnwrap(JPEGQuality.estimate(stored.gainMap))
+                XCTAssertLessThan(own, 100)
+                XCTAssertEqual(JPEGQuality.estimate(written.gainMap), own)
+            }
             if name == "identity" {
                 XCTAssertEqual(written.gainMap, stored.gainMap, "copied while unchanged")
                 let ratio = Double(item.count) / 857_951
