@@ -16,11 +16,12 @@ extension Context {
     /// JPEG → JPEG without a render (`JPEGTranscoder`: decode and encode overlap on two threads
     /// through a ring of row bands, and the image is never held whole). The encoder settings
     /// and segments are the rendered path's, so the bytes are the same (tested). Into memory
-    /// (returned) or `destination`'s descriptor (returns `[]`).
-    func transcoded(_ source: JPEGFileSource, options writeOptions: ImageWriteOptions, iccProfile: [UInt8]?,
+    /// (returned) or `destination`'s descriptor (returns `[]`). `size`: the image's, which the
+    /// carried EXIF states.
+    func transcoded(_ source: JPEGFileSource, options writeOptions: ImageWriteOptions, size: PixelRect?, iccProfile: [UInt8]?,
                     destination: EncodeDestination, progress: RenderProgress?) throws -> [UInt8] {
         progress?.expect(pixels: source.width * source.height)
-        let segments = writeOptions.jpegSegments
+        let segments = writeOptions.jpegSegments(size: size)
         let metadata = JPEGTranscoder.Metadata.explicit(
             iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP, exif: segments.exif,
             comment: segments.comment)

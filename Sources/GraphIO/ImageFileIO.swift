@@ -214,8 +214,9 @@ extension Context {
     func encode(_ image: Image, format: OutputFileFormat, options: ImageWriteOptions, destination: EncodeDestination,
                 progress: RenderProgress?) throws -> [UInt8] {
         try options.validate(for: format)
-        var (options, appended) = try preparingAuxiliaryImages(options, format: format)
-        options.writtenSize = try? renderRect(image, nil)
+        let (options, appended) = try preparingAuxiliaryImages(options, format: format)
+        // The carried EXIF states the written size.
+        let size = try? renderRect(image, nil)
         // The auxiliary images render and encode on a thread of their own beside the primary.
         appended?.start()
         defer { appended?.cancel() }
@@ -229,7 +230,7 @@ extension Context {
             if let source = directlyTranscodable(image, colorSpace: options.colorSpace) {
                 // An unfiltered JPEG file is re-encoded without a render.
                 _ = try renderRect(image, nil)  // the render-size limit holds here too
-                primary = try transcoded(source, options: options, iccProfile: profile, destination: primaryDestination,
+                primary = try transcoded(source, options: options, size: size, iccProfile: profile, destination: primaryDestination,
                                          progress: progress)
             } else {
                 // Rendered straight to RGB in bands that encode while the next renders: JPEG has no
@@ -241,7 +242,7 @@ extension Context {
             return try destination.deliver(appended.assemble(primary: primary))
         case .png:
             return try streamedPNG(image, bitDepth: options.bitDepth, colorSpace: options.colorSpace, iccProfile: profile,
-                                   exif: options.exif, xmp: options.jpegSegments.xmp, destination: destination,
+                                   exif: options.exif(size: size), xmp: options.jpegSegments(size: size).xmp, destination: destination,
                                    progress: progress)
         case .heif:
             // 8-bit RGB(A), straight alpha, converted to YCbCr by libheif (which takes the image whole).
@@ -257,8 +258,8 @@ extension Context {
             if opaque { samples.removeLast(pixels) }
             return try destination.deliver(
                 HEIFCodec.encode(width: buffer.width, height: buffer.height, channels: opaque ? 3 : 4, bytes: samples,
-                                 quality: options.quality, iccProfile: profile, exif: options.exif,
-                                 xmp: options.jpegSegments.xmp))
+                                 quality: options.quality, iccProfile: profile, exif: options.exif(size: size),
+                                 xmp: options.jpegSegments(size: size).xmp))
         }
     }
 

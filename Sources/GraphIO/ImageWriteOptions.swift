@@ -29,9 +29,6 @@ public struct ImageWriteOptions: Sendable, Equatable {
     /// XMP packets written instead of the carried ones (GDepth writes its own; a carried GDepth
     /// packet is dropped when no depth is written, since its map would no longer match).
     var replacedXMP: XMPPackets?
-    /// The size of the image being written (set by the encoder before it writes the metadata), so
-    /// the carried EXIF states it rather than the source's.
-    var writtenSize: PixelRect?
 
     /// Options for one output; every argument has the default a plain `write` uses.
     public init(quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false, bitDepth: Int = 8,
@@ -48,20 +45,21 @@ public struct ImageWriteOptions: Sendable, Equatable {
     }
 
     /// The carried EXIF with its orientation set to ``exifOrientation`` and its PixelXDimension /
-    /// PixelYDimension to the written size (a crop or scale no longer claims the source's).
-    var exif: [UInt8]? {
+    /// PixelYDimension to `size`, the written image's (a crop or scale no longer claims the
+    /// source's size; nil leaves them).
+    func exif(size: PixelRect?) -> [UInt8]? {
         metadata?.exif.map { tiff in
             let oriented = EXIF.settingOrientation(exifOrientation, in: tiff)
-            guard let writtenSize else { return oriented }
-            return EXIF.settingPixelDimensions(width: writtenSize.width, height: writtenSize.height, in: oriented)
+            guard let size else { return oriented }
+            return EXIF.settingPixelDimensions(width: size.width, height: size.height, in: oriented)
         }
     }
 
-    /// The JPEG segments the carried metadata becomes (the rendered and the transcoded paths both
-    /// write these, so their files are the same).
-    var jpegSegments: (xmp: String?, extendedXMP: String?, exif: [UInt8]?, comment: String?) {
-        if let replacedXMP { return (replacedXMP.main, replacedXMP.extended, exif, metadata?.comments.first) }
-        return (carriedXMP, metadata?.carriableExtendedXMP, exif, metadata?.comments.first)
+    /// The JPEG segments the carried metadata becomes for an image of `size` (the rendered and
+    /// the transcoded paths both write these, so their files are the same).
+    func jpegSegments(size: PixelRect?) -> (xmp: String?, extendedXMP: String?, exif: [UInt8]?, comment: String?) {
+        if let replacedXMP { return (replacedXMP.main, replacedXMP.extended, exif(size: size), metadata?.comments.first) }
+        return (carriedXMP, metadata?.carriableExtendedXMP, exif(size: size), metadata?.comments.first)
     }
 
     /// The carried XMP, its MWG face and focus regions turned upright when the source stored its

@@ -19,7 +19,7 @@ extension Context {
         let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 3, ringSlots: 3)
         let bandRows = bands.first?.height ?? 1
         let rowBytes = area.width * 3
-        let segments = writeOptions.jpegSegments
+        let segments = writeOptions.jpegSegments(size: area)
         let encoder: JPEGRowEncoder
         if let fd = destination.fileDescriptor {
             encoder = try JPEGRowEncoder(width: area.width, height: area.height, channels: 3, quality: writeOptions.quality,

@@ -111,12 +111,11 @@ extension DepthPhoto {
                                                                orientation: orientation, width: Int(size.width), height: Int(size.height))
         // One line naming every description of the frame that is dropped.
         var dropped = modelProblem.map { ["Camera:ImagingModel (the primary's intrinsics; \($0))"] } ?? []
-        if !unchanged {
-            dropped += DynamicDepthPackets.frameNotes(in: [main] + (extended.map { [$0] } ?? []))
-                .map { "\($0) (the edit moves the pixels it describes)" }
-        }
+        if !unchanged { dropped += DynamicDepthPackets.frameNotes(in: [main] + (extended.map { [$0] } ?? [])) }
         if !dropped.isEmpty {
-            warnings.append("\(path): its descriptions of the unedited frame are not written: " + dropped.joined(separator: ", "))
+            let why = unchanged ? "its descriptions of the frame are not written"
+                : "the edit moves its pixels, so its descriptions of the unedited frame are not written"
+            warnings.append("\(path): \(why): " + dropped.joined(separator: ", "))
         }
         return DynamicDepthContainer(items: items, mainPacket: main, extendedPacket: extended, description: description,
                                      sourceSemantics: directory.dropFirst().map(\.semantic), pixelsMoved: !unchanged,

@@ -130,9 +130,10 @@ final class DynamicDepthWriteTests: XCTestCase {
     /// (`model`: why) when it cannot.
     static func movedPixelsWarnings(_ source: String, model: String? = nil) -> [String] {
         let notes = ["PortraitNote", "RelitInputImageMime", "RelitInputImageData", "PortraitRelightingRenderingOptions",
-                     "PortraitRelightingLightPos"].map { "GCamera:\($0) (the edit moves the pixels it describes)" }
+                     "PortraitRelightingLightPos"].map { "GCamera:\($0)" }
         let dropped = (model.map { ["Camera:ImagingModel (the primary's intrinsics; \($0))"] } ?? []) + notes
-        return ["\(source): its descriptions of the unedited frame are not written: " + dropped.joined(separator: ", ")]
+        return ["\(source): the edit moves its pixels, so its descriptions of the unedited frame are not written: "
+                + dropped.joined(separator: ", ")]
     }
 
     /// A crop of the Pixel 8: every item cropped with the photo at its own resolution (depth,
