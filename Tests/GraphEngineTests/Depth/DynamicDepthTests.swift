@@ -75,16 +75,19 @@ final class DynamicDepthTests: XCTestCase {
 
     /// A Dynamic Depth JPEG: a 40×30 primary whose main XMP holds the directory and whose
     /// extended XMP the depth description; then `items` (semantic, bytes) appended in order.
-    /// `lengths` overrides the written `Item:Length` texts.
+    /// `lengths` overrides the written `Item:Length` texts. `depthPNG`: the depth item is this
+    /// PNG (`Item:Mime` image/png) instead of an 8-bit JPEG of `depth`.
     static func dynamicDepthFile(depth: [UInt8], width: Int, height: Int, confidence: [UInt8]? = nil,
                                  lengths: [String: String] = [:], format: String = "RangeLinear",
-                                 near: String = "0.5", far: String = "4.5", units: String = "Meters") throws -> [UInt8] {
-        let depthJPEG = try JPEGCodec.encode(width: width, height: height, channels: 1, bytes: depth, quality: 100)
+                                 near: String = "0.5", far: String = "4.5", units: String = "Meters",
+                                 depthPNG: [UInt8]? = nil) throws -> [UInt8] {
+        let depthItem = try depthPNG ?? JPEGCodec.encode(width: width, height: height, channels: 1, bytes: depth, quality: 100)
         let confidenceJPEG = try JPEGCodec.encode(width: width, height: height, channels: 1,
                                                   bytes: confidence ?? [UInt8](repeating: 255, count: width * height), quality: 100)
-        let items: [(String, [UInt8])] = [("Depth", depthJPEG), ("Confidence", confidenceJPEG)]
+        let items: [(String, [UInt8])] = [("Depth", depthItem), ("Confidence", confidenceJPEG)]
         let entries = ([("Primary", "0")] + items.map { ($0.0, String($0.1.count)) }).map { semantic, length in
-            #"<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Length="\#(lengths[semantic] ?? length)" Item:Semantic="\#(semantic)"/></rdf:li>"#
+            let mime = semantic == "Depth" && depthPNG != nil ? "image/png" : "image/jpeg"
+            return #"<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="\#(mime)" Item:Length="\#(lengths[semantic] ?? length)" Item:Semantic="\#(semantic)"/></rdf:li>"#
         }.joined(separator: "\n")
         let extended = """
             <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
