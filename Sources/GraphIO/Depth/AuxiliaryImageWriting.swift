@@ -9,7 +9,8 @@ extension Context {
     ///   maximum (the recomputed FloatMin/FloatMax) to 8 bits and written as a grey JPEG with
     ///   its Apple XMP; a map still as the file stored it is copied byte for byte.
     /// - GDepth: the depth (disparity is converted) is normalised between its minimum (Near)
-    ///   and maximum (Far) in the file's Format (RangeInverse by default) to an 8-bit grey PNG;
+    ///   and maximum (Far) in the file's Format (RangeInverse by default) to an 8-bit grey PNG
+    ///   (16-bit when the file's map was);
     ///   main and extended XMP packets replace the carried ones.
     /// - Dynamic Depth: the container's items made first (their lengths go into the primary's
     ///   XMP), see `dynamicDepthOutput`.
@@ -126,8 +127,12 @@ extension Context {
         if low <= 0 { format = .rangeLinear }  // RangeInverse needs positive depths
         let far = high > low ? high : low + max(abs(low) * 1e-6, 1e-6)
         var metadata = GDepthMetadata(format: format, near: low, far: far, units: units, mime: "image/png", data: [])
-        let samples = values.quantized { metadata.normalized(depth: $0) }
-        metadata.data = try PNGCodec.encode(width: values.width, height: values.height, channels: 1, bitDepth: 8, bytes: samples)
+        // A 16-bit map stays 16-bit: its PNG is written at the precision it was read with.
+        let range = metadata
+        let deep = depth.storedBitDepth == 16
+        let samples = deep ? values.quantized16 { range.normalized(depth: $0) } : values.quantized { range.normalized(depth: $0) }
+        metadata.data = try PNGCodec.encode(width: values.width, height: values.height, channels: 1, bitDepth: deep ? 16 : 8,
+                                            bytes: samples)
         return metadata
     }
 
@@ -167,5 +172,16 @@ struct MapValues {
             guard unit.isFinite else { return unit == .infinity ? 255 : 0 }
             return UInt8(max(0, min(255, (unit * 255).rounded())))
         }
+    }
+
+    /// 16-bit samples of `normalized(value)` (0...1 to 0...65535, clamped, rounded; NaN to 0), as
+    /// native-endian bytes (what `PNGCodec.encode` takes at 16 bits).
+    func quantized16(_ normalized: (Double) -> Double) -> [UInt8] {
+        let samples = values.map { value -> UInt16 in
+            let unit = normalized(Double(value))
+            guard unit.isFinite else { return unit == .infinity ? 65535 : 0 }
+            return UInt16(max(0, min(65535, (unit * 65535).rounded())))
+        }
+        return samples.withUnsafeBytes { Array($0) }
     }
 }

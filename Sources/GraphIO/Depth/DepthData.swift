@@ -86,6 +86,9 @@ public struct DepthData: Sendable, Hashable {
     public var orientation: Int
     /// The file's encoded map, kept to write it back byte for byte while ``map`` is unchanged.
     let stored: StoredAuxiliary?
+    /// Bits per stored sample of the file's map (16 for a 16-bit PNG), so a moved map is written
+    /// back as precisely where its container allows (a PNG); 8 for maps made in code.
+    let storedBitDepth: Int
 
     /// A map made in code (a refined or synthetic one), with optional metadata.
     public init(map: Image, kind: Kind, accuracy: Accuracy? = nil, isFiltered: Bool? = nil, quality: String? = nil,
@@ -97,7 +100,7 @@ public struct DepthData: Sendable, Hashable {
 
     init(map: Image, kind: Kind, storedEncoding: StoredEncoding?, storedKind: Kind?, accuracy: Accuracy?, isFiltered: Bool?,
          quality: String?, version: Int?, calibration: CameraCalibration?, sourceFormat: DepthContainer?, orientation: Int,
-         stored: StoredAuxiliary?) {
+         stored: StoredAuxiliary?, storedBitDepth: Int = 8) {
         self.map = map
         self.kind = kind
         self.storedEncoding = storedEncoding
@@ -110,6 +113,7 @@ public struct DepthData: Sendable, Hashable {
         self.sourceFormat = sourceFormat
         self.orientation = orientation
         self.stored = stored
+        self.storedBitDepth = storedBitDepth
     }
 
     /// The range of values as stored, converted to this data's ``kind`` (nil for maps made in
@@ -134,7 +138,7 @@ public struct DepthData: Sendable, Hashable {
     public func replacingMap(_ map: Image, calibration: CameraCalibration?) -> DepthData {
         DepthData(map: map, kind: kind, storedEncoding: storedEncoding, storedKind: storedKind, accuracy: accuracy,
                   isFiltered: isFiltered, quality: quality, version: version, calibration: calibration,
-                  sourceFormat: sourceFormat, orientation: orientation, stored: nil)
+                  sourceFormat: sourceFormat, orientation: orientation, stored: nil, storedBitDepth: storedBitDepth)
     }
 
     /// The encoded map to write back as is: the file's bytes, while ``map``, ``kind`` and the

@@ -119,7 +119,8 @@ public struct DepthPhoto: Sendable {
             accuracy: apple?.accuracy.flatMap { DepthData.Accuracy(rawValue: $0.lowercased()) }, isFiltered: apple?.filtered,
             quality: apple?.quality, version: apple?.depthDataVersion,
             calibration: apple?.calibration.map { samples.orientationApplied ? $0.oriented(aux.orientation) : $0 },
-            sourceFormat: aux.location.container, orientation: orientation == .upright ? 1 : aux.orientation, stored: stored)
+            sourceFormat: aux.location.container, orientation: orientation == .upright ? 1 : aux.orientation, stored: stored,
+            storedBitDepth: samples.maximum > 255 ? 16 : 8)
         return data.converting(to: kind ?? storedKind)
     }
 

@@ -108,7 +108,8 @@ extension Context {
     /// The depth map as the item of `mime`: the file's bytes while unchanged; else its depths
     /// (metres, or the file's unit) in the photo's Format over the photo's Near...Far when they
     /// fit in it (the XMP keeps its values), else over their own range (returned, in the file's
-    /// units: in diopters the smaller value is `Near`, as a Pixel writes it).
+    /// units: in diopters the smaller value is `Near`, as a Pixel writes it), 8-bit, or 16-bit in a
+    /// PNG item when the file's map was 16-bit.
     func dynamicDepthMap(_ depth: DepthData, mime: String, description: DynamicDepthMetadata, quality: Int) throws
         -> (bytes: [UInt8], range: DynamicDepthPackets.DepthRange?)
     {
@@ -132,6 +133,11 @@ extension Context {
             }
             range = diopters ? DynamicDepthPackets.DepthRange(format: format, near: 1 / far, far: 1 / low)
                 : DynamicDepthPackets.DepthRange(format: format, near: low, far: far)
+        }
+        // A 16-bit map in a PNG item stays 16-bit (a JPEG item is 8-bit).
+        if depth.storedBitDepth == 16 && mime.lowercased() == "image/png" {
+            let samples = values.quantized16 { metadata.normalized(depth: $0) }
+            return (try PNGCodec.encode(width: values.width, height: values.height, channels: 1, bitDepth: 16, bytes: samples), range)
         }
         let samples = values.quantized { metadata.normalized(depth: $0) }
         return (try greyItem(samples, width: values.width, height: values.height, mime: mime, quality: quality, xmp: nil), range)

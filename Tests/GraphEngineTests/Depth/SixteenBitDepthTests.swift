@@ -10,7 +10,8 @@ import XCTest
 /// one. Neighbouring stored samples differ by 1/65535 of the range, far below an 8-bit step
 /// (1/255): each must come back as its own value, exactly the file's formula. An MPF map is a JPEG, and a
 /// 16-bit JPEG is lossless (SOF3), which the JPEG library here (libjpeg-turbo 2.1) cannot decode:
-/// such a map is refused with an error naming it, never read at 8 bits.
+/// such a map is refused with an error naming it, never read at 8 bits. A moved 16-bit map is
+/// written back at 16 bits (GDepth PNG, Dynamic Depth PNG item).
 final class SixteenBitDepthTests: XCTestCase {
     let (width, height) = (64, 4)
 
@@ -63,6 +64,42 @@ final class SixteenBitDepthTests: XCTestCase {
         let info = try XCTUnwrap(file.depthMapInfo)
         XCTAssertEqual([info.width, info.height, info.bitDepth], [width, height, 16])
         try assertFullPrecision(try file.depthData(as: .disparity).map) { 5 - (5 - 0.2) * $0 / 65535 }
+    }
+
+    /// A crop of a 16-bit map's photo writes the moved map back at 16 bits: the photo cropped to
+    /// x 8...24 (the map, twice the photo's resolution, to columns 16...48), written and read back,
+    /// each value within half a 16-bit step of the file's (an 8-bit map would be off by up to half
+    /// of 1/255 of the range). GDepth renormalises to the crop's own range; Dynamic Depth keeps
+    /// the file's Near/Far (the values fit).
+    func testACroppedSixteenBitMapIsWrittenAtSixteenBits() throws {
+        let gDepth = GDepthMetadata(format: .rangeLinear, near: 1, far: 3, units: "m", mime: "image/png", data: try png(samples()))
+        let packets = GDepth.packets(gDepth)
+        let gDepthPhoto = try JPEGCodec.encode(width: 32, height: 2, channels: 3, bytes: [UInt8](repeating: 100, count: 32 * 2 * 3),
+                                               xmp: packets.main, extendedXMP: packets.extended)
+        let dynamicDepth = try DynamicDepthTests.dynamicDepthFile(depth: [], width: width, height: height, format: "RangeInverse",
+                                                                  near: "0.2", far: "5", units: "Diopters", depthPNG: try png(samples()))
+        let cases: [(String, [UInt8], DepthData.Kind, (Double) -> Double)] = [
+            ("gdepth16", gDepthPhoto, .depth, { 1 + 2 * $0 / 65535 }),
+            ("dd16", dynamicDepth, .disparity, { 5 - (5 - 0.2) * $0 / 65535 }),
+        ]
+        for (name, bytes, kind, formula) in cases {
+            let path = try write(bytes, "\(name).jpg")
+            let photo = try Image(contentsOf: path)
+            let edited = photo.cropped(to: Rect(x: photo.extent.width / 4, y: 0, width: photo.extent.width / 2, height: photo.extent.height))
+            let (carried, _) = try DepthPhoto(contentsOf: path).auxiliaryImages(following: edited, from: photo)
+            let output = try write([], "\(name)-crop.jpg")
+            try Context().write(edited, to: output, options: ImageWriteOptions(auxiliaryImages: carried))
+            let written = try DepthPhoto(contentsOf: output)
+            XCTAssertEqual(written.depthMapInfo?.bitDepth, 16, name)
+            let values = try DepthTestData.values(try written.depthData(as: kind).map)
+            let mapWidth = width / 2
+            XCTAssertEqual([values.width, values.height], [mapWidth, height], name)
+            let expected = (0..<height).flatMap { row in (0..<mapWidth).map { formula(Double(30_000 + row * width + $0 + width / 4)) } }
+            let span = abs(formula(Double(30_000 + width * height)) - formula(30_000))
+            for (got, want) in zip(values.values, expected) {
+                XCTAssertEqual(Double(got), want, accuracy: max(2e-6 * abs(want), span / 65535), name)
+            }
+        }
     }
 
     /// An MPF "depth" image that is a lossless 16-bit JPEG (SOF3): listed with its precision, and
