@@ -3,7 +3,8 @@ import GraphEngine
 
 extension FuzzTarget {
     /// An EXIF TIFF structure: what a JPEG APP1 Exif segment or a PNG eXIf chunk holds. Read as
-    /// the decoders do, then the orientation rewritten in place as outputs carry it.
+    /// the decoders do, then the orientation and the Exif IFD's pixel dimensions rewritten in
+    /// place as outputs carry them (same length; setting the same size twice changes nothing more).
     static let exif = FuzzTarget(name: "exif") { bytes in
         var metadata = ImageMetadata(format: .jpeg)
         var warnings: [String] = []
@@ -15,6 +16,13 @@ extension FuzzTarget {
             let read = EXIF.orientation(tiff: tiff)
             if read != orientation {
                 fatalError("settingOrientation(\(orientation)) changed the bytes but the orientation reads \(String(describing: read))")
+            }
+        }
+        for (width, height) in [(1, 1), (1200, 1600), (70_000, 3)] {
+            let sized = EXIF.settingPixelDimensions(width: width, height: height, in: bytes)
+            if sized.count != bytes.count { fatalError("settingPixelDimensions changed the block's length") }
+            if EXIF.settingPixelDimensions(width: width, height: height, in: sized) != sized {
+                fatalError("settingPixelDimensions(\(width), \(height)) is not idempotent")
             }
         }
     }
