@@ -110,7 +110,8 @@ package struct ProgramBuilder: Sendable {
         return (.register(x), .register(y))
     }
 
-    private var destinationCache: (x: Operand, y: Operand)?
+    /// The registers of `destCoord()` once emitted.
+    private(set) var destinationCache: (x: Operand, y: Operand)?
 
     /// Reads input `slot` at the destination pixels: `(v, v, v, a)` from a grey input.
     package mutating func load(input slot: Int) -> OperandQuad {
@@ -121,10 +122,15 @@ package struct ProgramBuilder: Sendable {
     }
 
     /// Samples input `slot` at a working-space point: `(v, v, v, a)` from a grey input (the
-    /// interpolation is the same on each channel).
+    /// interpolation is the same on each channel). A point that is `destCoord()` plus whole pixels
+    /// becomes a stencil tap (``stencilOffset(x:y:)``).
     package mutating func sample(input slot: Int, x: Operand, y: Operand) -> OperandQuad {
         let quad = newQuad()
-        emit(.sample(input: slot, x: x, y: y, destination: quad))
+        if let (dx, dy) = stencilOffset(x: x, y: y) {
+            emit(.stencil(input: slot, dx: dx, dy: dy, destination: quad))
+        } else {
+            emit(.sample(input: slot, x: x, y: y, destination: quad))
+        }
         return greyInputs.contains(slot) ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), .register(quad.a))
             : OperandQuad(quad)
     }
