@@ -74,6 +74,14 @@ final class StencilTapTests: XCTestCase {
         let halfListing = try listing(try Image.applying(between, arguments: [.image(source)], extent: source.extent,
                                                          regionOfInterest: .radius(2)))
         XCTAssertTrue(halfListing.contains("= sample") && !halfListing.contains("stencil"), halfListing)
+        // A tap of an opaque input with clamped edges has alpha 1 (one pixel of the extent): a
+        // constant, so the code on it folds away.
+        let opaque = Image(buffer: try SpanGatherTests.buffer(.rgb8, alpha: .opaque, colorSpace: nil, seed: 5))
+        let alpha = try Kernel(source: "kernel vec4 alpha(sampler s) { vec4 t = sample(s, destCoord() + vec2(1.0, 0.0)); return vec4(t.r, t.g, t.a * 0.5, t.a); }")
+        let alphaListing = try listing(try Image.applying(alpha, arguments: [.image(opaque.clampedToExtent())], extent: opaque.extent,
+                                                          regionOfInterest: .radius(1)))
+        XCTAssertTrue(alphaListing.contains("stencil in0 at destCoord + (1, 0)") && alphaListing.contains("0.5 1)"), alphaListing)
+        XCTAssertFalse(alphaListing.contains("multiply"), alphaListing)
     }
 
     /// Every source layout (8-bit of 1–4 channels in each alpha mode, half and float buffers, the

@@ -18,6 +18,11 @@ package struct ProgramBuilder: Sendable {
     package var currentOrigin = ""
     /// Input slots whose R, G and B are equal bit for bit (filled by the stage lowering).
     package var greyInputs: Set<Int> = []
+    /// Input slots read with clamped edges whose pixels all have alpha 1 (opaque, non-empty extent;
+    /// filled by the stage lowering): a stencil tap reads one of their pixels (weights 1, 0, 0, 0),
+    /// so its alpha is the constant 1 and the code on it folds away, as after a `load`. (A gather
+    /// between pixels sums four weights, not exactly 1.)
+    package var opaqueClampedInputs: Set<Int> = []
     private var numbering = ValueNumbering()
 
     package init() {}
@@ -126,13 +131,15 @@ package struct ProgramBuilder: Sendable {
     /// becomes a stencil tap (``stencilOffset(x:y:)``).
     package mutating func sample(input slot: Int, x: Operand, y: Operand) -> OperandQuad {
         let quad = newQuad()
+        var alpha = Operand.register(quad.a)
         if let (dx, dy) = stencilOffset(x: x, y: y) {
             emit(.stencil(input: slot, dx: dx, dy: dy, destination: quad))
+            if opaqueClampedInputs.contains(slot) { alpha = .constant(1) }
         } else {
             emit(.sample(input: slot, x: x, y: y, destination: quad))
         }
-        return greyInputs.contains(slot) ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), .register(quad.a))
-            : OperandQuad(quad)
+        return greyInputs.contains(slot) ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), alpha)
+            : OperandQuad(.register(quad.r), .register(quad.g), .register(quad.b), alpha)
     }
 
     /// Applies a 4×5 row-major colour matrix held in 20 new uniforms. Equal R, G and B rows (bit
