@@ -37,12 +37,28 @@ struct LogarithmicBins: Sendable {
     func computed(_ v: Float) -> Int { Self.computed(v, count: count, minimumStop: minimumStop, perStop: perStop) }
 
     /// The bin of a value that is not NaN.
-    @inline(__always)
     func bin(_ v: Float) -> Int {
+        cells.withUnsafeBufferPointer { table in bin(v, table) }
+    }
+
+    /// Counts the bins of the non-NaN values of `run[0 ..< n]` into `counts`; returns how many.
+    func count(_ run: UnsafePointer<Float>, _ n: Int, into counts: UnsafeMutablePointer<Int>) -> Int {
+        cells.withUnsafeBufferPointer { table in
+            var counted = 0
+            for i in 0..<n where !run[i].isNaN {
+                counts[bin(run[i], table)] += 1
+                counted += 1
+            }
+            return counted
+        }
+    }
+
+    @inline(__always)
+    private func bin(_ v: Float, _ table: UnsafeBufferPointer<Int16>) -> Int {
         guard v > 0 else { return 0 }
         let cell = Int(v.bitPattern >> 16)
-        if cell < Self.finiteCells {
-            let known = cells[cell]
+        if cell < Self.finiteCells, let base = table.baseAddress {
+            let known = base[cell]
             if known >= 0 { return Int(known) }
         }
         return computed(v)

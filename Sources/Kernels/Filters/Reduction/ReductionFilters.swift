@@ -282,10 +282,7 @@ extension AreaPixels {
                                 counted += 1
                             }
                         } else {
-                            for i in 0..<n where !run[i].isNaN {
-                                counts[bins.bin(run[i])] += 1
-                                counted += 1
-                            }
+                            counted = bins.count(run, n, into: counts)
                         }
                         counts[bins.count] += counted
                         counts[bins.count + 1] += n
