@@ -13,8 +13,9 @@
 /// bilinear weights are `(1, 0, 0, 0)`, so the gather computes `((p00 + p10·0) + p01·0) + p11·0`
 /// (``SamplingFilter/nearest``: `p00`), which is `p00` unless a row holds a non-finite value or
 /// −0; rows that do (flagged when loaded) get that sum, lane by lane. Points whose coordinates are
-/// not exact in Float (beyond 2²² pixels) and storages whose row reads are not the gather's
-/// conversion (YUV frames, 16-bit buffers, a primaries change on load) are gathered as before.
+/// not exact in Float (beyond 2²² pixels) and storages whose row reads are not known to be the
+/// gather's conversion (YUV frames, 16-bit and RGB(A) float buffers, a primaries change on load)
+/// are gathered as before.
 final class StencilRows {
     /// The rows and columns around the destination that one input's taps read, with the
     /// gather's right and upper neighbours: offsets `minX ... maxX + 1`, `minY ... maxY + 1`.
