@@ -89,6 +89,51 @@ final class AnalysisReductionFilterTests: XCTestCase {
         XCTAssertThrowsError(try image.filtered("CIAreaLogarithmicHistogram", ["inputMinimumStop": .number(2), "inputMaximumStop": .number(1)]))
     }
 
+    /// The bin table of the logarithmic histogram gives the formula's bin for values all over the
+    /// Float range and beside every bin edge (where the table defers to the formula).
+    func testLogarithmicBinsTableIsTheFormula() {
+        var rng = TestRandom(seed: 11)
+        for (count, low, high) in [(64, -10.0, 4.0), (16, -6.0, 1.0), (2048, -12.0, 8.0), (1, -1.0, 0.0), (7, 0.3, 0.9)] {
+            let bins = LogarithmicBins(count: count, minimumStop: low, maximumStop: high)
+            var values: [Float] = [0, -0.0, -1, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1]
+            for _ in 0..<20_000 { values.append(Float(bitPattern: UInt32(rng.unit() * Double(0x7F80_0000)))) }
+            for edge in 0...count {
+                let centre = Float(exp2(low + Double(edge) * (high - low) / Double(count)))
+                for step in -6...6 { values.append(Float(bitPattern: UInt32(Int(centre.bitPattern) + step))) }
+            }
+            var mismatches = 0
+            for v in values where bins.bin(v) != bins.computed(v) { mismatches += 1 }
+            XCTAssertEqual(mismatches, 0, "\(count) bins over \(low)…\(high)")
+            XCTAssertEqual(bins.bin(Float(exp2(low)) * 0.5), 0)
+            XCTAssertEqual(bins.bin(Float(exp2(high)) * 2), count - 1)
+        }
+    }
+
+    /// Counted in row chunks on several workers (an area taller than a chunk, partly outside the
+    /// image, with negative and zero values): the same bytes as on one, and the formula's counts.
+    func testLogarithmicHistogramIsTheSameOnEveryThreadCount() throws {
+        let (image, pixels) = try randomImage(width: 23, height: 150, seed: 5, range: -0.2...1.2)
+        let area = Rect(x: -4, y: 10, width: 31, height: 135)
+        let histogram = try image.filtered("CIAreaLogarithmicHistogram", ["inputExtent": .rect(area)])
+        let reference = try exactContext(threads: 1).render(histogram, format: .rgbaf).bytes
+        for threads in [2, 5] {
+            XCTAssertTrue(try exactContext(threads: threads).render(histogram, format: .rgbaf).bytes == reference, "\(threads) threads")
+        }
+        // Float64 counts: 64 bins over stops −10…4; pixels of the area outside the image are 0 (bin 0).
+        var counts = [[Double]](repeating: [Double](repeating: 0, count: 64), count: 4)
+        for y in 10..<145 {
+            for x in -4..<27 {
+                let p = x >= 0 && x < 23 ? pixels[y * 23 + x] : [0, 0, 0, 0]
+                for c in 0..<4 {
+                    let scaled = c == 3 ? p[c] * 64 : (p[c] > 0 ? (log2(p[c]) + 10) / 14 * 64 : -1)
+                    counts[c][scaled < 1 ? 0 : min(Int(scaled), 63)] += 1
+                }
+            }
+        }
+        let expected = (0..<64).map { bin in (0..<4).map { counts[$0][bin] / Double(31 * 135) } }
+        assertPixels(try renderPixels(histogram, histogram.extent), expected, tolerance: 1e-6)
+    }
+
     func testInfiniteInputsNeedAnExtent() throws {
         let infinite = try Image.filter("CIRandomGenerator")
         XCTAssertThrowsError(try infinite.filtered("CIAreaMaximumAlpha"))

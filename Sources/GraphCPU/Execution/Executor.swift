@@ -292,7 +292,12 @@ package struct Executor: Backend {
             switch stage.work {
             case .area, .processor: return true
             case .program(let program, _, _, _, _):
-                return program.instructions.contains { if case .sample = $0 { return true } else { return false } }
+                return program.instructions.contains {
+                    switch $0 {
+                    case .sample, .stencil: return true
+                    default: return false
+                    }
+                }
             }
         }
     }

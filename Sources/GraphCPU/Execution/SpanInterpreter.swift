@@ -20,6 +20,7 @@ struct SpanInterpreter {
             case destinationY(Int)
             case load(input: Int, Int, Int, Int, Int)
             case sample(input: Int, x: Int, y: Int, Int, Int, Int, Int)
+            case stencil(input: Int, dx: Int, dy: Int, Int, Int, Int, Int)
             case matrix(destination: (Int, Int, Int, Int), source: (Int, Int, Int, Int), uniformBase: Int)
             case matrixRGB(destination: (Int, Int, Int), source: (Int, Int, Int, Int), uniformBase: Int)
             case lookup3D(destination: (Int, Int, Int, Int), source: (Int, Int, Int, Int), dimension: Int, extrapolate: Bool,
@@ -31,6 +32,8 @@ struct SpanInterpreter {
         let registerCount: Int
         /// For each extra register: the value source (a constant or a uniform slot).
         let preloads: [Operand]
+        /// Per input, the rows and columns its stencil taps read (nil: none).
+        let stencilFootprints: [StencilRows.Footprint?]
 
         init(_ program: Program) {
             var preloads: [Operand] = []
@@ -56,6 +59,8 @@ struct SpanInterpreter {
                 case .load(let input, let q): ops.append(.load(input: input, q.r, q.g, q.b, q.a))
                 case .sample(let input, let x, let y, let q):
                     ops.append(.sample(input: input, x: reg(x), y: reg(y), q.r, q.g, q.b, q.a))
+                case .stencil(let input, let dx, let dy, let q):
+                    ops.append(.stencil(input: input, dx: dx, dy: dy, q.r, q.g, q.b, q.a))
                 case .colorMatrix(let d, let s, let b):
                     ops.append(.matrix(destination: (d.r, d.g, d.b, d.a), source: (reg(s.r), reg(s.g), reg(s.b), reg(s.a)),
                                        uniformBase: b))
@@ -70,6 +75,7 @@ struct SpanInterpreter {
             }
             self.ops = ops
             self.preloads = preloads
+            stencilFootprints = StencilRows.footprints(of: ops, inputCount: program.inputCount)
             self.registerCount = base + preloads.count
         }
     }
@@ -78,6 +84,8 @@ struct SpanInterpreter {
     final class RegisterFile {
         private(set) var base: UnsafeMutablePointer<Float>
         private(set) var capacity: Int
+        /// The input rows the worker's stencil taps read.
+        let stencilRows = StencilRows()
         init() {
             capacity = 64
             base = .allocate(capacity: capacity * SpanInterpreter.spanWidth)
@@ -101,8 +109,10 @@ struct SpanInterpreter {
                     registers: RegisterFile, sink: OutputSink, table: ChannelTable?) {
         guard !rect.isEmpty else { return }
         let width = spanWidth
-        // The program's registers, then the scratch of `sample` (see SpanGather.runHalfPlanes).
-        registers.reserve(executable.registerCount + SpanGather.scratchRegisters)
+        // The program's registers, then the coordinates of a gathered stencil tap and the scratch of
+        // `sample` (see SpanGather.runHalfPlanes).
+        registers.reserve(executable.registerCount + 2 + SpanGather.scratchRegisters)
+        if executable.stencilFootprints.contains(where: { $0 != nil }) { registers.stencilRows.reset(for: executable.stencilFootprints) }
         // Constants and uniforms, expanded into whole registers once.
         for (offset, operand) in executable.preloads.enumerated() {
             let value: Float
@@ -181,6 +191,12 @@ struct SpanInterpreter {
             inputs[input].sample(xs: registers.register(xr), ys: registers.register(yr), count: n,
                                  into: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)),
                                  scratch: UnsafeMutableRawPointer(registers.register(registers.capacity - SpanGather.scratchRegisters)))
+        case .stencil(let input, let dx, let dy, let r, let g, let b, let a):
+            let scratch = registers.capacity - SpanGather.scratchRegisters
+            registers.stencilRows.tap(inputs[input], input: input, dx: dx, dy: dy, x0: x0, y: y, count: n,
+                                      into: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)),
+                                      coordinates: (registers.register(scratch - 2), registers.register(scratch - 1)),
+                                      scratch: UnsafeMutableRawPointer(registers.register(scratch)))
         case .matrix(let d, let s, let base):
             SpanLoops.colorMatrix(
                 destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2), registers.register(d.3)),

@@ -113,6 +113,10 @@ package enum Instruction: Hashable, Sendable {
     /// Reads input `input` at a working-space point (warp and general kernels: `sample()`),
     /// with the input's sampling filter and edge mode.
     case sample(input: Int, x: Operand, y: Operand, destination: RegisterQuad)
+    /// A `sample` at `destCoord() + (dx, dy)` for whole-pixel offsets (a stencil tap, what 3×3
+    /// kernels read), lowered by ``ProgramBuilder/sample(input:x:y:)``: the same values, read from
+    /// rows of the input held once per span instead of gathered point by point.
+    case stencil(input: Int, dx: Int, dy: Int, destination: RegisterQuad)
     /// A 4×5 colour matrix on unclamped values: `out[i] = Σ_j m[i][j]·in[j] + m[i][4]`,
     /// with the 20 coefficients in uniforms `uniformBase ..< uniformBase + 20`, row-major.
     case colorMatrix(destination: RegisterQuad, source: OperandQuad, uniformBase: Int)
@@ -134,7 +138,7 @@ package enum Instruction: Hashable, Sendable {
         case .unary(_, let d, _), .binary(_, let d, _, _), .ternary(_, let d, _, _, _), .move(let d, _),
              .destinationX(let d), .destinationY(let d):
             return [d]
-        case .load(_, let quad), .sample(_, _, _, let quad), .colorMatrix(let quad, _, _),
+        case .load(_, let quad), .sample(_, _, _, let quad), .stencil(_, _, _, let quad), .colorMatrix(let quad, _, _),
              .lookup3D(let quad, _, _, _, _):
             return quad.registers
         case .colorMatrixRGB(let triple, _, _):
@@ -150,7 +154,7 @@ package enum Instruction: Hashable, Sendable {
         case .unary(_, _, let a), .move(_, let a): return [a]
         case .binary(_, _, let a, let b): return [a, b]
         case .ternary(_, _, let a, let b, let c): return [a, b, c]
-        case .destinationX, .destinationY, .load: return []
+        case .destinationX, .destinationY, .load, .stencil: return []
         case .sample(_, let x, let y, _): return [x, y]
         case .colorMatrix(_, let source, _), .colorMatrixRGB(_, let source, _), .lookup3D(_, let source, _, _, _):
             return source.operands
@@ -175,6 +179,7 @@ package enum Instruction: Hashable, Sendable {
         case .destinationY(let d): return .destinationY(map(d))
         case .load(let input, let q): return .load(input: input, destination: quad(q))
         case .sample(let input, let x, let y, let q): return .sample(input: input, x: op(x), y: op(y), destination: quad(q))
+        case .stencil(let input, let dx, let dy, let q): return .stencil(input: input, dx: dx, dy: dy, destination: quad(q))
         case .colorMatrix(let d, let s, let base): return .colorMatrix(destination: quad(d), source: ops(s), uniformBase: base)
         case .colorMatrixRGB(let d, let s, let base):
             return .colorMatrixRGB(destination: RegisterTriple(map(d.r), map(d.g), map(d.b)), source: ops(s), uniformBase: base)

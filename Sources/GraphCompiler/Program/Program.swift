@@ -37,6 +37,7 @@ extension Instruction {
         case .destinationY(let d): return "r\(d) = destCoord.y"
         case .load(let input, let q): return "\(q) = load in\(input)"
         case .sample(let input, let x, let y, let q): return "\(q) = sample in\(input) at (\(x), \(y))"
+        case .stencil(let input, let dx, let dy, let q): return "\(q) = stencil in\(input) at destCoord + (\(dx), \(dy))"
         case .colorMatrix(let d, let s, let base): return "\(d) = matrix u\(base)..u\(base + 19) \(s)"
         case .colorMatrixRGB(let d, let s, let base): return "\(d) = matrix.rgb u\(base)..u\(base + 14) \(s)"
         case .lookup3D(let d, let s, let dimension, let extrapolate, let base):

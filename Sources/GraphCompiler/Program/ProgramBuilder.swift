@@ -18,6 +18,11 @@ package struct ProgramBuilder: Sendable {
     package var currentOrigin = ""
     /// Input slots whose R, G and B are equal bit for bit (filled by the stage lowering).
     package var greyInputs: Set<Int> = []
+    /// Input slots read with clamped edges whose pixels all have alpha 1 (opaque, non-empty extent;
+    /// filled by the stage lowering): a stencil tap reads one of their pixels (weights 1, 0, 0, 0),
+    /// so its alpha is the constant 1 and the code on it folds away, as after a `load`. (A gather
+    /// between pixels sums four weights, not exactly 1.)
+    package var opaqueClampedInputs: Set<Int> = []
     private var numbering = ValueNumbering()
 
     package init() {}
@@ -110,7 +115,8 @@ package struct ProgramBuilder: Sendable {
         return (.register(x), .register(y))
     }
 
-    private var destinationCache: (x: Operand, y: Operand)?
+    /// The registers of `destCoord()` once emitted.
+    private(set) var destinationCache: (x: Operand, y: Operand)?
 
     /// Reads input `slot` at the destination pixels: `(v, v, v, a)` from a grey input.
     package mutating func load(input slot: Int) -> OperandQuad {
@@ -121,12 +127,19 @@ package struct ProgramBuilder: Sendable {
     }
 
     /// Samples input `slot` at a working-space point: `(v, v, v, a)` from a grey input (the
-    /// interpolation is the same on each channel).
+    /// interpolation is the same on each channel). A point that is `destCoord()` plus whole pixels
+    /// becomes a stencil tap (``stencilOffset(x:y:)``).
     package mutating func sample(input slot: Int, x: Operand, y: Operand) -> OperandQuad {
         let quad = newQuad()
-        emit(.sample(input: slot, x: x, y: y, destination: quad))
-        return greyInputs.contains(slot) ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), .register(quad.a))
-            : OperandQuad(quad)
+        var alpha = Operand.register(quad.a)
+        if let (dx, dy) = stencilOffset(x: x, y: y) {
+            emit(.stencil(input: slot, dx: dx, dy: dy, destination: quad))
+            if opaqueClampedInputs.contains(slot) { alpha = .constant(1) }
+        } else {
+            emit(.sample(input: slot, x: x, y: y, destination: quad))
+        }
+        return greyInputs.contains(slot) ? OperandQuad(.register(quad.r), .register(quad.r), .register(quad.r), alpha)
+            : OperandQuad(.register(quad.r), .register(quad.g), .register(quad.b), alpha)
     }
 
     /// Applies a 4×5 row-major colour matrix held in 20 new uniforms. Equal R, G and B rows (bit

@@ -197,6 +197,9 @@ package final class ReferenceEvaluator {
             case .sample(let input, let sx, let sy, let q):
                 let v = try sample(node.inputs[input], read(sx), read(sy), .linear)
                 registers[q.r] = v[0]; registers[q.g] = v[1]; registers[q.b] = v[2]; registers[q.a] = v[3]
+            case .stencil(let input, let dx, let dy, let q):
+                let v = try sample(node.inputs[input], (Float(x) + 0.5) + Float(dx), (Float(y) + 0.5) + Float(dy), .linear)
+                registers[q.r] = v[0]; registers[q.g] = v[1]; registers[q.b] = v[2]; registers[q.a] = v[3]
             case .colorMatrix(let d, let s, let base):
                 let input = [read(s.r), read(s.g), read(s.b), read(s.a)].map(Double.init)
                 let out = (0..<4).map { i in

@@ -9,7 +9,7 @@ struct PixelEvaluator {
     var destination: (x: Float, y: Float) = (0.5, 0.5)
     /// The pixel `load(input:)` returns, per input slot.
     var loads: [Int: [Float]] = [:]
-    /// What `sample(input:x:y:)` returns.
+    /// What `sample(input:x:y:)` returns (and a stencil tap, at the destination plus its offset).
     var sample: (_ input: Int, _ x: Float, _ y: Float) -> [Float] = { _, _, _ in [0, 0, 0, 0] }
 
     /// Runs `instructions`; returns the register file and the stored pixel (if any).
@@ -36,6 +36,9 @@ struct PixelEvaluator {
                 (r[q.r], r[q.g], r[q.b], r[q.a]) = (p[0], p[1], p[2], p[3])
             case .sample(let input, let x, let y, let q):
                 let p = sample(input, v(x), v(y))
+                (r[q.r], r[q.g], r[q.b], r[q.a]) = (p[0], p[1], p[2], p[3])
+            case .stencil(let input, let dx, let dy, let q):
+                let p = sample(input, destination.x + Float(dx), destination.y + Float(dy))
                 (r[q.r], r[q.g], r[q.b], r[q.a]) = (p[0], p[1], p[2], p[3])
             case .colorMatrix(let d, let s, let base):
                 let input = s.operands.map(v)

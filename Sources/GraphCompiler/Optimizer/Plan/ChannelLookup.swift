@@ -34,7 +34,7 @@ enum ChannelLookup {
             case .load(0, let q):
                 loads += 1
                 for (bit, r) in zip([UInt8(1), 2, 4, 8], q.registers) where r < masks.count { masks[r] = bit }
-            case .load, .sample, .destinationX, .destinationY:
+            case .load, .sample, .stencil, .destinationX, .destinationY:
                 return false
             case .store(let q):
                 let stored = q.operands.map(mask)

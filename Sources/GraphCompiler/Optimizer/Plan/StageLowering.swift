@@ -44,6 +44,9 @@ struct StageLowering {
         if let index = slots.firstIndex(of: slot) { return index }
         slots.append(slot)
         if stageBuilder.isGrey(slot) { builder.greyInputs.insert(slots.count - 1) }
+        if slot.edge == .clamp, stageBuilder.isOpaque(slot.node), !slot.node.extent.integral.isEmpty {
+            if case .yuv = slot.source {} else { builder.opaqueClampedInputs.insert(slots.count - 1) }
+        }
         return slots.count - 1
     }
 

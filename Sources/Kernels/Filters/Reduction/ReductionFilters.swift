@@ -213,20 +213,25 @@ struct AreaReduction: ImageProcessor {
             }
             let total = Double(pixels.width * pixels.height)
             for bin in 0..<bins { write((0..<3).map { Float(counts[$0][bin] / total * scale) } + [1], x: bin) }
-        case .logarithmicHistogram(let bins, let scale, let minimumStop, let maximumStop):
-            var counts = [[Double]](repeating: [Double](repeating: 0, count: bins), count: 4)
-            var totals = [Double](repeating: 0, count: 4)
-            let perStop = Double(bins) / (maximumStop - minimumStop)
-            pixels.forEachPixel { p in
-                for c in 0..<4 {
-                    let v = Double(p[c])
-                    if v.isNaN { continue }
-                    let scaled = c == 3 ? v * Double(bins) : (v > 0 ? (log2(v) - minimumStop) * perStop : -Double.infinity)
-                    counts[c][AreaReduction.bin(scaled, bins)] += 1
-                    totals[c] += 1
-                }
+        case .logarithmicHistogram:
+            try process(inputs: inputs, output: output, threads: 1)
+        }
+    }
+
+    /// The same; the logarithmic histogram counts rows on up to `threads` workers (counts are
+    /// integers, so the result is the same for any split).
+    func process(inputs: [PlanarBuffer], output: PlanarBuffer, threads: Int) throws {
+        guard case .logarithmicHistogram(let bins, let scale, let minimumStop, let maximumStop) = kind else {
+            return try process(inputs: inputs, output: output)
+        }
+        let pixels = AreaPixels(buffer: inputs[0], area: area)
+        let (counts, totals) = pixels.logarithmicHistogram(LogarithmicBins(count: bins, minimumStop: minimumStop, maximumStop: maximumStop),
+                                                           threads: threads)
+        for bin in 0..<bins {
+            for channel in 0..<4 {
+                let value = Float(Double(counts[channel][bin]) / max(Double(totals[channel]), 1) * scale)
+                output.setValue(value, channel: channel, x: bin, y: 0)
             }
-            for bin in 0..<bins { write((0..<4).map { Float(counts[$0][bin] / max(totals[$0], 1) * scale) }, x: bin) }
         }
     }
 
@@ -250,6 +255,55 @@ extension AreaPixels {
                 body(p)
             }
         }
+    }
+
+    /// CIAreaLogarithmicHistogram's counts: per colour channel of the bins of `bins`, for alpha of
+    /// `clamp(⌊a·count⌋, 0, count − 1)`, over the non-NaN values (pixels outside the buffer are 0:
+    /// bin 0), and the values counted. Rows are counted in chunks of 64 on up to `threads` workers,
+    /// each into counts of its own, summed after.
+    func logarithmicHistogram(_ bins: LogarithmicBins, threads: Int) -> (counts: [[Int]], totals: [Int]) {
+        let chunkRows = 64, chunks = (height + chunkRows - 1) / chunkRows
+        // Per chunk and channel: the bins, the values counted, the values buffered.
+        let perChannel = bins.count + 2, perChunk = 4 * perChannel
+        var partial = [Int](repeating: 0, count: chunks * perChunk)
+        partial.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            nonisolated(unsafe) let shared = base
+            ProcessorWorkers.forEach(chunks, threads: threads) { chunk in
+                for row in (chunk * chunkRows)..<min(height, (chunk + 1) * chunkRows) {
+                    for channel in 0..<4 {
+                        guard let (run, _, n) = bufferedRun(channel: channel, row: row, columns: 0..<width) else { continue }
+                        let counts = shared + chunk * perChunk + channel * perChannel
+                        var counted = 0
+                        if channel == 3 {
+                            let scale = Double(bins.count)
+                            for i in 0..<n where !run[i].isNaN {
+                                counts[AreaReduction.bin(Double(run[i]) * scale, bins.count)] += 1
+                                counted += 1
+                            }
+                        } else {
+                            counted = bins.count(run, n, into: counts)
+                        }
+                        counts[bins.count] += counted
+                        counts[bins.count + 1] += n
+                    }
+                }
+            }
+        }
+        var counts = [[Int]](repeating: [Int](repeating: 0, count: bins.count), count: 4), totals = [0, 0, 0, 0]
+        for chunk in 0..<chunks {
+            for channel in 0..<4 {
+                let offset = chunk * perChunk + channel * perChannel
+                for bin in 0..<bins.count { counts[channel][bin] += partial[offset + bin] }
+                totals[channel] += partial[offset + bins.count]
+                // The pixels outside the buffer (0) this chunk's rows hold.
+                let rows = min(height, (chunk + 1) * chunkRows) - chunk * chunkRows
+                let unbuffered = rows * width - partial[offset + bins.count + 1]
+                counts[channel][0] += unbuffered
+                totals[channel] += unbuffered
+            }
+        }
+        return (counts, totals)
     }
 
     /// The pixel of least (or greatest) non-NaN alpha, the first in row order on ties; transparent
