@@ -88,12 +88,15 @@ static int row_512(const int16_t *source, const int32_t *firsts, const int32_t *
     for (; o + 16 <= count; o += 16) {
         const __m512i index = _mm512_loadu_si512((const void *)(firsts + o));
         __m512i acc = _mm512_setzero_si512();
-        const int32_t base = _mm512_reduce_min_epi32(index);
-        if (_mm512_reduce_max_epi32(index) - base + 2 * pairCount <= 64) {
+        // Within the window when every d = firsts[o] − firsts[first of the group] is in [0, 64 − 2·pairCount].
+        const int32_t base = firsts[o];
+        const __m512i d = _mm512_sub_epi32(index, _mm512_set1_epi32(base));
+        const __mmask16 outside = _mm512_cmplt_epi32_mask(d, _mm512_setzero_si512())
+            | _mm512_cmpgt_epi32_mask(d, _mm512_set1_epi32(64 - 2 * pairCount));
+        if (outside == 0) {
             const __m512i low = _mm512_loadu_si512((const void *)(source + base));
             const __m512i high = _mm512_loadu_si512((const void *)(source + base + 32));
-            // Lane o's two 16-bit indices: d and d + 1, d = firsts[o] − base (then + 2p per pair).
-            const __m512i d = _mm512_sub_epi32(index, _mm512_set1_epi32(base));
+            // Lane o's two 16-bit indices: d and d + 1 (then + 2p per pair).
             __m512i picks = _mm512_or_si512(d, _mm512_slli_epi32(_mm512_add_epi32(d, one), 16));
             const __m512i two = _mm512_set1_epi16(2);
             for (int p = 0; p < pairCount; p++) {

@@ -395,9 +395,10 @@ final class RowKernelTests: XCTestCase {
                 XCTAssertEqual(blocked[(y * 150)..<(y * 150 + width)].map(\.bitPattern), single.map(\.bitPattern), "width \(width) row \(y)")
             }
         }
-        // Interleaved 8-bit pixels to code rows (RGB 16 pixels a step where the CPU has AVX2; BGRA).
-        let pixels = (0..<(4 * 100)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        for count in [0, 1, 15, 16, 17, 33, 100] {
+        // Interleaved 8-bit pixels to code rows (RGB 64 pixels a step where the CPU has AVX-512 VBMI,
+        // then 16 with AVX2; BGRA).
+        let pixels = (0..<(4 * 140)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for count in [0, 1, 15, 16, 17, 33, 63, 64, 65, 100, 140] {
             var r = [Int16](repeating: -1, count: count), g = r, b = r
             graph_unpack8_codes_row(pixels, 3, 0, 2, Int32(count), &r, &g, &b)
             XCTAssertEqual(r, (0..<count).map { Int16(pixels[3 * $0]) }, "RGB count \(count)")
