@@ -302,6 +302,57 @@ final class RowKernelTests: XCTestCase {
         XCTAssertEqual(Double(result[3]), encode(0.2125 * 2 + 0.7154 * 0.5 + 0.0721 * 0.2), accuracy: 1e-6)
         XCTAssertEqual(Double(result[4]), -encode(0.5), accuracy: 2e-5)
     }
+    /// The integer rows of the 8-bit resample (AVX-512 VNNI, AVX2 where the CPU has them, their
+    /// leftovers the portable loop) give the portable loop's bits for every count, tap count (odd
+    /// ones pair the last tap with a zero) and stride, and the portable loops are the exact sums.
+    func testIntegerResampleRowsMatchPortableAndTheExactSum() {
+        var rng = SeededGenerator(seed: 27)
+        // Vertical: codes, signed weights shared by the row.
+        let codes = (0..<(300 * 20)).map { _ in Int16.random(in: 0...255, using: &rng) }
+        for taps in [1, 2, 3, 7, 8, 13] {
+            let weights = (0..<taps).map { _ in Int16.random(in: -8000...20000, using: &rng) }
+            for count in [1, 15, 16, 17, 31, 32, 33, 63, 100, 200] {
+                for stride in [1, 300] where count - 1 + (taps - 1) * stride < codes.count {
+                    var fast = [Int16](repeating: 0, count: count), portable = fast
+                    graph_weighted_rows_to_int16(codes, stride, weights, Int32(taps), Int32(count), 14, &fast)
+                    graph_weighted_rows_to_int16_portable(codes, stride, weights, Int32(taps), Int32(count), 14, &portable)
+                    XCTAssertEqual(fast, portable, "taps \(taps) count \(count) stride \(stride)")
+                    let i = count - 1
+                    let exact = (0..<taps).reduce(0) { $0 + Int(weights[$1]) * Int(codes[i + $1 * stride]) }
+                    XCTAssertEqual(Int(portable[i]), (exact + 8192) >> 14, "taps \(taps) count \(count) stride \(stride)")
+                }
+            }
+        }
+        // Horizontal: each output its own first tap and pairs of weights; first taps anywhere (spread
+        // wide: the AVX-512 path gathers) and a resample's, ascending (the taps of 16 outputs within 64
+        // values: it permutes).
+        let row = (0..<464).map { _ in Int16.random(in: -2000...9000, using: &rng) }
+        for (pairCount, spread) in [1, 3, 4, 7].flatMap({ [($0, true), ($0, false)] }) {
+            for count in [1, 7, 8, 9, 15, 16, 17, 33, 100] {
+                let firsts = (0..<count).map { o in
+                    spread ? Int32.random(in: 0...Int32(400 - 2 * pairCount), using: &rng) : Int32(o * 10 / 3 + o % 2)
+                }
+                let pairs = (0..<(pairCount * count)).map { _ -> Int32 in
+                    let lo = UInt16(bitPattern: Int16.random(in: -3000...8000, using: &rng))
+                    let hi = UInt16(bitPattern: Int16.random(in: -3000...8000, using: &rng))
+                    return Int32(bitPattern: UInt32(lo) | UInt32(hi) << 16)
+                }
+                var fast = [Float](repeating: 0, count: count), portable = fast
+                graph_resample_codes_row(row, firsts, pairs, count, Int32(pairCount), Int32(count), 1e-6, &fast)
+                graph_resample_codes_row_portable(row, firsts, pairs, count, Int32(pairCount), Int32(count), 1e-6, &portable)
+                XCTAssertEqual(fast.map(\.bitPattern), portable.map(\.bitPattern), "pairs \(pairCount) count \(count) spread \(spread)")
+                let o = count - 1, first = Int(firsts[o])
+                var exact = 0
+                for p in 0..<pairCount {
+                    let w = UInt32(bitPattern: pairs[p * count + o])
+                    exact += Int(Int16(truncatingIfNeeded: w)) * Int(row[first + 2 * p])
+                        + Int(Int16(truncatingIfNeeded: w >> 16)) * Int(row[first + 2 * p + 1])
+                }
+                XCTAssertEqual(portable[o], Float(exact) * 1e-6, "pairs \(pairCount) count \(count)")
+            }
+        }
+    }
+
     /// The integer rows of the 8-bit Gaussian (AVX-512 VNNI, AVX2 where the CPU has them, their
     /// leftovers the narrower loops) give the portable loop's bits for every count, radius (odd and
     /// even: the centre pairs differently) and stride, and the portable loop is the exact sum.
@@ -344,9 +395,10 @@ final class RowKernelTests: XCTestCase {
                 XCTAssertEqual(blocked[(y * 150)..<(y * 150 + width)].map(\.bitPattern), single.map(\.bitPattern), "width \(width) row \(y)")
             }
         }
-        // Interleaved 8-bit pixels to code rows (RGB 16 pixels a step where the CPU has AVX2; BGRA).
-        let pixels = (0..<(4 * 100)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        for count in [0, 1, 15, 16, 17, 33, 100] {
+        // Interleaved 8-bit pixels to code rows (RGB 64 pixels a step where the CPU has AVX-512 VBMI,
+        // then 16 with AVX2; BGRA).
+        let pixels = (0..<(4 * 140)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for count in [0, 1, 15, 16, 17, 33, 63, 64, 65, 100, 140] {
             var r = [Int16](repeating: -1, count: count), g = r, b = r
             graph_unpack8_codes_row(pixels, 3, 0, 2, Int32(count), &r, &g, &b)
             XCTAssertEqual(r, (0..<count).map { Int16(pixels[3 * $0]) }, "RGB count \(count)")

@@ -29,6 +29,7 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CLookup3D.h"
 #include "CBilateralSlice.h"
 #include "CResampleColumns.h"
+#include "CResampleCodes.h"
 #include "CPixelRows.h"
 #include "CSymmetricConvolve.h"
 #include "CTransferSpan.h"

@@ -145,6 +145,11 @@ public final class Context: @unchecked Sendable {
             : ColorManagement.insertConversions(resolved, working: options.workingColorSpace,
                                                 output: outputTarget(colorSpace).convertTo)
         var optimized = options.fusion ? Optimizer.optimize(managed) : (managed, [])
+        if options.fusion {
+            var changes: [String] = []
+            optimized.0 = IntegerResampleOfCodes.run(optimized.0, log: &changes)
+            optimized.1.append((IntegerResampleOfCodes.name, changes))
+        }
         optimized.1.insert(("resolve-file-sources", resolveLog), at: 0)
         do {
             try checkProcessorNesting(optimized.0)
