@@ -1,4 +1,4 @@
-// exp, exp2, log, log2, sin and cos over spans (see CTranscendentalSpan.h): Cephes' float
+// exp, exp2, log, log2, sin, cos and atan over spans (see CTranscendentalSpan.h): Cephes' float
 // reductions and polynomials, eight lanes per AVX2 step with the same operations in the same order
 // as the scalar path; lanes outside the polynomials' ranges go to libm.
 #include "CTranscendentalSpan.h"
@@ -140,6 +140,34 @@ static inline float cos_one(float x) {
     return from_bits(to_bits(v) ^ sign);
 }
 
+static const float kTanThreeEighthsPi = 2.414213562373095f;
+static const float kTanEighthPi = 0.4142135623730950f;
+static const float kHalfPi = 1.5707963267948966f;
+static const float kQuarterPi = 0.7853981633974483f;
+
+/// The arctangent polynomial of r (|r| ≤ tan π/8): r + r³·P(r²).
+static inline float atan_reduced(float r) {
+    float z = r * r;
+    float p = 8.05374449538e-2f;
+    p = p * z - 1.38776856032e-1f;
+    p = p * z + 1.99777106478e-1f;
+    p = p * z - 3.33329491539e-1f;
+    return ((p * z) * r) + r;
+}
+
+static inline float atan_one(float x) {
+    float a = fabsf(x), base, r;
+    if (a > kTanThreeEighthsPi) {
+        base = kHalfPi, r = -1.0f / a;
+    } else if (a > kTanEighthPi) {
+        base = kQuarterPi, r = (a - 1.0f) / (a + 1.0f);
+    } else {
+        base = 0.0f, r = a;
+    }
+    float v = base + atan_reduced(r);
+    return from_bits(to_bits(v) ^ (to_bits(x) & 0x80000000u));
+}
+
 static inline float one(GraphTranscendental f, float x) {
     switch (f) {
     case GRAPH_TRANSCENDENTAL_EXP: return exp_one(x);
@@ -148,6 +176,7 @@ static inline float one(GraphTranscendental f, float x) {
     case GRAPH_TRANSCENDENTAL_LOG2: return log2_one(x);
     case GRAPH_TRANSCENDENTAL_SIN: return sin_one(x);
     case GRAPH_TRANSCENDENTAL_COS: return cos_one(x);
+    case GRAPH_TRANSCENDENTAL_ATAN: return atan_one(x);
     }
     return x;
 }
@@ -275,6 +304,24 @@ static AVX2 inline __m256 sincos8(__m256 x, int cosine, __m256 *ok) {
     return _mm256_xor_ps(v, _mm256_castsi256_ps(negative));
 }
 
+/// atan_one on eight lanes (every lane is covered: `ok` is all ones).
+static AVX2 inline __m256 atan8(__m256 x, __m256 *ok) {
+    const __m256 signBit = set(-0.0f);
+    *ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+    __m256 a = _mm256_andnot_ps(signBit, x);
+    __m256 big = _mm256_cmp_ps(a, set(kTanThreeEighthsPi), _CMP_GT_OQ);
+    __m256 middle = _mm256_andnot_ps(big, _mm256_cmp_ps(a, set(kTanEighthPi), _CMP_GT_OQ));
+    __m256 r = _mm256_blendv_ps(a, _mm256_div_ps(sub(a, set(1.0f)), add(a, set(1.0f))), middle);
+    r = _mm256_blendv_ps(r, _mm256_div_ps(set(-1.0f), a), big);
+    __m256 base = _mm256_or_ps(_mm256_and_ps(big, set(kHalfPi)), _mm256_and_ps(middle, set(kQuarterPi)));
+    __m256 z = mul(r, r);
+    __m256 p = sub(mul(set(8.05374449538e-2f), z), set(1.38776856032e-1f));
+    p = add(mul(p, z), set(1.99777106478e-1f));
+    p = sub(mul(p, z), set(3.33329491539e-1f));
+    __m256 v = add(base, add(mul(mul(p, z), r), r));
+    return _mm256_xor_ps(v, _mm256_and_ps(x, signBit));
+}
+
 static AVX2 void span_avx2(GraphTranscendental f, const float *x, float *out, int n) {
     int i = 0;
     for (; i + 8 <= n; i += 8) {
@@ -286,6 +333,7 @@ static AVX2 void span_avx2(GraphTranscendental f, const float *x, float *out, in
         case GRAPH_TRANSCENDENTAL_LOG2: result = log2_8(v, &ok); break;
         case GRAPH_TRANSCENDENTAL_SIN: result = sincos8(v, 0, &ok); break;
         case GRAPH_TRANSCENDENTAL_COS: result = sincos8(v, 1, &ok); break;
+        case GRAPH_TRANSCENDENTAL_ATAN: result = atan8(v, &ok); break;
         default: graph_transcendental_span_portable(f, x, out, n); return;
         }
         _mm256_storeu_ps(out + i, result);

@@ -59,7 +59,8 @@ enum SpanLoops {
         case .log2: graph_transcendental_span(GRAPH_TRANSCENDENTAL_LOG2, a, d, Int32(n))
         case .sin: graph_transcendental_span(GRAPH_TRANSCENDENTAL_SIN, a, d, Int32(n))
         case .cos: graph_transcendental_span(GRAPH_TRANSCENDENTAL_COS, a, d, Int32(n))
-        case .tan, .asin, .acos, .atan:
+        case .atan: graph_transcendental_span(GRAPH_TRANSCENDENTAL_ATAN, a, d, Int32(n))
+        case .tan, .asin, .acos:
             for i in 0..<n { d[i] = ScalarMath.unary(op, a[i]) }
         }
     }

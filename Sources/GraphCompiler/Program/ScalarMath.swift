@@ -3,9 +3,9 @@ import Foundation
 /// Scalar definitions of every IR operator.
 ///
 /// The constant folder uses these, and the span interpreter's loops for every operator without a
-/// span kernel; `power`, `exp`, `exp2`, `log`, `log2`, `sin`, `cos` and the sRGB curves have one
-/// (CRowKernels' polynomials and tables, within a few ulp of these), so a folded constant and a
-/// computed value agree bit for bit for the others only.
+/// span kernel; `power`, `exp`, `exp2`, `log`, `log2`, `sin`, `cos`, `atan` and the sRGB curves
+/// have one (CRowKernels' polynomials and tables, within a few ulp of these), so a folded constant
+/// and a computed value agree bit for bit for the others only.
 @usableFromInline package enum ScalarMath {
     @inlinable @inline(__always)
     package static func unary(_ op: UnaryOperator, _ x: Float) -> Float {
