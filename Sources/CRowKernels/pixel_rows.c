@@ -1,9 +1,11 @@
 // 8-bit pixel rows in and out of Float32 planes with the sRGB transfer (see CPixelRows.h): the
-// loads of every 8-bit photo and the stores of every 8-bit output, one loop per channel count.
+// loads of every 8-bit photo and the stores of every 8-bit output, one loop per channel count; and
+// 8-bit rows looked up through per-channel byte tables (the channel lookup of gamma-like programs).
 #include "CPixelRows.h"
 #include "unorm8.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #pragma clang fp contract(off)
@@ -89,5 +91,32 @@ void graph_encode8_row(const float *r, const float *g, const float *b, const flo
     default:
         for (int i = 0; i < count; i++) out[i] = code(r[i], a[i], table);
         break;
+    }
+}
+
+void graph_lookup8_rgb_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, const uint8_t *codes, int count,
+                           uint8_t *out) {
+    const uint8_t *red = codes, *green = codes + 256, *blue = codes + 512;
+    if (channels == 3 && redIndex == 0) {
+        // RGB in order: byte k of the row goes through table k mod 3, four pixels a step.
+        int i = 0;
+        for (; i + 4 <= count; i += 4) {
+            const uint8_t *p = pixels + 3 * i;
+            uint8_t *o = out + 3 * i;
+            o[0] = red[p[0]], o[1] = green[p[1]], o[2] = blue[p[2]];
+            o[3] = red[p[3]], o[4] = green[p[4]], o[5] = blue[p[5]];
+            o[6] = red[p[6]], o[7] = green[p[7]], o[8] = blue[p[8]];
+            o[9] = red[p[9]], o[10] = green[p[10]], o[11] = blue[p[11]];
+        }
+        for (; i < count; i++) {
+            out[3 * i] = red[pixels[3 * i]], out[3 * i + 1] = green[pixels[3 * i + 1]], out[3 * i + 2] = blue[pixels[3 * i + 2]];
+        }
+        return;
+    }
+    const int greenIndex = channels >= 3 ? 1 : 0;
+    if (channels < 3) redIndex = blueIndex = 0;
+    for (int i = 0; i < count; i++) {
+        const uint8_t *p = pixels + (ptrdiff_t)i * channels;
+        out[3 * i] = red[p[redIndex]], out[3 * i + 1] = green[p[greenIndex]], out[3 * i + 2] = blue[p[blueIndex]];
     }
 }

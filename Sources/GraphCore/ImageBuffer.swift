@@ -54,10 +54,14 @@ public final class ImageBuffer: @unchecked Sendable {
             // Address space only: pages are committed as the fill writes rows (on the decoder's
             // thread: nothing is zeroed up front on the caller's), and a windowed fill hands them
             // back with `releaseRows(above:)`, so it holds just its window (fresh pages read 0).
+            // Huge pages where the system allows: the 24 MP gamma benchmark's process takes 2,600
+            // page faults instead of 20,000 (kernel time was a fifth of its decoder thread's), for
+            // a window up to 2 MiB larger.
             let mapped = mmap(nil, max(total, 1), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
             guard let mapped, mapped != MAP_FAILED else {
                 throw GraphError.invalidSize("cannot reserve \(total) bytes of address space for a \(width)x\(height) buffer")
             }
+            _ = madvise(mapped, max(total, 1), Int32(MADV_HUGEPAGE))
             self.storage = mapped
             self.mappedBytes = max(total, 1)
             self.release = nil

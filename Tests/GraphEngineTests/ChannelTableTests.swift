@@ -60,6 +60,35 @@ final class ChannelTableTests: XCTestCase {
         }
     }
 
+    /// RGB8 (the byte-table row kernel's in-order path, four pixels a step and a remainder) and
+    /// BGRA8 sources written to RGB8: the looked-up bytes are the ones the program computes per
+    /// pixel from the same codes as floats.
+    func testEightBitSourcesOfEveryChannelOrderLookUpTheComputedBytes() throws {
+        let width = 303, height = 3
+        let rgba = try makeTestBuffer(width: width, height: height, seed: 12)
+        let codes = rgba.storage.assumingMemoryBound(to: UInt8.self)
+        let floats = try ImageBuffer(width: width, height: height, format: .rgbaf, alphaMode: .opaque) { storage, rowBytes in
+            for row in 0..<height {
+                let out = (storage + row * rowBytes).assumingMemoryBound(to: Float.self)
+                for i in 0..<(4 * width) { out[i] = i % 4 == 3 ? 1 : Float(codes[row * rgba.rowBytes + i]) * (1 / 255) }
+            }
+        }
+        let context = unmanaged()
+        let computed = try context.render(try gamma(Image(buffer: floats)), format: .rgb8)
+        for (format, order) in [(PixelFormat.rgb8, [0, 1, 2]), (.bgra8, [2, 1, 0, 3])] {
+            var bytes: [UInt8] = []
+            for row in 0..<height {
+                for x in 0..<width { bytes += order.map { codes[row * rgba.rowBytes + 4 * x + $0] } }
+            }
+            let source = try ImageBuffer(width: width, height: height, format: format, alphaMode: .opaque, colorSpace: nil, bytes: bytes)
+            let image = try gamma(Image(buffer: source))
+            let dump = try context.dump(image)
+            XCTAssertTrue(dump.programs.last?.instructions.contains { $0.hasPrefix(decision) } ?? false, dump.text())
+            let looked = try context.render(image, format: .rgb8)
+            XCTAssertEqual(looked.bytes, computed.bytes, "\(format)")
+        }
+    }
+
     /// A region reaching outside the source (zero edge) computes the spans outside per pixel.
     func testSpansOutsideTheSourceAreComputed() throws {
         let (bytes, floats) = try sources(width: 40, height: 3)

@@ -33,6 +33,7 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CPixelRows.h"
 #include "CSymmetricConvolve.h"
 #include "CTransferSpan.h"
+#include "CTranscendentalSpan.h"
 #include "CVariableBlend.h"
 
 #endif

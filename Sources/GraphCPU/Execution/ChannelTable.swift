@@ -1,3 +1,5 @@
+import CRowKernels
+
 /// The tables of a stage the plan has look its channels up (``ChannelLookup``): the program's
 /// results for the 256 codes of its one 8-bit input, computed once per render by running the
 /// program itself over them, so every pixel is three table reads instead of the program's
@@ -44,14 +46,8 @@ struct ChannelTable {
                        into out: UnsafeMutablePointer<UInt8>) {
         let channels = buffer.format.channels
         let (red, blue) = channels >= 3 ? buffer.format.redAndBlueIndices : (0, 0)
-        let green = channels >= 3 ? 1 : 0
         let p = UnsafePointer((buffer.storage + row * buffer.rowBytes).assumingMemoryBound(to: UInt8.self)) + column * channels
-        for i in 0..<count {
-            let pixel = p + i * channels
-            out[3 * i] = codes[Int(pixel[red])]
-            out[3 * i + 1] = codes[256 + Int(pixel[green])]
-            out[3 * i + 2] = codes[512 + Int(pixel[blue])]
-        }
+        graph_lookup8_rgb_row(p, Int32(channels), Int32(red), Int32(blue), codes, Int32(count), out)  // CRowKernels
     }
 
     /// Fills `count` pixels of the four registers from source row `row` starting at `column` (inside

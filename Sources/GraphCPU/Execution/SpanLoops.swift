@@ -53,7 +53,14 @@ enum SpanLoops {
             (decode ? TransferTables.decode : TransferTables.encode).withUnsafeBufferPointer { table in
                 if let base = table.baseAddress { graph_transfer_span(base, Int32(TransferTables.resolution), decode ? 1 : 0, a, d, Int32(n)) }
             }
-        case .exp, .exp2, .log, .log2, .sin, .cos, .tan, .asin, .acos, .atan:
+        case .exp: graph_transcendental_span(GRAPH_TRANSCENDENTAL_EXP, a, d, Int32(n))  // CRowKernels: polynomials, eight lanes
+        case .exp2: graph_transcendental_span(GRAPH_TRANSCENDENTAL_EXP2, a, d, Int32(n))
+        case .log: graph_transcendental_span(GRAPH_TRANSCENDENTAL_LOG, a, d, Int32(n))
+        case .log2: graph_transcendental_span(GRAPH_TRANSCENDENTAL_LOG2, a, d, Int32(n))
+        case .sin: graph_transcendental_span(GRAPH_TRANSCENDENTAL_SIN, a, d, Int32(n))
+        case .cos: graph_transcendental_span(GRAPH_TRANSCENDENTAL_COS, a, d, Int32(n))
+        case .atan: graph_transcendental_span(GRAPH_TRANSCENDENTAL_ATAN, a, d, Int32(n))
+        case .tan, .asin, .acos:
             for i in 0..<n { d[i] = ScalarMath.unary(op, a[i]) }
         }
     }

@@ -2,8 +2,10 @@ import Foundation
 
 /// Scalar definitions of every IR operator.
 ///
-/// The span interpreter's loops and the constant folder both use these, so a folded constant and a
-/// computed value agree bit for bit. The reference evaluator deliberately does *not* use them.
+/// The constant folder uses these, and the span interpreter's loops for every operator without a
+/// span kernel; `power`, `exp`, `exp2`, `log`, `log2`, `sin`, `cos`, `atan` and the sRGB curves
+/// have one (CRowKernels' polynomials and tables, within a few ulp of these), so a folded constant
+/// and a computed value agree bit for bit for the others only.
 @usableFromInline package enum ScalarMath {
     @inlinable @inline(__always)
     package static func unary(_ op: UnaryOperator, _ x: Float) -> Float {
