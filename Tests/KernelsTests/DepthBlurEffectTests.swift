@@ -189,7 +189,7 @@ final class DepthBlurEffectTests: XCTestCase {
         // coverage spreads over the sharp background on both sides of its edge (partial occlusion):
         // out = cov·red + (1 − cov)·bg, inside too, where the background hidden behind the object's
         // edge shows through (the engine extends the background around it; this one is smooth).
-        // The nearer side wins a 1.5 px disc at the depth edge (the blur value's maximum), so the
+        // The nearer side wins a 1 px disc at the depth edge (the blur value's maximum), so the
         // four pixels at the edge lag the exact profile by about a pixel; the rest follows it, within
         // 0.05: the half-size layer's disc is chosen for its spread (radius 2.94 there, with the box,
         // has the variance of the disc of radius 6; the Catmull-Rom enlargement adds none), so its
