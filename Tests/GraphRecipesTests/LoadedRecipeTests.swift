@@ -52,6 +52,34 @@ final class LoadedRecipeTests: XCTestCase {
         XCTAssertEqual(written.extent, recipe.outputs[0].image.extent)
     }
 
+    /// `--set IMAGE.KEY.MEMBER=…` sets a member of an object value (here the source of an image input);
+    /// a member of a value that is not an object is an error naming it, not ignored.
+    func testSetReachesIntoAnObjectValueAndRefusesANonObject() throws {
+        let text = #"""
+        {"version": 1, "images": {
+            "red": {"generator": "CIConstantColorGenerator", "inputs": {"inputColor": [1, 0, 0, 1]}, "crop": [0, 0, 2, 2]},
+            "blue": {"generator": "CIConstantColorGenerator", "inputs": {"inputColor": [0, 0, 1, 1]}, "crop": [0, 0, 2, 2]},
+            "out": {"filter": "CIHueAdjust", "inputs": {"inputImage": {"image": "red"}, "inputAngle": 0}}},
+         "outputs": [{"image": "out", "file": "out.png"}]}
+        """#
+        var options = ContextOptions()
+        options.workingColorSpace = nil
+        func firstPixel(_ overrides: [String]) throws -> [Float] {
+            let recipe = try LoadedRecipe(text: text, overrides: overrides)
+            let buffer = try Context(options: options).render(recipe.outputs[0].image, rect: Rect(x: 0, y: 0, width: 1, height: 1), format: .rgbaf)
+            return buffer.pixel(x: 0, row: 0)
+        }
+        XCTAssertEqual(try firstPixel([]), [1, 0, 0, 1])
+        XCTAssertEqual(try firstPixel(["out.inputImage.image=blue"]), [0, 0, 1, 1])
+        XCTAssertThrowsError(try LoadedRecipe(text: text, overrides: ["out.inputAngle.radians=1"])) { error in
+            XCTAssertEqual(error as? RecipeError, RecipeError("--set out.inputAngle.radians=1",
+                                                              "images.out.inputs.inputAngle is 0, not an object: it has no member \"radians\" to set"))
+        }
+        XCTAssertThrowsError(try LoadedRecipe(text: text, overrides: ["out.inputImage..image=blue"])) { error in
+            XCTAssertEqual((error as? RecipeError)?.path, "--set out.inputImage..image=blue")
+        }
+    }
+
     func testErrorsNameTheJSONPath() {
         let text = #"{"version": 1, "images": {"g": {"generator": "CIConstantColorGenerator", "inputs": {"inputColor": "red"}, "crop": [0, 0, 4, 4]}}, "outputs": [{"image": "g", "file": "g.png"}]}"#
         XCTAssertThrowsError(try LoadedRecipe(text: text, overrides: ["nope.inputColor=1"])) { error in

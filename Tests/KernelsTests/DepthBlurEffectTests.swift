@@ -142,15 +142,44 @@ final class DepthBlurEffectTests: XCTestCase {
         func constant(_ v: [Double]) -> KernelArgument { .image(Image(color: [v[0] / v[3], v[1] / v[3], v[2] / v[3], v[3]])) }
         let photo = [0.0, 0.66, 0.5, 1.0], gaussian = [0.0, 0.64, 0.49, 1.0]
         let front = [0.28, 0.13775582611560822, 0.09870578348636627, 0.5511606335639954]
+        let r0 = 1.5
         let image = try PortraitBlur.compositeKernel.apply([
-            constant(photo), constant([-2.7773184776306152, 0, 0, 1]), constant(gaussian),
+            constant(photo), constant([-2.7773184776306152, 0, 0, 1]), constant([0.0, 0.3, 0.2, 1.0]), constant(gaussian),
             constant([0, -0.0007930690189823508, -0.0005583892343565822, -0.0012176521122455597]), constant(front),
             constant([0, 0.5189621448516846, 0.37946587800979614, 0.8239260315895081]),
-            .number(r1 * r1), .number(1 / (r1 * r1)), .number(1 / (t * t - r1 * r1)), .number(1 / (t * t - r1 * r1)), .number(1e-9),
+            .number(r0 * r0), .number(1 / (r0 * r0)), .number(r1 * r1), .number(1 / (r1 * r1 - r0 * r0)),
+            .number(1 / (t * t - r1 * r1)), .number(1 / (t * t - r1 * r1)), .number(1e-9),
         ], extent: Rect(x: 0, y: 0, width: 2, height: 2))
         let out = try renderExactly(image, image.extent)[0][0]
         for channel in 0..<3 {
             XCTAssertEqual(out[channel], front[channel] + (1 - front[3]) * gaussian[channel], accuracy: 1e-5, "channel \(channel): \(out)")
+        }
+    }
+
+    /// Under the innermost layer's radius r₁ the pixel is the photo, the r₀ Gaussian and the r₁ one mixed
+    /// linearly in c² between neighbours: `mix(photo, g₀, c²/r₀²)` up to r₀, then `mix(g₀, g₁, (c² − r₀²)/(r₁² − r₀²))`,
+    /// on either side of the focus plane (nothing in front, no back layer reached).
+    func testSmallRadiiMixThePhotoAndTheTwoGaussiansInCSquared() throws {
+        let r0 = 1.7, r1 = 2.4, t = 3.4
+        let photo = [0.9, 0.1, 0.5], g0 = [0.6, 0.3, 0.4], g1 = [0.2, 0.5, 0.3]
+        func expected(_ c: Double) -> [Double] {
+            let a2 = c * c
+            if a2 < r0 * r0 { return (0..<3).map { photo[$0] + a2 / (r0 * r0) * (g0[$0] - photo[$0]) } }
+            let w = min((a2 - r0 * r0) / (r1 * r1 - r0 * r0), 1)
+            return (0..<3).map { g0[$0] + w * (g1[$0] - g0[$0]) }
+        }
+        for c in [-2.2, -1.2, 0.0, 0.8, 1.7, 2.0, 2.4] {
+            let image = try PortraitBlur.compositeKernel.apply([
+                .image(Image(color: photo + [1])), .image(Image(color: [c, c, c, 1])), .image(Image(color: g0 + [1])),
+                .image(Image(color: g1 + [1])), .image(Image(color: [0, 0, 0, 0])), .image(Image(color: [0, 0, 0, 0])),
+                .image(Image(color: [0, 0, 0, 0])),
+                .number(r0 * r0), .number(1 / (r0 * r0)), .number(r1 * r1), .number(1 / (r1 * r1 - r0 * r0)),
+                .number(1 / (t * t - r1 * r1)), .number(1 / (t * t - r1 * r1)), .number(1e-9),
+            ], extent: Rect(x: 0, y: 0, width: 2, height: 2))
+            let out = try renderExactly(image, image.extent)[0][0], want = expected(c)
+            for channel in 0..<3 {
+                XCTAssertEqual(Double(out[channel]), want[channel], accuracy: 1e-5, "c = \(c), channel \(channel): \(out)")
+            }
         }
     }
 
@@ -160,7 +189,7 @@ final class DepthBlurEffectTests: XCTestCase {
         // coverage spreads over the sharp background on both sides of its edge (partial occlusion):
         // out = cov·red + (1 − cov)·bg, inside too, where the background hidden behind the object's
         // edge shows through (the engine extends the background around it; this one is smooth).
-        // The nearer side wins a 1.5 px disc at the depth edge (the blur value's maximum), so the
+        // The nearer side wins a 1 px disc at the depth edge (the blur value's maximum), so the
         // four pixels at the edge lag the exact profile by about a pixel; the rest follows it, within
         // 0.05: the half-size layer's disc is chosen for its spread (radius 2.94 there, with the box,
         // has the variance of the disc of radius 6; the Catmull-Rom enlargement adds none), so its

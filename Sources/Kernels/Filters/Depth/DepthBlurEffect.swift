@@ -20,16 +20,22 @@ enum DepthEffectFilters {
     ///    1 m, with the disparity taken relative to the focus (so maps in any unit work):
     ///    `c = k·(D − f)/f`, `k = 0.1·L/N` (L the output's long side, N = inputAperture, 0 → f/2.8),
     ///    less a 1 px dead zone, clamped to `[−0.025·L, 0.0125·L]`, times `1 − matte`; then the blur
-    ///    value is the maximum of c over a disc of radius max(1.5, L/1500): the nearer side wins at
-    ///    every depth edge. The pixels of a foreground's edge, whose refined disparity runs between the
-    ///    depths or misses the photo's edge by a pixel or two, blur with the foreground instead of
-    ///    staying a sharp outline under its spread; the focused subject's rim joins no background layer
-    ///    (where a Gaussian would blur it into the background).
+    ///    value is the maximum of c over a disc of radius max(1, L/1500) (under 1500 px, the pixel and
+    ///    its four neighbours): the nearer side wins at every depth edge. The pixels of a foreground's
+    ///    edge, whose refined disparity runs between the depths or misses the photo's edge by a pixel
+    ///    or two, blur with the foreground instead of staying a sharp outline under its spread; the
+    ///    focused subject's rim joins no background layer (where a Gaussian would blur it into the
+    ///    background). A wider disc spreads the foreground further over a sharp background behind it
+    ///    (Benchmarks/quality at 768 px: the 3×3 square of radius 1.5 costs 1.3 dB in focus for 0.14
+    ///    levels less error inside blurred silhouettes).
     /// 4. Levels: radii R·2^(−i/3) while at least 6 px, then a factor √2 apart down to 1.5 px (R the
     ///    clamp on each side). The mix of two neighbouring discs is a core with a faint tail, about
     ///    50 dB from the disc between them on textures at a √2 spacing and 60 dB at ∛2; below 6 px
-    ///    the √2 mix is already 55–60 dB, and those layers (at half size) are the costly ones. The largest up to 3 px (r₁, 2.1 to 3 px) is a
-    ///    Gaussian of the photo (σ = r₁/2, a disc's spread). Every larger radius t is a premultiplied layer, made at half
+    ///    the √2 mix is already 55–60 dB, and those layers (at half size) are the costly ones. The largest up to 3 px (r₁, 2.1 to 3 px)
+    ///    and the one below it (r₀ = r₁/√2) are Gaussians of the photo (σ = r/2, a disc's spread): radii under r₁ mix
+    ///    the photo, the r₀ Gaussian and the r₁ one, linearly in c² between neighbours, so a 1 px line at c = 1.5 keeps 0.59
+    ///    of its contrast (a 1.5 px disc: 0.42; a photo-to-r₁ mix kept 0.74 and left thin foreground wires and
+    ///    leaves sharp at f/5.6 in Benchmarks/quality). Every larger radius t is a premultiplied layer, made at half
     ///    size or less from the 2×2 blocks of the layer source (the colour with small highlights
     ///    clipped white boosted, `rgb·(1 + 1.5·clamp((L − 0.97)/0.03, 0, 1)·isolation)` (L the
     ///    luminance, isolation 1 where the pixels max(3, L/1000) px away on four sides are below the
@@ -51,11 +57,11 @@ enum DepthEffectFilters {
     ///    give way to the pixel's own colour as their coverage falls from 0.01 to 0 (weight
     ///    `clamp(100·a, 0, 1)`, dividing by at least 0.01): where a pixel's 2×2 block went to the front
     ///    layers it has no share behind, and `B.a` there is only lobes of ±1e-3. Behind the focus plane the pixel's
-    ///    own part `S` runs linearly in c² from the photo through the Gaussian to `B/B.a` at the
+    ///    own part `S` runs linearly in c² from the photo through the two Gaussians to `B/B.a` at the
     ///    innermost layer's radius `t`, and `out = F + (1 − F.a)·S`: the blurred foreground covers its
     ///    edge, the background behind the subject is its own colour extended. In focus or in front,
     ///    the pixel keeps only its share not already spread by the front layers, `1 − w`
-    ///    (`w = clamp((c² − r₁²)/(t² − r₁²), 0, 1)`), as the photo-to-Gaussian mix `s`, and what the
+    ///    (`w = clamp((c² − r₁²)/(t² − r₁²), 0, 1)`), as the photo-to-Gaussians mix `s`, and what the
     ///    blurred foreground no longer covers shows the hidden scene `H` behind it:
     ///    `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·mix(F/F.a, H/H.a, clamp(20·H.a, 0, 1))`. So a blurred foreground's silhouette
     ///    is semi-transparent on both sides of its edge (partial occlusion) instead of an opaque
@@ -176,13 +182,18 @@ struct PortraitBlur {
         // The value map and the blocks are read with the wide margins of the coarsest layers: each
         // is computed once, whole, rather than again in every tile's margins.
         let value = raw.clampedToExtent()
-            .applying(DiscSpans(radius: max(1.5, longSide / 1500), reduction: .maximum, grey: true, filterName: "\(Self.name)_value"))
+            .applying(DiscSpans(radius: max(1, longSide / 1500), reduction: .maximum, grey: true, filterName: "\(Self.name)_value"))
             .cropped(to: extent)
             .insertingIntermediate(named: "\(Self.name)_value")
 
-        let sigma = r1 / 2
-        let gaussian = photo.clampedToExtent().applying(Resample(kernel: .gaussian(sigma: sigma), x: .init(step: 1, offset: 0),
-                                                                 y: .init(step: 1, offset: 0), filterName: "\(Self.name)_gaussian"))
+        // The small radii's ladder: the photo (0), a Gaussian of the lattice radius below r₁ (r₀, σ = r₀/2)
+        // and one of r₁ (σ = r₁/2).
+        let r0 = back.last(where: { $0 < r1 * 0.9999 }) ?? r1 / 2.0.squareRoot()
+        func blurred(_ r: Double, _ stage: String) -> Image {
+            photo.clampedToExtent().applying(Resample(kernel: .gaussian(sigma: r / 2), x: .init(step: 1, offset: 0),
+                                                      y: .init(step: 1, offset: 0), filterName: "\(Self.name)_\(stage)"))
+        }
+        let gaussian = blurred(r1, "gaussian"), smallGaussian = blurred(r0, "gaussian_small")
         let origin = (x: Int(extent.minX), y: Int(extent.minY))
         let blocking = DepthLayerBlocks(origin: origin, gain: 1.5, probe: max(3, Int((longSide / 1000).rounded())),
                                         filterName: "\(Self.name)_blocks")
@@ -197,8 +208,9 @@ struct PortraitBlur {
         let frontSpan = span(frontLayers.first)
         let hidden = frontSum == nil ? empty : try hiddenScene(value: value, r1: r1, frontSpan: frontSpan)
         return try Self.compositeKernel.apply(
-            [.image(photo), .image(value), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty), .image(hidden),
-             .number(r1 * r1), .number(1 / (r1 * r1)), .number(span(backLayers.first)), .number(frontSpan), .number(grain)], extent: extent)
+            [.image(photo), .image(value), .image(smallGaussian), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty),
+             .image(hidden), .number(r0 * r0), .number(1 / (r0 * r0)), .number(r1 * r1), .number(1 / (r1 * r1 - r0 * r0)),
+             .number(span(backLayers.first)), .number(frontSpan), .number(grain)], extent: extent)
     }
 
     /// `H`, the scene hidden behind the blurred foreground, premultiplied: the photo weighted by each
@@ -353,19 +365,21 @@ struct PortraitBlur {
         """)
 
     /// The composite (step 5), `F` the front sum scaled to a coverage within [0, 1]: behind the focus plane `out = F + (1 − F.a)·S`, `S` linear in c²
-    /// (c the blur value) from the photo (0) through the Gaussian (r1) to `B/B.a` (reached at the
-    /// innermost layer radius t; the spans come as reciprocals, `1/r1²` and `1/max(t² − r1², 0.0001)`);
+    /// (c the blur value) from the photo (0) through the Gaussians `g0` (r0) and `g` (r1) to `B/B.a` (reached at the
+    /// innermost layer radius t; the spans come as reciprocals, `1/r0²`, `1/(r1² − r0²)` and `1/max(t² − r1², 0.0001)`);
     /// in focus or in front `out = F + min(1 − w, 1 − F.a)·s + max(w − F.a, 0)·mix(F/F.a, H/H.a, clamp(20·H.a, 0, 1))`
-    /// (s the photo-to-Gaussian mix, w the share in the front layers, H the hidden scene, normalised,
+    /// (s the photo-to-Gaussians mix, w the share in the front layers, H the hidden scene, normalised,
     /// and the front layers' own colour only where no hidden scene is near; s where F is empty); plus grain
     /// where blurred; alpha of the photo. destCoord − ½ is the pixel's integer position.
     static let compositeKernel = CatalogueKernel("""
-        kernel vec4 depthComposite(__sample s, __sample c, __sample g, __sample back, __sample frontSum, __sample hidden,
-                                   float r1Squared, float inverseR1Squared, float backSpan, float frontSpan, float grain) {
+        kernel vec4 depthComposite(__sample s, __sample c, __sample g0, __sample g, __sample back, __sample frontSum, __sample hidden,
+                                   float r0Squared, float inverseR0Squared, float r1Squared, float smallSpan,
+                                   float backSpan, float frontSpan, float grain) {
             vec4 front = frontSum * (clamp(frontSum.a, 0.0, 1.0) / max(frontSum.a, 0.000001));
             float r = c.r;
             float a = abs(r);
-            vec3 small = mix(s.rgb, g.rgb, clamp(a * a * inverseR1Squared, 0.0, 1.0));
+            vec3 small = a * a < r0Squared ? mix(s.rgb, g0.rgb, a * a * inverseR0Squared)
+                                           : mix(g0.rgb, g.rgb, clamp((a * a - r0Squared) * smallSpan, 0.0, 1.0));
             bool behind = r < 0.0;
             float wl = clamp((a * a - r1Squared) * (behind ? backSpan : frontSpan), 0.0, 1.0);
             float cover = clamp(front.a, 0.0, 1.0);
