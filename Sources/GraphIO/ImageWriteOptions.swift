@@ -44,12 +44,13 @@ public struct ImageWriteOptions: Sendable, Equatable {
         self.auxiliaryImages = auxiliaryImages
     }
 
-    /// The carried EXIF with its orientation set to ``exifOrientation`` and its PixelXDimension /
+    /// The carried EXIF with its orientation set to ``exifOrientation``, its PixelXDimension /
     /// PixelYDimension to `size`, the written image's (a crop or scale no longer claims the
-    /// source's size; nil leaves them).
+    /// source's size; nil leaves them), and no thumbnail (``EXIF/removingThumbnail(in:)``: it
+    /// would show the source's pixels).
     func exif(size: PixelRect?) -> [UInt8]? {
         metadata?.exif.map { tiff in
-            let oriented = EXIF.settingOrientation(exifOrientation, in: tiff)
+            let oriented = EXIF.settingOrientation(exifOrientation, in: EXIF.removingThumbnail(in: tiff))
             guard let size else { return oriented }
             return EXIF.settingPixelDimensions(width: size.width, height: size.height, in: oriented)
         }

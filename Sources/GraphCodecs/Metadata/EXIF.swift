@@ -1,5 +1,5 @@
 /// Minimal EXIF reading and writing: just what the codecs need (the orientation tag and the
-/// Exif IFD's pixel dimensions).
+/// Exif IFD's pixel dimensions, and dropping the thumbnail).
 ///
 /// EXIF is a TIFF structure: a byte-order mark ("II" little / "MM" big endian), 42, the
 /// offset of IFD0, then 12-byte entries (tag, type, count, value-or-offset).
@@ -68,6 +68,29 @@ public enum EXIF {
             }
             if reader.littleEndian { bytes.reverse() }
             out.replaceSubrange(start + entry.valueOffset..<start + entry.valueOffset + bytes.count, with: bytes)
+        }
+        return out
+    }
+
+    /// `tiff` without its thumbnail: IFD0's link to the next IFD (IFD1, the thumbnail's) set to 0,
+    /// and the thumbnail's JPEG bytes (IFD1's JPEGInterchangeFormat, 0x0201, and its length,
+    /// 0x0202) cut off when they end the structure (but for up to 3 bytes of padding), as they do
+    /// in camera files; IFD1's own
+    /// entries stay as unreferenced bytes. A written image is a new rendering, and a thumbnail of
+    /// the source would show the unedited (uncropped, unrotated) photo; ImageIO likewise embeds
+    /// none unless asked. With or without the "Exif\0\0" prefix; a structure with no IFD1, or a
+    /// broken one, comes back unchanged.
+    public static func removingThumbnail(in tiff: [UInt8]) -> [UInt8] {
+        let start = tiff.hasBytePrefix(jpegPrefix) ? jpegPrefix.count : 0
+        let body = Array(tiff[start...])
+        guard let reader = tiffReader(body), let ifd0 = reader.u32(4).map(Int.init), let count = reader.u16(ifd0) else { return tiff }
+        let link = ifd0 + 2 + Int(count) * 12
+        guard let ifd1 = reader.u32(link).map(Int.init), ifd1 != 0 else { return tiff }
+        var out = tiff
+        out.replaceSubrange(start + link..<start + link + 4, with: [0, 0, 0, 0])
+        if let offset = inlineEntry(0x0201, inIFDAt: ifd1, reader)?.value, let length = inlineEntry(0x0202, inIFDAt: ifd1, reader)?.value,
+           offset > ifd1, length > 0, offset + length <= body.count, body.count - (offset + length) < 4 {
+            out.removeSubrange((start + offset)...)
         }
         return out
     }
