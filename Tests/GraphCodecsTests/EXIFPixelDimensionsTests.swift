@@ -37,9 +37,10 @@ final class EXIFPixelDimensionsTests: XCTestCase {
     /// 3072×4080) EXIF blocks: written as 1200×1600 upright, exiftool reads 1200, 1600 and
     /// orientation 1, and only the dimension values' bytes changed besides the orientation's.
     func testRealEXIFBlocksStateTheNewSize() throws {
-        let iPhone = try XCTUnwrap(try ImageFile.info(path: try TestPaths.sharedTestData("depth") + "/iphone7plus_rw_test00.jpg").metadata.exif)
-        let pixel = try XCTUnwrap(try ImageFile.info(
-            path: try TestPaths.sharedTestData("depth-more") + "/pixel8_portrait_flowers_depthbox.jpg").metadata.exif)
+        // The folders first: a missing one skips (an XCTSkip inside XCTUnwrap would fail instead).
+        let depth = try TestPaths.sharedTestData("depth"), depthMore = try TestPaths.sharedTestData("depth-more")
+        let iPhone = try XCTUnwrap(try ImageFile.info(path: depth + "/iphone7plus_rw_test00.jpg").metadata.exif)
+        let pixel = try XCTUnwrap(try ImageFile.info(path: depthMore + "/pixel8_portrait_flowers_depthbox.jpg").metadata.exif)
         for (name, exif, before) in [("iPhone 7 Plus", iPhone, ["4032", "3024", "6"]), ("Pixel 8", pixel, ["3072", "4080", "1"])] {
             let written = EXIF.settingPixelDimensions(width: 1200, height: 1600, in: EXIF.settingOrientation(1, in: exif))
             // At most two bytes per value change (1200 = 0x04B0 and 1600 = 0x0640 fit two bytes),
@@ -84,7 +85,8 @@ final class EXIFPixelDimensionsTests: XCTestCase {
     /// Every truncation of a real block comes back (unchanged when the entries are cut off), and
     /// a block without an Exif IFD is returned as it was.
     func testTruncatedAndMissingStructures() throws {
-        let exif = try XCTUnwrap(try ImageFile.info(path: try TestPaths.sharedTestData("depth") + "/iphone7plus_rw_test00.jpg").metadata.exif)
+        let depth = try TestPaths.sharedTestData("depth")
+        let exif = try XCTUnwrap(try ImageFile.info(path: depth + "/iphone7plus_rw_test00.jpg").metadata.exif)
         for length in stride(from: 0, to: min(exif.count, 600), by: 3) {
             let cut = Array(exif.prefix(length))
             XCTAssertEqual(EXIF.settingPixelDimensions(width: 10, height: 20, in: cut).count, cut.count)

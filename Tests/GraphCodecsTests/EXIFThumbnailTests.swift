@@ -29,9 +29,10 @@ final class EXIFThumbnailTests: XCTestCase {
     /// Pixel 8 (little endian; 13,073 bytes): the thumbnail's bytes are cut off the end, and
     /// exiftool still reads the same make, model, orientation and capture time, with no thumbnail.
     func testRealEXIFBlocksLoseOnlyTheirThumbnail() throws {
-        let iPhone = try XCTUnwrap(try ImageFile.info(path: try TestPaths.sharedTestData("depth") + "/iphone7plus_rw_test00.jpg").metadata.exif)
-        let pixel = try XCTUnwrap(try ImageFile.info(
-            path: try TestPaths.sharedTestData("depth-more") + "/pixel8_portrait_flowers_depthbox.jpg").metadata.exif)
+        // The folders first: a missing one skips (an XCTSkip inside XCTUnwrap would fail instead).
+        let depth = try TestPaths.sharedTestData("depth"), depthMore = try TestPaths.sharedTestData("depth-more")
+        let iPhone = try XCTUnwrap(try ImageFile.info(path: depth + "/iphone7plus_rw_test00.jpg").metadata.exif)
+        let pixel = try XCTUnwrap(try ImageFile.info(path: depthMore + "/pixel8_portrait_flowers_depthbox.jpg").metadata.exif)
         let kept = ["Make", "Model", "Orientation", "DateTimeOriginal", "ExifImageWidth", "FNumber"]
         for (name, exif, thumbnail, padding) in [("iPhone 7 Plus", iPhone, 9042, 2), ("Pixel 8", pixel, 13073, 0)] {
             let stripped = EXIF.removingThumbnail(in: exif)
@@ -53,7 +54,8 @@ final class EXIFThumbnailTests: XCTestCase {
         let orientationOnly = EXIF.makeOrientationTIFF(6)
         XCTAssertEqual(EXIF.removingThumbnail(in: orientationOnly), orientationOnly)
         XCTAssertEqual(EXIF.removingThumbnail(in: [1, 2, 3]), [1, 2, 3])
-        let iPhone = try XCTUnwrap(try ImageFile.info(path: try TestPaths.sharedTestData("depth") + "/iphone7plus_rw_test00.jpg").metadata.exif)
+        let depth = try TestPaths.sharedTestData("depth")
+        let iPhone = try XCTUnwrap(try ImageFile.info(path: depth + "/iphone7plus_rw_test00.jpg").metadata.exif)
         for length in stride(from: 0, to: iPhone.count, by: 97) {
             let cut = Array(iPhone[..<length])
             XCTAssertLessThanOrEqual(EXIF.removingThumbnail(in: cut).count, cut.count)
