@@ -131,18 +131,7 @@ public enum EXIF {
     /// value field, and whether the value is really stored there (a count that fits four
     /// bytes) rather than elsewhere. Every read is bounds-checked.
     private static func orientationEntry(_ tiff: [UInt8]) -> (reader: ByteReader, type: UInt16, valueOffset: Int, inline: Bool)? {
-        guard tiff.count >= 8 else { return nil }
-        var reader = ByteReader(tiff)
-        if tiff[0] == 0x49, tiff[1] == 0x49 {
-            reader.littleEndian = true
-        } else if tiff[0] == 0x4D, tiff[1] == 0x4D {
-            reader.littleEndian = false
-        } else {
-            return nil
-        }
-        guard reader.u16(2) == 42, let ifd = reader.u32(4).map(Int.init), let count = reader.u16(ifd) else {
-            return nil
-        }
+        guard let reader = tiffReader(tiff), let ifd = reader.u32(4).map(Int.init), let count = reader.u16(ifd) else { return nil }
         for index in 0..<Int(count) {
             let entry = ifd + 2 + index * 12
             guard let tag = reader.u16(entry), let type = reader.u16(entry + 2) else { return nil }
