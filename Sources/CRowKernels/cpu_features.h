@@ -21,12 +21,14 @@ static inline int graph_cpu_has_avx(void) { GRAPH_CPU_CHECK("avx") }
 static inline int graph_cpu_has_avx2(void) { GRAPH_CPU_CHECK("avx2") }
 static inline int graph_cpu_has_fma(void) { GRAPH_CPU_CHECK("fma") }
 static inline int graph_cpu_has_avx512f(void) { GRAPH_CPU_CHECK("avx512f") }
+static inline int graph_cpu_has_avx512vbmi(void) { GRAPH_CPU_CHECK("avx512vbmi") }
 #undef GRAPH_CPU_CHECK
 #else
 static inline int graph_cpu_has_avx(void) { return 0; }
 static inline int graph_cpu_has_avx2(void) { return 0; }
 static inline int graph_cpu_has_fma(void) { return 0; }
 static inline int graph_cpu_has_avx512f(void) { return 0; }
+static inline int graph_cpu_has_avx512vbmi(void) { return 0; }
 #endif
 
 #endif

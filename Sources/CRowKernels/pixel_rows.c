@@ -2,7 +2,12 @@
 // loads of every 8-bit photo and the stores of every 8-bit output, one loop per channel count; and
 // 8-bit rows looked up through per-channel byte tables (the channel lookup of gamma-like programs).
 #include "CPixelRows.h"
+#include "cpu_features.h"
 #include "unorm8.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -94,8 +99,66 @@ void graph_encode8_row(const float *r, const float *g, const float *b, const flo
     }
 }
 
+#if defined(__x86_64__)
+/// Each byte of `x` through the 256-entry byte table t[0..3] (64 entries each): two 128-entry
+/// permutes, picked by each byte's top bit.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static inline __m512i lookup_bytes_vbmi(__m512i x, const __m512i t[4]) {
+    __m512i low = _mm512_permutex2var_epi8(t[0], x, t[1]);
+    __m512i high = _mm512_permutex2var_epi8(t[2], x, t[3]);
+    return _mm512_mask_blend_epi8(_mm512_movepi8_mask(x), low, high);
+}
+
+/// In-order RGB bytes 0 ..< n (byte k through table k mod 3), 64 at a time; returns how many it did
+/// (a multiple of 64; the caller finishes the rest). One permute pair per vector when the three
+/// tables are the same (a gamma on every channel), three and two blends otherwise.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static int lookup_rgb_vbmi(const uint8_t *pixels, const uint8_t *codes, int n,
+                                                                                  uint8_t *out) {
+    __m512i tables[3][4];
+    for (int c = 0; c < 3; c++) {
+        for (int k = 0; k < 4; k++) tables[c][k] = _mm512_loadu_si512(codes + 256 * c + 64 * k);
+    }
+    int i = 0;
+    if (memcmp(codes, codes + 256, 256) == 0 && memcmp(codes, codes + 512, 256) == 0) {
+        for (; i + 64 <= n; i += 64) _mm512_storeu_si512(out + i, lookup_bytes_vbmi(_mm512_loadu_si512(pixels + i), tables[0]));
+        return i;
+    }
+    // Byte j of a vector starting at byte k is channel (k + j) mod 3; k mod 3 steps 0, 1, 2 (64 = 1 mod 3).
+    // The green and blue lanes of a vector of each phase: bits j with (phase + j) mod 3 = 1, 2.
+    const __mmask64 greenLanes[3] = {0x2492492492492492ull, 0x9249249249249249ull, 0x4924924924924924ull};
+    const __mmask64 blueLanes[3] = {0x4924924924924924ull, 0x2492492492492492ull, 0x9249249249249249ull};
+    int phase = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m512i x = _mm512_loadu_si512(pixels + i);
+        __m512i result = lookup_bytes_vbmi(x, tables[0]);
+        result = _mm512_mask_blend_epi8(greenLanes[phase], result, lookup_bytes_vbmi(x, tables[1]));
+        result = _mm512_mask_blend_epi8(blueLanes[phase], result, lookup_bytes_vbmi(x, tables[2]));
+        _mm512_storeu_si512(out + i, result);
+        phase = phase == 2 ? 0 : phase + 1;
+    }
+    return i;
+}
+#endif
+
+/// In-order RGB bytes `from` ..< n: byte k through table k mod 3.
+static void lookup_rgb_bytes(const uint8_t *pixels, const uint8_t *codes, int from, int n, uint8_t *out) {
+    for (int k = from; k < n; k++) out[k] = codes[256 * (k % 3) + pixels[k]];
+}
+
 void graph_lookup8_rgb_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, const uint8_t *codes, int count,
                            uint8_t *out) {
+    if (channels == 3 && redIndex == 0) {
+        int done = 0;
+#if defined(__x86_64__)
+        if (graph_cpu_has_avx512vbmi()) done = lookup_rgb_vbmi(pixels, codes, 3 * count, out);
+#endif
+        lookup_rgb_bytes(pixels, codes, done, 3 * count, out);
+        return;
+    }
+    graph_lookup8_rgb_row_portable(pixels, channels, redIndex, blueIndex, codes, count, out);
+}
+
+void graph_lookup8_rgb_row_portable(const uint8_t *pixels, int channels, int redIndex, int blueIndex, const uint8_t *codes,
+                                    int count, uint8_t *out) {
     const uint8_t *red = codes, *green = codes + 256, *blue = codes + 512;
     if (channels == 3 && redIndex == 0) {
         // RGB in order: byte k of the row goes through table k mod 3, four pixels a step.
@@ -108,9 +171,7 @@ void graph_lookup8_rgb_row(const uint8_t *pixels, int channels, int redIndex, in
             o[6] = red[p[6]], o[7] = green[p[7]], o[8] = blue[p[8]];
             o[9] = red[p[9]], o[10] = green[p[10]], o[11] = blue[p[11]];
         }
-        for (; i < count; i++) {
-            out[3 * i] = red[pixels[3 * i]], out[3 * i + 1] = green[pixels[3 * i + 1]], out[3 * i + 2] = blue[pixels[3 * i + 2]];
-        }
+        lookup_rgb_bytes(pixels, codes, 3 * i, 3 * count, out);
         return;
     }
     const int greenIndex = channels >= 3 ? 1 : 0;

@@ -101,6 +101,33 @@ final class RowKernelTests: XCTestCase {
         }
     }
 
+    /// The byte-table lookup of in-order RGB rows (AVX-512 VBMI where the CPU has it): the portable
+    /// loop's bytes for every length and start phase, one table or three, and in place.
+    func testLookupRowsMatchPortable() {
+        var rng = SeededGenerator(seed: 31)
+        let pixels = (0..<(3 * 402)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let distinct = (0..<768).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let shared = Array((0..<3).map { _ in distinct.prefix(256) }.joined())
+        for codes in [distinct, shared] {
+            for count in [0, 1, 5, 21, 22, 64, 65, 128, 200, 399] {
+                for start in [0, 1, 2] {
+                    let source = Array(pixels[(3 * start)...].prefix(3 * count))
+                    var fast = [UInt8](repeating: 7, count: 3 * count + 16), portable = fast
+                    graph_lookup8_rgb_row(source, 3, 0, 2, codes, Int32(count), &fast)
+                    graph_lookup8_rgb_row_portable(source, 3, 0, 2, codes, Int32(count), &portable)
+                    XCTAssertEqual(fast, portable, "count \(count) start \(start)")
+                    XCTAssertEqual(Array(fast[(3 * count)...]), [UInt8](repeating: 7, count: 16), "nothing written past the row")
+                    for k in 0..<(3 * count) { XCTAssertEqual(portable[k], codes[256 * (k % 3) + Int(source[k])]) }
+                    var inPlace = source
+                    inPlace.withUnsafeMutableBufferPointer { row in
+                        graph_lookup8_rgb_row(row.baseAddress, 3, 0, 2, codes, Int32(count), row.baseAddress)
+                    }
+                    XCTAssertEqual(inPlace, Array(portable.prefix(3 * count)), "in place, count \(count)")
+                }
+            }
+        }
+    }
+
     /// YCbCr -> RGBA8 rows in fixed point: the wide path byte-identical to the portable one for
     /// every start and remainder, both sitings and layouts and both vertical weights, including
     /// the clamped edges; and every pixel within one code of the double-precision formula with

@@ -39,7 +39,12 @@ void graph_pack8_rgb_row_portable(const float *r, const float *g, const float *b
 /// Looks `count` 8-bit pixels of `channels` samples (1 to 4; red, green and blue at `redIndex`, 1
 /// and `blueIndex` for 3 or 4, all at 0 for 1 or 2) up into interleaved RGB8: out[3i + c] =
 /// codes[256c + sample c of pixel i] (`codes`: the red, green and blue tables, 256 bytes each).
+/// In-order RGB goes 64 bytes at a time through AVX-512 VBMI byte permutes when the CPU has them,
+/// the same bytes as the portable loop.
 void graph_lookup8_rgb_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, const uint8_t *codes, int count,
                            uint8_t *out);
+/// The same, always through the portable loops (tests compare the two).
+void graph_lookup8_rgb_row_portable(const uint8_t *pixels, int channels, int redIndex, int blueIndex, const uint8_t *codes,
+                                    int count, uint8_t *out);
 
 #endif

@@ -140,18 +140,22 @@ struct SpanInterpreter {
                 var x0 = rect.x
                 while x0 < rect.maxX {
                     let n = min(width, rect.maxX - x0)
-                    if rowReady, let (table, view, buffer) = lookup, x0 >= view.valid.x, x0 + n <= view.valid.maxX {
-                        if let (byteSink, codes) = bytes {
-                            let out = byteSink.base + (byteSink.rect.maxY - 1 - y) * byteSink.rowBytes + (x0 - byteSink.rect.x) * 3
-                            codes.withUnsafeBufferPointer { c in
-                                guard let c = c.baseAddress else { return }
-                                ChannelTable.lookUp(codes: c, buffer, row: buffer.height - 1 - y, column: x0, count: n,
-                                                    into: out.assumingMemoryBound(to: UInt8.self))
-                            }
-                        } else {
-                            table.lookUp(buffer, row: buffer.height - 1 - y, column: x0, count: n, into: looked)
-                            sink.store(x0: x0, y: y, count: n, from: looked)
+                    if rowReady, let (byteSink, codes) = bytes, let (_, view, buffer) = lookup, x0 >= view.valid.x,
+                       x0 < view.valid.maxX {
+                        // Bytes to bytes: the row's whole run inside the buffer in one call (no span limit).
+                        let run = min(rect.maxX, view.valid.maxX) - x0
+                        let out = byteSink.base + (byteSink.rect.maxY - 1 - y) * byteSink.rowBytes + (x0 - byteSink.rect.x) * 3
+                        codes.withUnsafeBufferPointer { c in
+                            guard let c = c.baseAddress else { return }
+                            ChannelTable.lookUp(codes: c, buffer, row: buffer.height - 1 - y, column: x0, count: run,
+                                                into: out.assumingMemoryBound(to: UInt8.self))
                         }
+                        x0 += run
+                        continue
+                    }
+                    if rowReady, let (table, view, buffer) = lookup, x0 >= view.valid.x, x0 + n <= view.valid.maxX {
+                        table.lookUp(buffer, row: buffer.height - 1 - y, column: x0, count: n, into: looked)
+                        sink.store(x0: x0, y: y, count: n, from: looked)
                         x0 += n
                         continue
                     }
