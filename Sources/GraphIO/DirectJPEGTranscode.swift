@@ -14,30 +14,39 @@ extension Context {
     }
 
     /// JPEG → JPEG without a render (`JPEGTranscoder`: decode and encode overlap on two threads
-    /// through a ring of row bands, and the image is never held whole). The encoder settings
+    /// through a ring of row bands, and neither the image nor the file is ever held whole). The encoder settings
     /// and segments are the rendered path's, so the bytes are the same (tested). Into memory
     /// (returned) or `destination`'s descriptor (returns `[]`). `size`: the image's, which the
-    /// carried EXIF states.
+    /// carried EXIF states. `lookup`: each decoded band goes through it before it is encoded (the
+    /// render is that lookup: see ``Context/streamedJPEG(_:options:iccProfile:destination:progress:)``).
     func transcoded(_ source: JPEGFileSource, options writeOptions: ImageWriteOptions, size: PixelRect?, iccProfile: [UInt8]?,
-                    destination: EncodeDestination, progress: RenderProgress?) throws -> [UInt8] {
+                    destination: EncodeDestination, progress: RenderProgress?, lookup: RowLookup? = nil) throws -> [UInt8] {
         progress?.expect(pixels: source.width * source.height)
         let segments = writeOptions.jpegSegments(size: size)
         let metadata = JPEGTranscoder.Metadata.explicit(
             iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP, exif: segments.exif,
             comment: segments.comment)
+        let width = source.width
+        let transformRows = lookup.map { lookup in { (rows: UnsafeMutableRawPointer, count: Int) in lookup.apply(rows, width: width, rows: count) } }
+        var options = source.options
+        options.outputRGBA = false
         var bytes: [UInt8] = []
         do {
-            let file = try source.fileBytes()
-            if let fd = destination.fileDescriptor {
-                try JPEGTranscoder.transcode(
-                    file, toFileDescriptor: fd, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
-                    progressive: writeOptions.progressive, metadata: metadata, decodeOptions: source.options)
-            } else {
-                bytes = try JPEGTranscoder.transcode(
-                    file, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
-                    progressive: writeOptions.progressive, metadata: metadata, decodeOptions: source.options)
+            // The decoder reads the file as it goes, on the decoding thread (the file is never held whole).
+            try source.data.withJPEGDecoder(options: options) { decoder in
+                if let fd = destination.fileDescriptor {
+                    try JPEGTranscoder.transcode(
+                        decoder, toFileDescriptor: fd, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
+                        progressive: writeOptions.progressive, metadata: metadata, transformRows: transformRows)
+                } else {
+                    bytes = try JPEGTranscoder.transcode(
+                        decoder, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
+                        progressive: writeOptions.progressive, metadata: metadata, transformRows: transformRows)
+                }
             }
-        } catch {
+            // Nothing is written from a file changed while it was read.
+            try source.data.checkUnchanged()
+        } catch let error as CodecError {
             throw error.at(path: source.path)
         }
         progress?.finished(pixels: source.width * source.height)

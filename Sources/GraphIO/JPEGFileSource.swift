@@ -47,7 +47,7 @@ package final class JPEGFileSource: FileSource {
         self.warnings = info.warnings + (note.map { ["\(path): \($0)"] } ?? [])
     }
 
-    /// The whole compressed file (for a re-encode without a render, or to embed it).
+    /// The whole compressed file (to embed it).
     func fileBytes() throws(CodecError) -> [UInt8] { try data.fileBytes() }
 
     /// The size of the decode at 1/`scale` (libjpeg rounds up).

@@ -14,6 +14,12 @@ extension Context {
                                             sequential: true)
         defer { SequentialSourceReads.stopDecodes(of: root) }
         var executor = backend(for: plan)
+        if let lookup = try executor.rowLookup(area: area), let source = jpegFile(image, decodedAs: lookup.source) {
+            // One channel lookup over the whole of one JPEG: its rows go from the decoder through the
+            // tables to the encoder on two threads, without the render's decoded buffer and workers.
+            return try transcoded(source, options: writeOptions, size: area, iccProfile: iccProfile, destination: destination,
+                                  progress: progress, lookup: lookup)
+        }
         executor.progress = progress
         progress?.expect(pixels: area.pixelCount)
         let (bands, reads) = try streamedBands(&executor, area: area, outputBytesPerPixel: 3, ringSlots: 3)
@@ -42,6 +48,20 @@ extension Context {
         if let failure = consumer.failure { throw failure }
         try plan.checkStreamingSources()
         return try encoder.finish()
+    }
+}
+
+extension Context {
+    /// The JPEG file whose full-size decode `buffer` is, when `image` reads exactly one file, a
+    /// three-channel JPEG of `buffer`'s size (at least 2×2: a reduced decode of that is smaller).
+    func jpegFile(_ image: Image, decodedAs buffer: ImageBuffer) -> JPEGFileSource? {
+        let files = RegionOfInterest.topologicalOrder(image.node).compactMap { node -> (any FileSource)? in
+            if case .file(let source) = node.kind { return source }
+            return nil
+        }
+        guard files.count == 1, let source = files[0] as? JPEGFileSource, source.channels == 3, source.width >= 2,
+              source.height >= 2, source.width == buffer.width, source.height == buffer.height else { return nil }
+        return source
     }
 }
 

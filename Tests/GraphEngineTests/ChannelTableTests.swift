@@ -1,5 +1,8 @@
+import Foundation
+import GraphCodecs
 import XCTest
 @testable import GraphEngine
+@testable import GraphIO
 import Kernels
 
 /// The channel lookup table (``ChannelTable``): which programs take it, shown in the dump, and the
@@ -125,5 +128,42 @@ final class ChannelTableTests: XCTestCase {
         for row in 0..<4 {
             for x in 0..<64 { XCTAssertEqual(rgb.pixel(x: x, row: row), Array(rgba.pixel(x: x, row: row).prefix(3)), "x \(x) row \(row)") }
         }
+    }
+
+    /// A gamma on a JPEG file written as JPEG: the rows go from the decoder through the tables to
+    /// the encoder (``RowLookup``, no render), and the file is the one the rendered pixels encode
+    /// to. Anything more than the lookup over the whole file renders.
+    func testGammaOnAJPEGFileEncodesTheRenderedPixelsWithoutARender() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graph-lookup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Taller than the transcoder's bands, not a multiple of them or of the MCU.
+        let width = 301, height = 75
+        let pixels = (0..<(width * height * 3)).map { i -> UInt8 in
+            let x = (i / 3) % width, y = (i / 3) / width
+            return UInt8(truncatingIfNeeded: x * 3 + y * 5 + (i % 3) * 40 + (i * 7919) % 13)
+        }
+        let path = folder.appendingPathComponent("photo.jpg").path
+        try Data(try JPEGCodec.encode(width: width, height: height, channels: 3, bytes: pixels)).write(to: URL(fileURLWithPath: path))
+        let context = unmanaged()
+        let image = try gamma(try Image(contentsOf: path))
+        let options = ImageWriteOptions(quality: 90, subsampling: .s420)
+
+        func lookup(_ image: Image) throws -> RowLookup? {
+            let area = try context.renderRect(image, nil)
+            let (root, plan, _) = try context.plan(image, rect: area, destination: .rgb8, sequential: true)
+            defer { SequentialSourceReads.stopDecodes(of: root) }
+            return try context.backend(for: plan).rowLookup(area: area)
+        }
+        XCTAssertNotNil(try lookup(image))
+        XCTAssertNil(try lookup(image.cropped(to: Rect(x: 0, y: 0, width: 100, height: 75))), "a part of the file renders")
+        XCTAssertNil(try lookup(try image.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(2)])))
+
+        let rendered = try context.render(image, format: .rgb8)
+        let expected = try JPEGCodec.encode(width: width, height: height, channels: 3, bytes: rendered.bytes)
+        XCTAssertEqual(try context.encodedData(image, format: .jpeg, options: options), expected)
+        let output = folder.appendingPathComponent("out.jpg").path
+        try context.write(image, to: output, options: options)
+        XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: output))), expected)
     }
 }

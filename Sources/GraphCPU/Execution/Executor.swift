@@ -135,7 +135,7 @@ package struct Executor: Backend {
     package var intermediateProfiles: [Int: RenderProfile] { precomputed.computed?.profiles ?? [:] }
 
     /// The executable form of every program stage, from the context's cache.
-    private func executables() -> [SpanInterpreter.Executable?] {
+    func executables() -> [SpanInterpreter.Executable?] {
         plan.stages.map { stage -> SpanInterpreter.Executable? in
             if case .program(let program, _, _, _, _) = stage.work { return context.executable(for: program) }
             return nil

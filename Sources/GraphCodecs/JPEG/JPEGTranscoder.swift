@@ -31,18 +31,24 @@ public enum JPEGTranscoder {
     ///   `outputRGBA` and `applyOrientation` are ignored. CMYK is converted to RGB.
     /// - `bandRows` × `bandCount` rows of memory sit between the threads; the image is never
     ///   held whole. With one band or less of image, no thread is started.
+    /// - `transformRows`, when given, changes each band of decoded rows in place (packed rows of
+    ///   `width × channels` bytes) on the encoding thread before they are encoded: a per-pixel
+    ///   filter applied on the way (a channel lookup), with no render and no further copy.
     /// - `transcode(_:toFile:...)` streams the output into the file instead of memory.
     public static func transcode(
         _ bytes: [UInt8], quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false,
         optimizeHuffman: Bool = false, metadata: Metadata = .source, decodeOptions: DecodeOptions = DecodeOptions(),
-        bandRows: Int = 32, bandCount: Int = 4
+        bandRows: Int = 32, bandCount: Int = 4, transformRows: RowTransform? = nil
     ) throws(CodecError) -> [UInt8] {
         try run(
             bytes, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
             metadata: metadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
-            destination: .memory(bytes.count + 65536)
+            transformRows: transformRows, destination: .memory(bytes.count + 65536)
         ).bytes
     }
+
+    /// Changes `count` packed rows at `rows` in place (see `transcode`'s `transformRows`).
+    public typealias RowTransform = (_ rows: UnsafeMutableRawPointer, _ count: Int) -> Void
 
     /// The same, streaming the output into `path` atomically while it is encoded (temporary
     /// file beside it, fsync, rename: see `ImageFile.writeAtomically(to:body:)`); no output
@@ -59,7 +65,7 @@ public enum JPEGTranscoder {
             size = try run(
                 bytes, quality: quality, subsampling: subsampling, progressive: progressive,
                 optimizeHuffman: optimizeHuffman, metadata: metadata, decodeOptions: decodeOptions,
-                bandRows: bandRows, bandCount: bandCount, destination: .fileDescriptor(fd)
+                bandRows: bandRows, bandCount: bandCount, transformRows: nil, destination: .fileDescriptor(fd)
             ).count
         }
         return size
@@ -71,55 +77,102 @@ public enum JPEGTranscoder {
     public static func transcode(
         _ bytes: [UInt8], toFileDescriptor fileDescriptor: Int32, quality: Int = 90, subsampling: JPEGSubsampling = .s420,
         progressive: Bool = false, optimizeHuffman: Bool = false, metadata: Metadata = .source,
-        decodeOptions: DecodeOptions = DecodeOptions(), bandRows: Int = 32, bandCount: Int = 4
+        decodeOptions: DecodeOptions = DecodeOptions(), bandRows: Int = 32, bandCount: Int = 4,
+        transformRows: RowTransform? = nil
     ) throws(CodecError) -> Int {
         try run(
             bytes, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
             metadata: metadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
+            transformRows: transformRows, destination: .fileDescriptor(fileDescriptor)
+        ).count
+    }
+
+    /// The same from `decoder`, its header read and no row yet (one reading a file as it goes:
+    /// `JPEGRowDecoder(fileDescriptor:byteCount:header:options:)`), into memory. The decoder is
+    /// used up; its options' `outputRGBA` should be off.
+    public static func transcode(
+        _ decoder: JPEGRowDecoder, quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false,
+        optimizeHuffman: Bool = false, metadata: Metadata = .source, bandRows: Int = 32, bandCount: Int = 4,
+        transformRows: RowTransform? = nil
+    ) throws(CodecError) -> [UInt8] {
+        try run(
+            decoder, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
+            metadata: metadata, bandRows: bandRows, bandCount: bandCount, transformRows: transformRows,
+            destination: .memory(decoder.width * decoder.height / 4 + 65536)
+        ).bytes
+    }
+
+    /// The same from `decoder`, streaming the output into `fileDescriptor` at its current offset
+    /// (left open). Returns the number of bytes written.
+    @discardableResult
+    public static func transcode(
+        _ decoder: JPEGRowDecoder, toFileDescriptor fileDescriptor: Int32, quality: Int = 90,
+        subsampling: JPEGSubsampling = .s420, progressive: Bool = false, optimizeHuffman: Bool = false,
+        metadata: Metadata = .source, bandRows: Int = 32, bandCount: Int = 4, transformRows: RowTransform? = nil
+    ) throws(CodecError) -> Int {
+        try run(
+            decoder, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
+            metadata: metadata, bandRows: bandRows, bandCount: bandCount, transformRows: transformRows,
             destination: .fileDescriptor(fileDescriptor)
         ).count
     }
 
-    /// The shared body: the bytes (memory destination) or `[]` (file), and the output size.
+    /// The shared body over the bytes: a decoder reading them in place.
     private static func run(
         _ bytes: [UInt8], quality: Int, subsampling: JPEGSubsampling, progressive: Bool, optimizeHuffman: Bool,
-        metadata: Metadata, decodeOptions: DecodeOptions, bandRows: Int, bandCount: Int,
+        metadata: Metadata, decodeOptions: DecodeOptions, bandRows: Int, bandCount: Int, transformRows: RowTransform?,
         destination: JPEGRowEncoder.Destination
     ) throws(CodecError) -> (bytes: [UInt8], count: Int) {
-        guard bandRows >= 1, bandCount >= 1 else {
-            throw CodecError(.invalidArgument, "bandRows and bandCount must be at least 1 (got \(bandRows), \(bandCount))", format: .jpeg)
-        }
         let result: Result<(bytes: [UInt8], count: Int), CodecError> = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(CodecError) -> (bytes: [UInt8], count: Int) in
                 var options = decodeOptions
                 options.outputRGBA = false
-                let decoder = try JPEGRowDecoder(bytes, unownedBuffer: buffer, options: options)
-                let source = decoder.metadata
-                let (icc, xmp, extendedXMP, exif, comment): ([UInt8]?, String?, String?, [UInt8]?, String?)
-                switch metadata {
-                case .none: (icc, xmp, extendedXMP, exif, comment) = (nil, nil, nil, nil, nil)
-                case .source:
-                    (icc, xmp, extendedXMP, exif, comment) = (source.iccProfile, source.xmp, source.carriableExtendedXMP,
-                                                              source.exif, source.comments.first)
-                case .explicit(let i, let x, let e, let f, let c): (icc, xmp, extendedXMP, exif, comment) = (i, x, e, f, c)
-                }
-                let encoder = try JPEGRowEncoder(
-                    width: decoder.width, height: decoder.height, channels: decoder.channels, quality: quality,
-                    subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
-                    iccProfile: icc, xmp: xmp, extendedXMP: extendedXMP, exif: exif, comment: comment,
-                    destination: destination)
-                try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount)
-                let output = try encoder.finish()
-                return (output, encoder.outputByteCount)
+                return try run(
+                    JPEGRowDecoder(bytes, unownedBuffer: buffer, options: options), quality: quality, subsampling: subsampling,
+                    progressive: progressive, optimizeHuffman: optimizeHuffman, metadata: metadata, bandRows: bandRows,
+                    bandCount: bandCount, transformRows: transformRows, destination: destination)
             }
         }
         return try result.get()
     }
 
+    /// The shared body: the bytes (memory destination) or `[]` (file), and the output size.
+    private static func run(
+        _ decoder: JPEGRowDecoder, quality: Int, subsampling: JPEGSubsampling, progressive: Bool, optimizeHuffman: Bool,
+        metadata: Metadata, bandRows: Int, bandCount: Int, transformRows: RowTransform?,
+        destination: JPEGRowEncoder.Destination
+    ) throws(CodecError) -> (bytes: [UInt8], count: Int) {
+        guard bandRows >= 1, bandCount >= 1 else {
+            throw CodecError(.invalidArgument, "bandRows and bandCount must be at least 1 (got \(bandRows), \(bandCount))", format: .jpeg)
+        }
+        guard decoder.nextRow == 0 else {
+            throw CodecError(.invalidArgument, "the decoder has read rows already (\(decoder.nextRow))", format: .jpeg)
+        }
+        let source = decoder.metadata
+        let (icc, xmp, extendedXMP, exif, comment): ([UInt8]?, String?, String?, [UInt8]?, String?)
+        switch metadata {
+        case .none: (icc, xmp, extendedXMP, exif, comment) = (nil, nil, nil, nil, nil)
+        case .source:
+            (icc, xmp, extendedXMP, exif, comment) = (source.iccProfile, source.xmp, source.carriableExtendedXMP,
+                                                      source.exif, source.comments.first)
+        case .explicit(let i, let x, let e, let f, let c): (icc, xmp, extendedXMP, exif, comment) = (i, x, e, f, c)
+        }
+        let encoder = try JPEGRowEncoder(
+            width: decoder.width, height: decoder.height, channels: decoder.channels, quality: quality,
+            subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
+            iccProfile: icc, xmp: xmp, extendedXMP: extendedXMP, exif: exif, comment: comment,
+            destination: destination)
+        try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount, transformRows: transformRows)
+        let output = try encoder.finish()
+        return (output, encoder.outputByteCount)
+    }
+
     /// Moves every row from `decoder` to `encoder` (same size and channels), overlapped on
     /// two threads through a ring of bands; single-threaded when one band holds the image.
+    /// `transformRows` changes each band before it is encoded, on the calling thread.
     /// The decoder must not be touched by the caller until this returns.
-    static func pump(_ decoder: JPEGRowDecoder, into encoder: JPEGRowEncoder, bandRows: Int, bandCount: Int) throws(CodecError) {
+    static func pump(_ decoder: JPEGRowDecoder, into encoder: JPEGRowEncoder, bandRows: Int, bandCount: Int,
+                     transformRows: RowTransform? = nil) throws(CodecError) {
         let rowBytes = decoder.rowBytes
         let rowsLeft = decoder.height - decoder.nextRow
         if rowsLeft <= bandRows || bandCount < 2 {
@@ -128,6 +181,7 @@ public enum JPEGTranscoder {
             while true {
                 let rows = try decoder.readRows(into: band, rowBytes: rowBytes, maxRows: bandRows)
                 if rows == 0 { return }
+                transformRows?(band, rows)
                 try encoder.writeRows(band, rowBytes: rowBytes, count: rows)
             }
         }
@@ -156,6 +210,7 @@ public enum JPEGTranscoder {
             if let error { failure = error; break }
             if rows == 0 { break }
             do throws(CodecError) {
+                transformRows?(ring.band(slot), rows)
                 try encoder.writeRows(ring.band(slot), rowBytes: rowBytes, count: rows)
             } catch {
                 failure = error
