@@ -17,6 +17,7 @@ extension Context {
         if let lookup = try executor.rowLookup(area: area), let source = jpegFile(image, decodedAs: lookup.source) {
             // One channel lookup over the whole of one JPEG: its rows go from the decoder through the
             // tables to the encoder on two threads, without the render's decoded buffer and workers.
+            SequentialSourceReads.stopDecodes(of: root)  // the plan's windowed decode waits for demand: none comes
             return try transcoded(source, options: writeOptions, size: area, iccProfile: iccProfile, destination: destination,
                                   progress: progress, lookup: lookup)
         }
