@@ -27,7 +27,11 @@ extension Context {
             iccProfile: iccProfile, xmp: segments.xmp, extendedXMP: segments.extendedXMP, exif: segments.exif,
             comment: segments.comment)
         let width = source.width
-        let transformRows = lookup.map { lookup in { (rows: UnsafeMutableRawPointer, count: Int) in lookup.apply(rows, width: width, rows: count) } }
+        // Each band: through the lookup, if any, then counted as written.
+        let eachBand = { (rows: UnsafeMutableRawPointer, count: Int) in
+            lookup?.apply(rows, width: width, rows: count)
+            progress?.finished(pixels: count * width)
+        }
         var options = source.options
         options.outputRGBA = false
         var bytes: [UInt8] = []
@@ -37,11 +41,11 @@ extension Context {
                 if let fd = destination.fileDescriptor {
                     try JPEGTranscoder.transcode(
                         decoder, toFileDescriptor: fd, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
-                        progressive: writeOptions.progressive, metadata: metadata, transformRows: transformRows)
+                        progressive: writeOptions.progressive, metadata: metadata, eachBand: eachBand)
                 } else {
                     bytes = try JPEGTranscoder.transcode(
                         decoder, quality: writeOptions.quality, subsampling: writeOptions.subsampling,
-                        progressive: writeOptions.progressive, metadata: metadata, transformRows: transformRows)
+                        progressive: writeOptions.progressive, metadata: metadata, eachBand: eachBand)
                 }
             }
             // Nothing is written from a file changed while it was read.
@@ -49,7 +53,6 @@ extension Context {
         } catch let error as CodecError {
             throw error.at(path: source.path)
         }
-        progress?.finished(pixels: source.width * source.height)
         return bytes
     }
 }

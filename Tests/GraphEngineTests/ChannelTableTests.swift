@@ -163,7 +163,9 @@ final class ChannelTableTests: XCTestCase {
         let expected = try JPEGCodec.encode(width: width, height: height, channels: 3, bytes: rendered.bytes)
         XCTAssertEqual(try context.encodedData(image, format: .jpeg, options: options), expected)
         let output = folder.appendingPathComponent("out.jpg").path
-        try context.write(image, to: output, options: options)
+        let progress = RenderProgress()
+        try context.write(image, to: output, options: options, progress: progress)
         XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: output))), expected)
+        XCTAssertEqual(progress.fraction, 1, "every band counted")
     }
 }

@@ -31,24 +31,25 @@ public enum JPEGTranscoder {
     ///   `outputRGBA` and `applyOrientation` are ignored. CMYK is converted to RGB.
     /// - `bandRows` × `bandCount` rows of memory sit between the threads; the image is never
     ///   held whole. With one band or less of image, no thread is started.
-    /// - `transformRows`, when given, changes each band of decoded rows in place (packed rows of
-    ///   `width × channels` bytes) on the encoding thread before they are encoded: a per-pixel
-    ///   filter applied on the way (a channel lookup), with no render and no further copy.
+    /// - `eachBand`, when given, gets each band of decoded rows (packed rows of `width × channels`
+    ///   bytes) on the encoding thread before they are encoded: it may change them in place (a
+    ///   per-pixel filter on the way, such as a channel lookup: no render, no further copy) or
+    ///   only count them (progress).
     /// - `transcode(_:toFile:...)` streams the output into the file instead of memory.
     public static func transcode(
         _ bytes: [UInt8], quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false,
         optimizeHuffman: Bool = false, metadata: Metadata = .source, decodeOptions: DecodeOptions = DecodeOptions(),
-        bandRows: Int = 32, bandCount: Int = 4, transformRows: RowTransform? = nil
+        bandRows: Int = 32, bandCount: Int = 4, eachBand: BandHook? = nil
     ) throws(CodecError) -> [UInt8] {
         try run(
             bytes, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
             metadata: metadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
-            transformRows: transformRows, destination: .memory(bytes.count + 65536)
+            eachBand: eachBand, destination: .memory(bytes.count + 65536)
         ).bytes
     }
 
-    /// Changes `count` packed rows at `rows` in place (see `transcode`'s `transformRows`).
-    public typealias RowTransform = (_ rows: UnsafeMutableRawPointer, _ count: Int) -> Void
+    /// Sees, and may change in place, `count` packed rows at `rows` (see `transcode`'s `eachBand`).
+    public typealias BandHook = (_ rows: UnsafeMutableRawPointer, _ count: Int) -> Void
 
     /// The same, streaming the output into `path` atomically while it is encoded (temporary
     /// file beside it, fsync, rename: see `ImageFile.writeAtomically(to:body:)`); no output
@@ -65,7 +66,7 @@ public enum JPEGTranscoder {
             size = try run(
                 bytes, quality: quality, subsampling: subsampling, progressive: progressive,
                 optimizeHuffman: optimizeHuffman, metadata: metadata, decodeOptions: decodeOptions,
-                bandRows: bandRows, bandCount: bandCount, transformRows: nil, destination: .fileDescriptor(fd)
+                bandRows: bandRows, bandCount: bandCount, eachBand: nil, destination: .fileDescriptor(fd)
             ).count
         }
         return size
@@ -78,12 +79,12 @@ public enum JPEGTranscoder {
         _ bytes: [UInt8], toFileDescriptor fileDescriptor: Int32, quality: Int = 90, subsampling: JPEGSubsampling = .s420,
         progressive: Bool = false, optimizeHuffman: Bool = false, metadata: Metadata = .source,
         decodeOptions: DecodeOptions = DecodeOptions(), bandRows: Int = 32, bandCount: Int = 4,
-        transformRows: RowTransform? = nil
+        eachBand: BandHook? = nil
     ) throws(CodecError) -> Int {
         try run(
             bytes, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
             metadata: metadata, decodeOptions: decodeOptions, bandRows: bandRows, bandCount: bandCount,
-            transformRows: transformRows, destination: .fileDescriptor(fileDescriptor)
+            eachBand: eachBand, destination: .fileDescriptor(fileDescriptor)
         ).count
     }
 
@@ -93,11 +94,11 @@ public enum JPEGTranscoder {
     public static func transcode(
         _ decoder: JPEGRowDecoder, quality: Int = 90, subsampling: JPEGSubsampling = .s420, progressive: Bool = false,
         optimizeHuffman: Bool = false, metadata: Metadata = .source, bandRows: Int = 32, bandCount: Int = 4,
-        transformRows: RowTransform? = nil
+        eachBand: BandHook? = nil
     ) throws(CodecError) -> [UInt8] {
         try run(
             decoder, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
-            metadata: metadata, bandRows: bandRows, bandCount: bandCount, transformRows: transformRows,
+            metadata: metadata, bandRows: bandRows, bandCount: bandCount, eachBand: eachBand,
             destination: .memory(decoder.width * decoder.height / 4 + 65536)
         ).bytes
     }
@@ -108,11 +109,11 @@ public enum JPEGTranscoder {
     public static func transcode(
         _ decoder: JPEGRowDecoder, toFileDescriptor fileDescriptor: Int32, quality: Int = 90,
         subsampling: JPEGSubsampling = .s420, progressive: Bool = false, optimizeHuffman: Bool = false,
-        metadata: Metadata = .source, bandRows: Int = 32, bandCount: Int = 4, transformRows: RowTransform? = nil
+        metadata: Metadata = .source, bandRows: Int = 32, bandCount: Int = 4, eachBand: BandHook? = nil
     ) throws(CodecError) -> Int {
         try run(
             decoder, quality: quality, subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
-            metadata: metadata, bandRows: bandRows, bandCount: bandCount, transformRows: transformRows,
+            metadata: metadata, bandRows: bandRows, bandCount: bandCount, eachBand: eachBand,
             destination: .fileDescriptor(fileDescriptor)
         ).count
     }
@@ -120,7 +121,7 @@ public enum JPEGTranscoder {
     /// The shared body over the bytes: a decoder reading them in place.
     private static func run(
         _ bytes: [UInt8], quality: Int, subsampling: JPEGSubsampling, progressive: Bool, optimizeHuffman: Bool,
-        metadata: Metadata, decodeOptions: DecodeOptions, bandRows: Int, bandCount: Int, transformRows: RowTransform?,
+        metadata: Metadata, decodeOptions: DecodeOptions, bandRows: Int, bandCount: Int, eachBand: BandHook?,
         destination: JPEGRowEncoder.Destination
     ) throws(CodecError) -> (bytes: [UInt8], count: Int) {
         let result: Result<(bytes: [UInt8], count: Int), CodecError> = bytes.withUnsafeBufferPointer { buffer in
@@ -130,7 +131,7 @@ public enum JPEGTranscoder {
                 return try run(
                     JPEGRowDecoder(bytes, unownedBuffer: buffer, options: options), quality: quality, subsampling: subsampling,
                     progressive: progressive, optimizeHuffman: optimizeHuffman, metadata: metadata, bandRows: bandRows,
-                    bandCount: bandCount, transformRows: transformRows, destination: destination)
+                    bandCount: bandCount, eachBand: eachBand, destination: destination)
             }
         }
         return try result.get()
@@ -139,7 +140,7 @@ public enum JPEGTranscoder {
     /// The shared body: the bytes (memory destination) or `[]` (file), and the output size.
     private static func run(
         _ decoder: JPEGRowDecoder, quality: Int, subsampling: JPEGSubsampling, progressive: Bool, optimizeHuffman: Bool,
-        metadata: Metadata, bandRows: Int, bandCount: Int, transformRows: RowTransform?,
+        metadata: Metadata, bandRows: Int, bandCount: Int, eachBand: BandHook?,
         destination: JPEGRowEncoder.Destination
     ) throws(CodecError) -> (bytes: [UInt8], count: Int) {
         guard bandRows >= 1, bandCount >= 1 else {
@@ -162,17 +163,17 @@ public enum JPEGTranscoder {
             subsampling: subsampling, progressive: progressive, optimizeHuffman: optimizeHuffman,
             iccProfile: icc, xmp: xmp, extendedXMP: extendedXMP, exif: exif, comment: comment,
             destination: destination)
-        try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount, transformRows: transformRows)
+        try pump(decoder, into: encoder, bandRows: bandRows, bandCount: bandCount, eachBand: eachBand)
         let output = try encoder.finish()
         return (output, encoder.outputByteCount)
     }
 
     /// Moves every row from `decoder` to `encoder` (same size and channels), overlapped on
     /// two threads through a ring of bands; single-threaded when one band holds the image.
-    /// `transformRows` changes each band before it is encoded, on the calling thread.
+    /// `eachBand` gets each band before it is encoded, on the calling thread.
     /// The decoder must not be touched by the caller until this returns.
     static func pump(_ decoder: JPEGRowDecoder, into encoder: JPEGRowEncoder, bandRows: Int, bandCount: Int,
-                     transformRows: RowTransform? = nil) throws(CodecError) {
+                     eachBand: BandHook? = nil) throws(CodecError) {
         let rowBytes = decoder.rowBytes
         let rowsLeft = decoder.height - decoder.nextRow
         if rowsLeft <= bandRows || bandCount < 2 {
@@ -181,7 +182,7 @@ public enum JPEGTranscoder {
             while true {
                 let rows = try decoder.readRows(into: band, rowBytes: rowBytes, maxRows: bandRows)
                 if rows == 0 { return }
-                transformRows?(band, rows)
+                eachBand?(band, rows)
                 try encoder.writeRows(band, rowBytes: rowBytes, count: rows)
             }
         }
@@ -210,7 +211,7 @@ public enum JPEGTranscoder {
             if let error { failure = error; break }
             if rows == 0 { break }
             do throws(CodecError) {
-                transformRows?(ring.band(slot), rows)
+                eachBand?(ring.band(slot), rows)
                 try encoder.writeRows(ring.band(slot), rowBytes: rowBytes, count: rows)
             } catch {
                 failure = error
