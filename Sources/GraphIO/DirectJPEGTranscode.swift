@@ -14,8 +14,8 @@ extension Context {
     }
 
     /// JPEG → JPEG without a render (`JPEGTranscoder`: decode and encode overlap on two threads
-    /// through a ring of row bands, and neither the image nor the file is ever held whole). The encoder settings
-    /// and segments are the rendered path's, so the bytes are the same (tested). Into memory
+    /// through a ring of row bands, and neither the image nor the file is ever held whole). The
+    /// encoder settings and segments are the rendered path's, so the bytes are the same (tested). Into memory
     /// (returned) or `destination`'s descriptor (returns `[]`). `size`: the image's, which the
     /// carried EXIF states. `lookup`: each decoded band goes through it before it is encoded (the
     /// render is that lookup: see ``Context/streamedJPEG(_:options:iccProfile:destination:progress:)``).
@@ -36,7 +36,7 @@ extension Context {
         options.outputRGBA = false
         var bytes: [UInt8] = []
         do {
-            // The decoder reads the file as it goes, on the decoding thread (the file is never held whole).
+            // The decoder reads the file as it goes, on the decoding thread (or bytes in memory in place).
             try source.data.withJPEGDecoder(options: options) { decoder in
                 if let fd = destination.fileDescriptor {
                     try JPEGTranscoder.transcode(

@@ -30,8 +30,8 @@ extension Executor {
     /// over a windowed (streamed) RGB8 buffer, rendered over exactly that buffer's pixels to RGB8
     /// bytes, with fusion on (the unfused baseline always renders); nil for every other plan.
     package func rowLookup(area: PixelRect) throws -> RowLookup? {
-        guard context.options.fusion, plan.stages.count == 1, let stage = plan.stages.first, stage.looksUpChannels, stage.rowKernel == nil,
-              case .program(_, let uniforms, _, let slots, _) = stage.work, slots.count == 1,
+        guard context.options.fusion, plan.stages.count == 1, let stage = plan.stages.first, stage.looksUpChannels,
+              stage.rowKernel == nil, case .program(_, let uniforms, _, let slots, _) = stage.work, slots.count == 1,
               case .buffer(let buffer) = slots[0].source, buffer.rowProgress?.isWindowed == true, buffer.format == .rgb8,
               area == PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height),
               let executable = executables()[0] else { return nil }
