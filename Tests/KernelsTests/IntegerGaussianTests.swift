@@ -54,6 +54,11 @@ final class IntegerGaussianTests: XCTestCase {
                 .cropped(to: photo.extent)
             let programs = try Context(options: options(.rgbah)).dump(blurred).programs.map(\.name)
             XCTAssertTrue(programs.contains { $0.hasPrefix("CIGaussianBlur_int(") }, "σ \(sigma): \(programs)")
+            // An 8-bit render of colour: the blur writes its codes into the destination (no float
+            // planes between); a grey one stores its one plane, quantised by the output stage.
+            let plan = try Context(options: options(.rgbah)).dump(blurred).planPasses.flatMap(\.changes).joined(separator: "\n")
+            let writesCodes = plan.contains("writes its codes into the RGBA8 rows")
+            XCTAssertEqual(writesCodes, channels == 3, "σ \(sigma): \(plan)")
 
             let exact = try Context(options: options(.rgbaf)).render(blurred, format: .rgbaf)
             let bytesOut = try Context(options: options(.rgbah)).render(blurred, format: .rgba8)
@@ -80,6 +85,33 @@ final class IntegerGaussianTests: XCTestCase {
             print("\(format) σ \(sigma): worst \(worst) levels from the float64 blur (float output), \(worstByte) (8-bit output)")
             XCTAssertLessThan(worst, 0.05, "σ \(sigma): levels from the float64 blur")
             XCTAssertLessThan(worstByte, 1, "σ \(sigma): 8-bit output levels from the float64 blur")
+            if writesCodes {
+                // The codes are the integer sums rounded: half a level plus the sums' 0.11 at most.
+                XCTAssertLessThan(worstByte, 0.62, "σ \(sigma): codes' levels from the float64 blur")
+            }
+        }
+    }
+
+    /// Tiles wider than a column strip (256 outputs; a last strip under 32 joins the one before)
+    /// give the bytes and floats of narrow tiles.
+    func testColumnStripsGiveTheBytesOfNarrowTiles() throws {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let wide = 600, high = 40
+        let bytes = (0..<(3 * wide * high)).map { _ -> UInt8 in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+        let photo = Image(buffer: try ImageBuffer(width: wide, height: high, format: .rgb8, alphaMode: .opaque,
+                                                  colorSpace: .sRGB, bytes: bytes))
+        let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(3)])
+            .cropped(to: photo.extent)
+        let narrow = try Context(options: options(.rgbah, tileSize: 64)).render(blurred, format: .rgba8)
+        let narrowFloats = try Context(options: options(.rgbaf, tileSize: 64)).render(blurred, format: .rgbaf)
+        for tileSize in [270, 4096] {
+            let other = try Context(options: options(.rgbah, tileSize: tileSize)).render(blurred, format: .rgba8)
+            XCTAssertEqual(other.bytes, narrow.bytes, "tile size \(tileSize)")
+            let floats = try Context(options: options(.rgbaf, tileSize: tileSize)).render(blurred, format: .rgbaf)
+            XCTAssertEqual(floats.bytes, narrowFloats.bytes, "tile size \(tileSize), float output")
         }
     }
 
