@@ -254,31 +254,35 @@ static inline void store512_codes(__m512i lo, __m512i hi, __m512i half, int shif
     _mm256_storeu_si256((__m256i *)out, _mm512_cvtepi16_epi8(v));
 }
 
+/// What a vertical pass stores: sum·scale as floats, (sum + half) >> shift as int16, or that clamped to codes.
+enum column_output { COLUMNS_FLOAT, COLUMNS_INT16, COLUMNS_CODES };
+
 /// A vertical pass over `width` ≥ 32 columns: blocks of 32 columns (the last one overlapping the
-/// one before it: the same sums again) down all the rows, four rows at a time. Floats (sum·scale)
-/// into outFloat, or codes into outCodes.
+/// one before it: the same sums again) down all the rows, four rows at a time, into `out` (rows
+/// `outStride` elements of its type apart).
 __attribute__((target("avx512f,avx512bw,avx512vnni")))
 static inline void columns512(const int16_t *source, ptrdiff_t stride, const int32_t *pairs, int radius, int width, int rows,
-                              float scale, float *outFloat, ptrdiff_t floatStride, int shift, uint8_t *outCodes,
-                              ptrdiff_t codeStride) {
+                              enum column_output kind, float scale, int shift, void *out, ptrdiff_t outStride) {
     __m512 s = _mm512_set1_ps(scale);
-    __m512i half = _mm512_set1_epi32(shift > 0 ? (int32_t)1 << (shift - 1) : 0);
+    __m512i half = _mm512_set1_epi32(kind != COLUMNS_FLOAT ? (int32_t)1 << (shift - 1) : 0);
     for (int block = 0; block < width; block += 32) {
         int x = block + 32 <= width ? block : width - 32;
-        int y = 0;
-        for (; y + 4 <= rows; y += 4) {
+        for (int y = 0; y < rows;) {
             __m512i lo[4], hi[4];
-            sums512_rows4(source + y * stride + x, stride, pairs, radius, lo, hi);
-            for (int o = 0; o < 4; o++) {
-                if (outCodes) store512_codes(lo[o], hi[o], half, shift, outCodes + (y + o) * codeStride + x);
-                else store512_float(lo[o], hi[o], s, outFloat + (y + o) * floatStride + x);
+            int n = y + 4 <= rows ? 4 : 1;
+            if (n == 4) sums512_rows4(source + y * stride + x, stride, pairs, radius, lo, hi);
+            else sums512_one(source + y * stride + x, stride, pairs, radius, lo, hi);
+            for (int o = 0; o < n; o++) {
+                ptrdiff_t at = (y + o) * outStride + x;
+                switch (kind) {
+                case COLUMNS_FLOAT: store512_float(lo[o], hi[o], s, (float *)out + at); break;
+                case COLUMNS_INT16:
+                    _mm512_storeu_si512((void *)((int16_t *)out + at), finish512_int16(lo[o], hi[o], half, shift));
+                    break;
+                case COLUMNS_CODES: store512_codes(lo[o], hi[o], half, shift, (uint8_t *)out + at); break;
+                }
             }
-        }
-        for (; y < rows; y++) {
-            __m512i lo, hi;
-            sums512_one(source + y * stride + x, stride, pairs, radius, &lo, &hi);
-            if (outCodes) store512_codes(lo, hi, half, shift, outCodes + y * codeStride + x);
-            else store512_float(lo, hi, s, outFloat + y * floatStride + x);
+            y += n;
         }
     }
 }
@@ -540,7 +544,7 @@ void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t 
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
     if (has_avx512_vnni() && width >= 32) {
-        columns512(source, sourceStride, pairs, radius, width, rows, scale, out, outStride, 0, NULL, 0);
+        columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_FLOAT, scale, 0, out, outStride);
         return;
     }
     int wide = has_avx512_vnni(), avx2 = graph_cpu_has_avx2();
@@ -563,7 +567,7 @@ void graph_symmetric_convolve_columns_to_codes(const int16_t *source, ptrdiff_t 
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
     if (has_avx512_vnni() && width >= 32) {
-        columns512(source, sourceStride, pairs, radius, width, rows, 0, NULL, 0, shift, out, outStride);
+        columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_CODES, 0, shift, out, outStride);
         return;
     }
     int avx2 = graph_cpu_has_avx2();
@@ -573,6 +577,54 @@ void graph_symmetric_convolve_columns_to_codes(const int16_t *source, ptrdiff_t 
         int done = avx2 ? to_codes_256(s, sourceStride, pairs, radius, width, shift, o) : 0;
         graph_symmetric_convolve_to_codes_portable(s + done, sourceStride, weights, tapCount, width - done, shift, o + done);
     }
+}
+
+void graph_symmetric_convolve_columns_to_int16(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, int shift, int16_t *out,
+                                               ptrdiff_t outStride) {
+    int radius = tapCount / 2;
+    int32_t pairs[radius / 2 + 1];
+    pair_weights(weights, radius, pairs);
+    if (has_avx512_vnni() && width >= 32) {
+        columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_INT16, 0, shift, out, outStride);
+        return;
+    }
+    for (int y = 0; y < rows; y++)
+        graph_symmetric_convolve_to_int16(source + y * sourceStride, sourceStride, weights, tapCount, width, shift,
+                                          out + y * outStride);
+}
+
+/// Eight rows of eight int16 values transposed in SSE2 registers (three rounds of unpacks).
+__attribute__((target("sse2")))
+static inline void transpose16_8x8(const int16_t *in, ptrdiff_t inStride, int16_t *out, ptrdiff_t outStride) {
+    __m128i r[8], a[8], b[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm_loadu_si128((const __m128i *)(in + k * inStride));
+    for (int k = 0; k < 4; k++) {
+        a[2 * k] = _mm_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+        a[2 * k + 1] = _mm_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+    }
+    for (int k = 0; k < 2; k++)
+        for (int h = 0; h < 2; h++) {
+            b[4 * k + 2 * h] = _mm_unpacklo_epi32(a[4 * k + h], a[4 * k + h + 2]);
+            b[4 * k + 2 * h + 1] = _mm_unpackhi_epi32(a[4 * k + h], a[4 * k + h + 2]);
+        }
+    // b[0..3]: rows 0-3 interleaved for columns 0-1, 2-3, 4-5, 6-7; b[4..7] the same for rows 4-7.
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)(out + 2 * k * outStride), _mm_unpacklo_epi64(b[k], b[k + 4]));
+        _mm_storeu_si128((__m128i *)(out + (2 * k + 1) * outStride), _mm_unpackhi_epi64(b[k], b[k + 4]));
+    }
+}
+
+void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int columns, int16_t *out, ptrdiff_t outStride) {
+    int y = 0;
+    for (; y + 8 <= rows; y += 8) {
+        int x = 0;
+        for (; x + 8 <= columns; x += 8) transpose16_8x8(in + y * inStride + x, inStride, out + x * outStride + y, outStride);
+        for (; x < columns; x++)
+            for (int k = 0; k < 8; k++) out[x * outStride + y + k] = in[(y + k) * inStride + x];
+    }
+    for (; y < rows; y++)
+        for (int x = 0; x < columns; x++) out[x * outStride + y] = in[y * inStride + x];
 }
 
 void graph_interleave8_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int channels, int redIndex,
@@ -632,6 +684,19 @@ void graph_symmetric_convolve_columns_to_codes(const int16_t *source, ptrdiff_t 
 void graph_interleave8_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int channels, int redIndex,
                            int blueIndex, uint8_t *out) {
     interleave8_portable(r, g, b, count, channels, redIndex, blueIndex, out);
+}
+
+void graph_symmetric_convolve_columns_to_int16(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, int shift, int16_t *out,
+                                               ptrdiff_t outStride) {
+    for (int y = 0; y < rows; y++)
+        graph_symmetric_convolve_to_int16_portable(source + y * sourceStride, sourceStride, weights, tapCount, width, shift,
+                                                   out + y * outStride);
+}
+
+void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int columns, int16_t *out, ptrdiff_t outStride) {
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < columns; x++) out[x * outStride + y] = in[y * inStride + x];
 }
 
 void graph_float_to_code16(const float *in, int count, int16_t *out) { float_to_code16_portable(in, count, out); }

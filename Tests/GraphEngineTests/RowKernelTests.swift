@@ -413,6 +413,30 @@ final class RowKernelTests: XCTestCase {
                 }
             }
         }
+        // The horizontal pass of a transposed strip: columns to int16 (four rows at a time with
+        // AVX-512 VNNI) are the single rows' values; the transpose is the definition.
+        for width in [1, 16, 31, 32, 33, 64, 100, 150] {
+            for rows in [1, 3, 4, 5, 9, 70] {
+                var blocked = [Int16](repeating: 0, count: 150 * rows)
+                graph_symmetric_convolve_columns_to_int16(source, 150, taps, 61, Int32(width), Int32(rows), 16, &blocked, 150)
+                for y in 0..<rows {
+                    var single = [Int16](repeating: 0, count: width)
+                    source.withUnsafeBufferPointer {
+                        graph_symmetric_convolve_to_int16_portable($0.baseAddress! + y * 150, 150, taps, 61, Int32(width), 16, &single)
+                    }
+                    XCTAssertEqual(Array(blocked[(y * 150)..<(y * 150 + width)]), single, "int16 width \(width) rows \(rows) row \(y)")
+                }
+            }
+        }
+        for (rows, columns) in [(1, 1), (7, 9), (8, 8), (16, 24), (17, 33), (40, 29)] {
+            var transposed = [Int16](repeating: -1, count: columns * 50)
+            graph_transpose16(source, 150, Int32(rows), Int32(columns), &transposed, 50)
+            for y in 0..<rows {
+                for x in 0..<columns where transposed[x * 50 + y] != source[y * 150 + x] {
+                    XCTFail("transpose \(rows)x\(columns) at row \(y) column \(x)")
+                }
+            }
+        }
         // Three planes of codes interleaved (RGB 64 pixels a step with AVX-512 VBMI; RGBA and BGRA with alpha 255).
         let planes = (0..<(3 * 140)).map { _ in UInt8.random(in: 0...255, using: &rng) }
         for count in [0, 1, 8, 9, 63, 64, 65, 129, 140] {

@@ -93,7 +93,8 @@ final class IntegerGaussianTests: XCTestCase {
     }
 
     /// Tiles wider than a column strip (256 outputs; a last strip under 32 joins the one before)
-    /// give the bytes and floats of narrow tiles.
+    /// give the bytes and floats of narrow tiles, with the horizontal pass along rows (σ 3) and
+    /// down the transposed strip (σ 10).
     func testColumnStripsGiveTheBytesOfNarrowTiles() throws {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         let wide = 600, high = 40
@@ -103,15 +104,17 @@ final class IntegerGaussianTests: XCTestCase {
         }
         let photo = Image(buffer: try ImageBuffer(width: wide, height: high, format: .rgb8, alphaMode: .opaque,
                                                   colorSpace: .sRGB, bytes: bytes))
-        let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(3)])
-            .cropped(to: photo.extent)
-        let narrow = try Context(options: options(.rgbah, tileSize: 64)).render(blurred, format: .rgba8)
-        let narrowFloats = try Context(options: options(.rgbaf, tileSize: 64)).render(blurred, format: .rgbaf)
-        for tileSize in [270, 4096] {
-            let other = try Context(options: options(.rgbah, tileSize: tileSize)).render(blurred, format: .rgba8)
-            XCTAssertEqual(other.bytes, narrow.bytes, "tile size \(tileSize)")
-            let floats = try Context(options: options(.rgbaf, tileSize: tileSize)).render(blurred, format: .rgbaf)
-            XCTAssertEqual(floats.bytes, narrowFloats.bytes, "tile size \(tileSize), float output")
+        for sigma in [3.0, 10] {
+            let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(sigma)])
+                .cropped(to: photo.extent)
+            let narrow = try Context(options: options(.rgbah, tileSize: 64)).render(blurred, format: .rgba8)
+            let narrowFloats = try Context(options: options(.rgbaf, tileSize: 64)).render(blurred, format: .rgbaf)
+            for tileSize in [270, 4096] {
+                let other = try Context(options: options(.rgbah, tileSize: tileSize)).render(blurred, format: .rgba8)
+                XCTAssertEqual(other.bytes, narrow.bytes, "σ \(sigma), tile size \(tileSize)")
+                let floats = try Context(options: options(.rgbaf, tileSize: tileSize)).render(blurred, format: .rgbaf)
+                XCTAssertEqual(floats.bytes, narrowFloats.bytes, "σ \(sigma), tile size \(tileSize), float output")
+            }
         }
     }
 

@@ -38,6 +38,16 @@ void graph_symmetric_convolve_columns_to_codes(const int16_t *source, ptrdiff_t 
                                                int tapCount, int width, int rows, int shift, uint8_t *out,
                                                ptrdiff_t outStride);
 
+/// `rows` rows of a vertical pass (tapStride = sourceStride) as int16: output row y (at
+/// out + y·outStride) is graph_symmetric_convolve_to_int16(source + y·sourceStride, ...), the same
+/// values (with AVX-512 VNNI four rows at a time). The horizontal pass of a transposed tile.
+void graph_symmetric_convolve_columns_to_int16(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, int shift, int16_t *out,
+                                               ptrdiff_t outStride);
+
+/// out[x·outStride + y] = in[y·inStride + x] for y < rows, x < columns (SSE2 8×8 blocks on x86-64).
+void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int columns, int16_t *out, ptrdiff_t outStride);
+
 /// `count` pixels of `channels` bytes (3, or 4 with alpha 255) from three planes of codes, red and
 /// blue at the indices given: AVX-512 VBMI 64 RGB pixels a step, AVX2 eight 4-byte pixels.
 void graph_interleave8_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int channels, int redIndex,
