@@ -118,6 +118,27 @@ final class IntegerGaussianTests: XCTestCase {
         }
     }
 
+    /// The codes written into RGB8 and BGRA8 rows are those of RGBA8 rows, channel for channel.
+    func testCodesGoIntoEveryEightBitLayout() throws {
+        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque,
+                                                  colorSpace: .sRGB, bytes: codes()))
+        let blurred = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(3)])
+            .cropped(to: photo.extent)
+        let context = Context(options: options(.rgbah))
+        let rgba = try context.render(blurred, format: .rgba8).bytes
+        let rgb = try context.render(blurred, format: .rgb8).bytes
+        let bgra = try context.render(blurred, format: .bgra8).bytes
+        var expectedRGB: [UInt8] = [], expectedBGRA: [UInt8] = []
+        for i in 0..<(width * height) {
+            let pixel = Array(rgba[(4 * i)..<(4 * i + 4)])
+            expectedRGB += pixel[0..<3]
+            expectedBGRA += [pixel[2], pixel[1], pixel[0], 255]
+        }
+        XCTAssertEqual(rgb, expectedRGB)
+        XCTAssertEqual(bgra, expectedBGRA)
+        XCTAssertTrue(stride(from: 3, to: rgba.count, by: 4).allSatisfy { rgba[$0] == 255 })
+    }
+
     /// Past σ ≈ 28 the rounded weights could move a pass by more than 0.05 level: the float passes stay.
     func testWideBlurKeepsTheFloatPasses() throws {
         let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque,
