@@ -615,8 +615,49 @@ static inline void transpose16_8x8(const int16_t *in, ptrdiff_t inStride, int16_
     }
 }
 
+/// Sixteen rows of sixteen int16 values transposed in AVX2 registers: each 128-bit half does the
+/// 8×8 transpose above (rows 0–7 and 8–15 apart; low halves columns 0–7, high halves 8–15), and
+/// one lane permute joins the two row groups of every output row.
+__attribute__((target("avx2")))
+static inline void transpose16_16x16(const int16_t *in, ptrdiff_t inStride, int16_t *out, ptrdiff_t outStride) {
+    __m256i c[2][8];
+    for (int group = 0; group < 2; group++) {
+        __m256i r[8], a[8], b[8];
+        for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_si256((const __m256i *)(in + (8 * group + k) * inStride));
+        for (int k = 0; k < 4; k++) {
+            a[2 * k] = _mm256_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+            a[2 * k + 1] = _mm256_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+        }
+        for (int k = 0; k < 2; k++)
+            for (int h = 0; h < 2; h++) {
+                b[4 * k + 2 * h] = _mm256_unpacklo_epi32(a[4 * k + h], a[4 * k + h + 2]);
+                b[4 * k + 2 * h + 1] = _mm256_unpackhi_epi32(a[4 * k + h], a[4 * k + h + 2]);
+            }
+        for (int k = 0; k < 4; k++) {
+            c[group][2 * k] = _mm256_unpacklo_epi64(b[k], b[k + 4]);
+            c[group][2 * k + 1] = _mm256_unpackhi_epi64(b[k], b[k + 4]);
+        }
+    }
+    for (int j = 0; j < 8; j++) {
+        _mm256_storeu_si256((__m256i *)(out + j * outStride), _mm256_permute2x128_si256(c[0][j], c[1][j], 0x20));
+        _mm256_storeu_si256((__m256i *)(out + (8 + j) * outStride), _mm256_permute2x128_si256(c[0][j], c[1][j], 0x31));
+    }
+}
+
 void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int columns, int16_t *out, ptrdiff_t outStride) {
     int y = 0;
+    if (graph_cpu_has_avx2())
+        for (; y + 16 <= rows; y += 16) {
+            int x = 0;
+            for (; x + 16 <= columns; x += 16)
+                transpose16_16x16(in + y * inStride + x, inStride, out + x * outStride + y, outStride);
+            for (; x + 8 <= columns; x += 8) {
+                transpose16_8x8(in + y * inStride + x, inStride, out + x * outStride + y, outStride);
+                transpose16_8x8(in + (y + 8) * inStride + x, inStride, out + x * outStride + y + 8, outStride);
+            }
+            for (; x < columns; x++)
+                for (int k = 0; k < 16; k++) out[x * outStride + y + k] = in[(y + k) * inStride + x];
+        }
     for (; y + 8 <= rows; y += 8) {
         int x = 0;
         for (; x + 8 <= columns; x += 8) transpose16_8x8(in + y * inStride + x, inStride, out + x * outStride + y, outStride);

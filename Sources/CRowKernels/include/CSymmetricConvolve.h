@@ -45,7 +45,8 @@ void graph_symmetric_convolve_columns_to_int16(const int16_t *source, ptrdiff_t 
                                                int tapCount, int width, int rows, int shift, int16_t *out,
                                                ptrdiff_t outStride);
 
-/// out[x·outStride + y] = in[y·inStride + x] for y < rows, x < columns (SSE2 8×8 blocks on x86-64).
+/// out[x·outStride + y] = in[y·inStride + x] for y < rows, x < columns (AVX2 16×16 blocks where the
+/// CPU has it, SSE2 8×8 blocks on x86-64).
 void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int columns, int16_t *out, ptrdiff_t outStride);
 
 /// `count` pixels of `channels` bytes (3, or 4 with alpha 255) from three planes of codes, red and
