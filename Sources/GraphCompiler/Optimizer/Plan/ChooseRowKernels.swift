@@ -2,7 +2,8 @@
 /// any program stage whose channels each depend on one channel of its 8-bit input, and for the
 /// output stage a ``RowKernel``: an unfiltered camera frame written to RGBA8 or BGRA8 by the
 /// fixed-point YUV row kernel, an unfiltered source written to a destination of its own format by
-/// a byte copy. Only the output stage writes the destination, and only a destination without a
+/// a byte copy, an opaque area stage that writes 8-bit codes (``AreaOperation/writesCodes``) left
+/// to write an RGB8, RGBA8 or BGRA8 destination itself. Only the output stage writes the destination, and only a destination without a
 /// fused encode is written as the kernels write it.
 struct ChooseRowKernels: PlanPass {
     let name = "row-kernels"
