@@ -33,6 +33,27 @@ void graph_symmetric_convolve_to_float_portable(const int16_t *source, ptrdiff_t
     for (int i = 0; i < count; i++) out[i] = (float)symmetric_sum(source + i, tapStride, weights, radius) * scale;
 }
 
+void graph_symmetric_convolve_to_codes_portable(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights,
+                                                int tapCount, int count, int shift, uint8_t *out) {
+    int radius = tapCount / 2;
+    int32_t half = (int32_t)1 << (shift - 1);
+    for (int i = 0; i < count; i++) {
+        int32_t code = (symmetric_sum(source + i, tapStride, weights, radius) + half) >> shift;
+        out[i] = (uint8_t)(code < 0 ? 0 : code > 255 ? 255 : code);
+    }
+}
+
+static void interleave8_portable(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int channels,
+                                 int redIndex, int blueIndex, uint8_t *out) {
+    for (int i = 0; i < count; i++) {
+        uint8_t *pixel = out + channels * i;
+        pixel[redIndex] = r[i];
+        pixel[1] = g[i];
+        pixel[blueIndex] = b[i];
+        if (channels == 4) pixel[3] = 255;
+    }
+}
+
 static void unpack8_codes_portable(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count,
                                    int16_t *r, int16_t *g, int16_t *b) {
     for (int i = 0; i < count; i++) {
@@ -153,6 +174,13 @@ static int to_int16_512(const int16_t *source, ptrdiff_t tapStride, const int32_
         sums512_one(source + i, tapStride, pairs, radius, &lo, &hi);
         _mm512_storeu_si512((void *)(out + i), finish512_int16(lo, hi, half, shift));
     }
+    if (i < count && count >= 32) {
+        // The last 32 outputs again (overlapping those done): the same sums, no narrower loop.
+        __m512i lo, hi;
+        sums512_one(source + count - 32, tapStride, pairs, radius, &lo, &hi);
+        _mm512_storeu_si512((void *)(out + count - 32), finish512_int16(lo, hi, half, shift));
+        i = count;
+    }
     return i;
 }
 
@@ -172,7 +200,91 @@ static int to_float_512(const int16_t *source, ptrdiff_t tapStride, const int32_
         sums512_one(source + i, tapStride, pairs, radius, &lo, &hi);
         store512_float(lo, hi, s, out + i);
     }
+    if (i < count && count >= 32) {
+        __m512i lo, hi;
+        sums512_one(source + count - 32, tapStride, pairs, radius, &lo, &hi);
+        store512_float(lo, hi, s, out + count - 32);
+        i = count;
+    }
     return i;
+}
+
+/// Four rows of a vertical pass at once (rows o = 0 ... 3 at p + o·tapStride, 32 columns): every
+/// source row is loaded once for the four, where it is a tap of each (L and H: the five rows
+/// 2j ... 2j + 4 and 2·radius − 2j − 1 ... 2·radius − 2j + 3 that fold pair j of the four rows reads).
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static inline void sums512_rows4(const int16_t *p, ptrdiff_t tapStride, const int32_t *pairs, int radius, __m512i lo[4],
+                                 __m512i hi[4]) {
+#define ROW512(k) _mm512_loadu_si512((const void *)(p + (ptrdiff_t)(k) * tapStride))
+    __m512i a[4], b[4];
+    for (int o = 0; o < 4; o++) a[o] = b[o] = _mm512_setzero_si512();
+    __m512i L[5], H[5];
+    for (int m = 0; m < 5; m++) {
+        L[m] = ROW512(m);
+        H[m] = ROW512(2 * radius - 1 + m);
+    }
+    int j = 0;
+    for (; j < radius / 2; j++) {
+        __m512i w = _mm512_set1_epi32(pairs[j]);
+        for (int o = 0; o < 4; o++) {
+            // Folds 2j and 2j + 1 of row o: rows (2j + o, 2·radius − 2j + o), (2j + 1 + o, 2·radius − 2j − 1 + o).
+            __m512i x = _mm512_add_epi16(L[o], H[o + 1]), y = _mm512_add_epi16(L[o + 1], H[o]);
+            a[o] = _mm512_dpwssd_epi32(a[o], _mm512_unpacklo_epi16(x, y), w);
+            b[o] = _mm512_dpwssd_epi32(b[o], _mm512_unpackhi_epi16(x, y), w);
+        }
+        L[0] = L[2], L[1] = L[3], L[2] = L[4], L[3] = ROW512(2 * j + 5), L[4] = ROW512(2 * j + 6);
+        H[4] = H[2], H[3] = H[1], H[2] = H[0], H[1] = ROW512(2 * radius - 2 * j - 2), H[0] = ROW512(2 * radius - 2 * j - 3);
+    }
+    __m512i w = _mm512_set1_epi32(pairs[j]);
+    for (int o = 0; o < 4; o++) {
+        __m512i x = radius & 1 ? _mm512_add_epi16(ROW512(radius - 1 + o), ROW512(radius + 1 + o)) : ROW512(radius + o);
+        __m512i y = radius & 1 ? ROW512(radius + o) : _mm512_setzero_si512();
+        lo[o] = _mm512_dpwssd_epi32(a[o], _mm512_unpacklo_epi16(x, y), w);
+        hi[o] = _mm512_dpwssd_epi32(b[o], _mm512_unpackhi_epi16(x, y), w);
+    }
+#undef ROW512
+}
+
+/// 32 sums as codes: (sum + half) >> shift, clamped to 0 ... 255, in order (the pack undoes the
+/// unpack's interleave, as in finish512_int16).
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static inline void store512_codes(__m512i lo, __m512i hi, __m512i half, int shift, uint8_t *out) {
+    __m512i v = finish512_int16(lo, hi, half, shift);
+    v = _mm512_min_epi16(_mm512_max_epi16(v, _mm512_setzero_si512()), _mm512_set1_epi16(255));
+    _mm256_storeu_si256((__m256i *)out, _mm512_cvtepi16_epi8(v));
+}
+
+/// What a vertical pass stores: sum·scale as floats, (sum + half) >> shift as int16, or that clamped to codes.
+enum column_output { COLUMNS_FLOAT, COLUMNS_INT16, COLUMNS_CODES };
+
+/// A vertical pass over `width` ≥ 32 columns: blocks of 32 columns (the last one overlapping the
+/// one before it: the same sums again) down all the rows, four rows at a time, into `out` (rows
+/// `outStride` elements of its type apart).
+__attribute__((target("avx512f,avx512bw,avx512vnni")))
+static inline void columns512(const int16_t *source, ptrdiff_t stride, const int32_t *pairs, int radius, int width, int rows,
+                              enum column_output kind, float scale, int shift, void *out, ptrdiff_t outStride) {
+    __m512 s = _mm512_set1_ps(scale);
+    __m512i half = _mm512_set1_epi32(kind != COLUMNS_FLOAT ? (int32_t)1 << (shift - 1) : 0);
+    for (int block = 0; block < width; block += 32) {
+        int x = block + 32 <= width ? block : width - 32;
+        for (int y = 0; y < rows;) {
+            __m512i lo[4], hi[4];
+            int n = y + 4 <= rows ? 4 : 1;
+            if (n == 4) sums512_rows4(source + y * stride + x, stride, pairs, radius, lo, hi);
+            else sums512_one(source + y * stride + x, stride, pairs, radius, lo, hi);
+            for (int o = 0; o < n; o++) {
+                ptrdiff_t at = (y + o) * outStride + x;
+                switch (kind) {
+                case COLUMNS_FLOAT: store512_float(lo[o], hi[o], s, (float *)out + at); break;
+                case COLUMNS_INT16:
+                    _mm512_storeu_si512((void *)((int16_t *)out + at), finish512_int16(lo[o], hi[o], half, shift));
+                    break;
+                case COLUMNS_CODES: store512_codes(lo[o], hi[o], half, shift, (uint8_t *)out + at); break;
+                }
+            }
+            y += n;
+        }
+    }
 }
 
 // ---- AVX2: 16 outputs per vector (vpmaddwd, then an int32 add).
@@ -227,6 +339,74 @@ static int to_float_256(const int16_t *source, ptrdiff_t tapStride, const int32_
         __m256 l = _mm256_mul_ps(_mm256_cvtepi32_ps(lo), s), h = _mm256_mul_ps(_mm256_cvtepi32_ps(hi), s);
         _mm256_storeu_ps(out + i, _mm256_permute2f128_ps(l, h, 0x20));
         _mm256_storeu_ps(out + i + 8, _mm256_permute2f128_ps(l, h, 0x31));
+    }
+    return i;
+}
+
+__attribute__((target("avx2")))
+static int to_codes_256(const int16_t *source, ptrdiff_t tapStride, const int32_t *pairs, int radius, int count, int shift,
+                        uint8_t *out) {
+    __m256i half = _mm256_set1_epi32((int32_t)1 << (shift - 1));
+    __m128i bits = _mm_cvtsi32_si128(shift);
+    int i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m256i lo, hi;
+        sums256(source + i, tapStride, pairs, radius, &lo, &hi);
+        // int16 in order (the pack undoes the unpack), then bytes with unsigned saturation (0 ... 255,
+        // as the portable clamp): packus works per 128-bit lane, so qwords 0 and 2 hold the 16 codes.
+        __m256i packed = _mm256_packs_epi32(_mm256_sra_epi32(_mm256_add_epi32(lo, half), bits),
+                                            _mm256_sra_epi32(_mm256_add_epi32(hi, half), bits));
+        __m256i bytes = _mm256_permute4x64_epi64(_mm256_packus_epi16(packed, packed), 0x08);
+        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(bytes));
+    }
+    return i;
+}
+
+/// 64 RGB pixels a step from three planes: each 64-byte block of the output picks its bytes from
+/// red and green (one two-table byte permute) and from blue (a byte permute), blended (AVX-512 VBMI).
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static int interleave8_rgb_512(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, uint8_t *out) {
+    uint8_t fromRG[3][64], fromB[3][64];
+    uint64_t blue[3] = {0, 0, 0};
+    // Output byte t of block k is channel c = (64k + t) % 3 of pixel (64k + t) / 3.
+    for (int k = 0; k < 3; k++)
+        for (int t = 0; t < 64; t++) {
+            int at = 64 * k + t, pixel = at / 3, channel = at % 3;
+            fromRG[k][t] = (uint8_t)(channel == 1 ? 64 + pixel : pixel);
+            fromB[k][t] = (uint8_t)pixel;
+            if (channel == 2) blue[k] |= (uint64_t)1 << t;
+        }
+    __m512i rg[3], bb[3];
+    for (int k = 0; k < 3; k++) {
+        rg[k] = _mm512_loadu_si512((const void *)fromRG[k]);
+        bb[k] = _mm512_loadu_si512((const void *)fromB[k]);
+    }
+    int i = 0;
+    for (; i + 64 <= count; i += 64) {
+        __m512i vr = _mm512_loadu_si512((const void *)(r + i)), vg = _mm512_loadu_si512((const void *)(g + i));
+        __m512i vb = _mm512_loadu_si512((const void *)(b + i));
+        for (int k = 0; k < 3; k++)
+            _mm512_storeu_si512((void *)(out + 3 * i + 64 * k),
+                                _mm512_mask_blend_epi8(blue[k], _mm512_permutex2var_epi8(vr, rg[k], vg),
+                                                       _mm512_permutexvar_epi8(bb[k], vb)));
+    }
+    return i;
+}
+
+/// Eight 4-byte pixels a step (alpha 255), red and blue at the byte shifts given.
+__attribute__((target("avx2")))
+static int interleave8_quad_256(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int redIndex,
+                                int blueIndex, uint8_t *out) {
+    __m128i redShift = _mm_cvtsi32_si128(8 * redIndex), blueShift = _mm_cvtsi32_si128(8 * blueIndex);
+    const __m256i alpha = _mm256_set1_epi32((int32_t)0xFF000000u);
+    int i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i vr = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(r + i)));
+        __m256i vg = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(g + i)));
+        __m256i vb = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(b + i)));
+        __m256i packed = _mm256_or_si256(_mm256_or_si256(_mm256_sll_epi32(vr, redShift), _mm256_slli_epi32(vg, 8)),
+                                         _mm256_or_si256(_mm256_sll_epi32(vb, blueShift), alpha));
+        _mm256_storeu_si256((__m256i *)(out + 4 * i), packed);
     }
     return i;
 }
@@ -363,6 +543,10 @@ void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t 
     int radius = tapCount / 2;
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
+    if (has_avx512_vnni() && width >= 32) {
+        columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_FLOAT, scale, 0, out, outStride);
+        return;
+    }
     int wide = has_avx512_vnni(), avx2 = graph_cpu_has_avx2();
     for (int x = 0; x < width; x += 64) {
         int count = width - x < 64 ? width - x : 64;
@@ -374,6 +558,122 @@ void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t 
             graph_symmetric_convolve_to_float_portable(s + done, sourceStride, weights, tapCount, count - done, scale, o + done);
         }
     }
+}
+
+void graph_symmetric_convolve_columns_to_codes(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, int shift, uint8_t *out,
+                                               ptrdiff_t outStride) {
+    int radius = tapCount / 2;
+    int32_t pairs[radius / 2 + 1];
+    pair_weights(weights, radius, pairs);
+    if (has_avx512_vnni() && width >= 32) {
+        columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_CODES, 0, shift, out, outStride);
+        return;
+    }
+    int avx2 = graph_cpu_has_avx2();
+    for (int y = 0; y < rows; y++) {
+        const int16_t *s = source + y * sourceStride;
+        uint8_t *o = out + y * outStride;
+        int done = avx2 ? to_codes_256(s, sourceStride, pairs, radius, width, shift, o) : 0;
+        graph_symmetric_convolve_to_codes_portable(s + done, sourceStride, weights, tapCount, width - done, shift, o + done);
+    }
+}
+
+void graph_symmetric_convolve_columns_to_int16(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, int shift, int16_t *out,
+                                               ptrdiff_t outStride) {
+    int radius = tapCount / 2;
+    int32_t pairs[radius / 2 + 1];
+    pair_weights(weights, radius, pairs);
+    if (has_avx512_vnni() && width >= 32) {
+        columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_INT16, 0, shift, out, outStride);
+        return;
+    }
+    for (int y = 0; y < rows; y++)
+        graph_symmetric_convolve_to_int16(source + y * sourceStride, sourceStride, weights, tapCount, width, shift,
+                                          out + y * outStride);
+}
+
+/// Eight rows of eight int16 values transposed in SSE2 registers (three rounds of unpacks).
+__attribute__((target("sse2")))
+static inline void transpose16_8x8(const int16_t *in, ptrdiff_t inStride, int16_t *out, ptrdiff_t outStride) {
+    __m128i r[8], a[8], b[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm_loadu_si128((const __m128i *)(in + k * inStride));
+    for (int k = 0; k < 4; k++) {
+        a[2 * k] = _mm_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+        a[2 * k + 1] = _mm_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+    }
+    for (int k = 0; k < 2; k++)
+        for (int h = 0; h < 2; h++) {
+            b[4 * k + 2 * h] = _mm_unpacklo_epi32(a[4 * k + h], a[4 * k + h + 2]);
+            b[4 * k + 2 * h + 1] = _mm_unpackhi_epi32(a[4 * k + h], a[4 * k + h + 2]);
+        }
+    // b[0..3]: rows 0-3 interleaved for columns 0-1, 2-3, 4-5, 6-7; b[4..7] the same for rows 4-7.
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)(out + 2 * k * outStride), _mm_unpacklo_epi64(b[k], b[k + 4]));
+        _mm_storeu_si128((__m128i *)(out + (2 * k + 1) * outStride), _mm_unpackhi_epi64(b[k], b[k + 4]));
+    }
+}
+
+/// Sixteen rows of sixteen int16 values transposed in AVX2 registers: each 128-bit half does the
+/// 8×8 transpose above (rows 0–7 and 8–15 apart; low halves columns 0–7, high halves 8–15), and
+/// one lane permute joins the two row groups of every output row.
+__attribute__((target("avx2")))
+static inline void transpose16_16x16(const int16_t *in, ptrdiff_t inStride, int16_t *out, ptrdiff_t outStride) {
+    __m256i c[2][8];
+    for (int group = 0; group < 2; group++) {
+        __m256i r[8], a[8], b[8];
+        for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_si256((const __m256i *)(in + (8 * group + k) * inStride));
+        for (int k = 0; k < 4; k++) {
+            a[2 * k] = _mm256_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+            a[2 * k + 1] = _mm256_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+        }
+        for (int k = 0; k < 2; k++)
+            for (int h = 0; h < 2; h++) {
+                b[4 * k + 2 * h] = _mm256_unpacklo_epi32(a[4 * k + h], a[4 * k + h + 2]);
+                b[4 * k + 2 * h + 1] = _mm256_unpackhi_epi32(a[4 * k + h], a[4 * k + h + 2]);
+            }
+        for (int k = 0; k < 4; k++) {
+            c[group][2 * k] = _mm256_unpacklo_epi64(b[k], b[k + 4]);
+            c[group][2 * k + 1] = _mm256_unpackhi_epi64(b[k], b[k + 4]);
+        }
+    }
+    for (int j = 0; j < 8; j++) {
+        _mm256_storeu_si256((__m256i *)(out + j * outStride), _mm256_permute2x128_si256(c[0][j], c[1][j], 0x20));
+        _mm256_storeu_si256((__m256i *)(out + (8 + j) * outStride), _mm256_permute2x128_si256(c[0][j], c[1][j], 0x31));
+    }
+}
+
+void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int columns, int16_t *out, ptrdiff_t outStride) {
+    int y = 0;
+    if (graph_cpu_has_avx2())
+        for (; y + 16 <= rows; y += 16) {
+            int x = 0;
+            for (; x + 16 <= columns; x += 16)
+                transpose16_16x16(in + y * inStride + x, inStride, out + x * outStride + y, outStride);
+            for (; x + 8 <= columns; x += 8) {
+                transpose16_8x8(in + y * inStride + x, inStride, out + x * outStride + y, outStride);
+                transpose16_8x8(in + (y + 8) * inStride + x, inStride, out + x * outStride + y + 8, outStride);
+            }
+            for (; x < columns; x++)
+                for (int k = 0; k < 16; k++) out[x * outStride + y + k] = in[(y + k) * inStride + x];
+        }
+    for (; y + 8 <= rows; y += 8) {
+        int x = 0;
+        for (; x + 8 <= columns; x += 8) transpose16_8x8(in + y * inStride + x, inStride, out + x * outStride + y, outStride);
+        for (; x < columns; x++)
+            for (int k = 0; k < 8; k++) out[x * outStride + y + k] = in[(y + k) * inStride + x];
+    }
+    for (; y < rows; y++)
+        for (int x = 0; x < columns; x++) out[x * outStride + y] = in[y * inStride + x];
+}
+
+void graph_interleave8_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int channels, int redIndex,
+                           int blueIndex, uint8_t *out) {
+    int done = 0;
+    if (channels == 3 && redIndex == 0 && blueIndex == 2 && has_avx512_vbmi()) done = interleave8_rgb_512(r, g, b, count, out);
+    if (channels == 4 && graph_cpu_has_avx2()) done = interleave8_quad_256(r, g, b, count, redIndex, blueIndex, out);
+    interleave8_portable(r + done, g + done, b + done, count - done, channels, redIndex, blueIndex, out + channels * done);
 }
 
 void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
@@ -412,6 +712,32 @@ void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t 
 void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
                              int16_t *g, int16_t *b) {
     unpack8_codes_portable(pixels, channels, redIndex, blueIndex, count, r, g, b);
+}
+
+void graph_symmetric_convolve_columns_to_codes(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, int shift, uint8_t *out,
+                                               ptrdiff_t outStride) {
+    for (int y = 0; y < rows; y++)
+        graph_symmetric_convolve_to_codes_portable(source + y * sourceStride, sourceStride, weights, tapCount, width, shift,
+                                                   out + y * outStride);
+}
+
+void graph_interleave8_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int channels, int redIndex,
+                           int blueIndex, uint8_t *out) {
+    interleave8_portable(r, g, b, count, channels, redIndex, blueIndex, out);
+}
+
+void graph_symmetric_convolve_columns_to_int16(const int16_t *source, ptrdiff_t sourceStride, const int16_t *weights,
+                                               int tapCount, int width, int rows, int shift, int16_t *out,
+                                               ptrdiff_t outStride) {
+    for (int y = 0; y < rows; y++)
+        graph_symmetric_convolve_to_int16_portable(source + y * sourceStride, sourceStride, weights, tapCount, width, shift,
+                                                   out + y * outStride);
+}
+
+void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int columns, int16_t *out, ptrdiff_t outStride) {
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < columns; x++) out[x * outStride + y] = in[y * inStride + x];
 }
 
 void graph_float_to_code16(const float *in, int count, int16_t *out) { float_to_code16_portable(in, count, out); }

@@ -31,6 +31,10 @@ package protocol AreaOperation: Hashable, Sendable, OutputProperties {
     /// be: an 8-bit opaque RGB buffer read as it is stored (no transfer decode, no primaries change),
     /// loaded as three colour planes. The Float32 planes are not loaded then.
     func readsCodes(input index: Int) -> Bool
+    /// Whether the pass can write its opaque RGB result straight into 8-bit rows as codes, each the
+    /// nearest code of its exact value (nearer than a float stored and quantised), so an output
+    /// stage that only stores it into an 8-bit destination leaves it to the pass (``RowKernel/areaCodes(stage:)``).
+    var writesCodes: Bool { get }
     /// For an input the pass reads as one value per pixel computed from its RGBA (a guide's luma):
     /// the computation, applied span by span as the input loads, so only its result is stored
     /// (one channel); nil for inputs read as they are.
@@ -54,6 +58,7 @@ extension AreaOperation {
     package func inputChannels(_ index: Int) -> Int { 4 }
     package func reduction(input index: Int) -> AreaInputReduction? { nil }
     package func readsCodes(input index: Int) -> Bool { false }
+    package var writesCodes: Bool { false }
     package func geometry(input index: Int) -> AffineTransform? { .identity }
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { false }
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { false }

@@ -76,6 +76,8 @@ package struct IntegerSeparableBlur: AreaOperation {
     package func inputChannels(_ index: Int) -> Int { 3 }
     /// The codes themselves, not code / 255 as floats, where the input has them.
     package func readsCodes(input index: Int) -> Bool { true }
+    /// The vertical sums rounded to codes: `(Σ W[k]·h + 2^(S+5)) / 2^(S+6)`, halves up.
+    package var writesCodes: Bool { true }
     package func isOpaque(inputs: [AreaInputDescription]) -> Bool { inputs[0].isOpaqueEverywhere }
     package func isGrey(inputs: [AreaInputDescription]) -> Bool { inputs[0].isGrey }
 

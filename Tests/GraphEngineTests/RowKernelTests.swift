@@ -422,6 +422,65 @@ final class RowKernelTests: XCTestCase {
                 XCTAssertEqual(blocked[(y * 150)..<(y * 150 + width)].map(\.bitPattern), single.map(\.bitPattern), "width \(width) row \(y)")
             }
         }
+        // The vertical pass to codes (32 columns and four rows at a time with AVX-512 VNNI, the last
+        // block overlapping): each row the portable row's bytes, and that the exact sum rounded.
+        for width in [1, 16, 31, 32, 33, 64, 100, 150] {
+            for rows in [1, 3, 4, 5, 9, 70] {
+                var blocked = [UInt8](repeating: 0, count: 150 * rows)
+                graph_symmetric_convolve_columns_to_codes(source, 150, taps, 61, Int32(width), Int32(rows), 23, &blocked, 150)
+                for y in 0..<rows {
+                    var single = [UInt8](repeating: 0, count: width)
+                    source.withUnsafeBufferPointer {
+                        graph_symmetric_convolve_to_codes_portable($0.baseAddress! + y * 150, 150, taps, 61, Int32(width), 23, &single)
+                    }
+                    XCTAssertEqual(Array(blocked[(y * 150)..<(y * 150 + width)]), single, "width \(width) rows \(rows) row \(y)")
+                    let x = width - 1
+                    let exact = taps.indices.reduce(0) { $0 + Int(taps[$1]) * Int(source[(y + $1) * 150 + x]) }
+                    XCTAssertEqual(Int(single[x]), min(255, (exact + (1 << 22)) >> 23), "width \(width) row \(y)")
+                }
+            }
+        }
+        // The horizontal pass of a transposed strip: columns to int16 (four rows at a time with
+        // AVX-512 VNNI) are the single rows' values; the transpose is the definition.
+        for width in [1, 16, 31, 32, 33, 64, 100, 150] {
+            for rows in [1, 3, 4, 5, 9, 70] {
+                var blocked = [Int16](repeating: 0, count: 150 * rows)
+                graph_symmetric_convolve_columns_to_int16(source, 150, taps, 61, Int32(width), Int32(rows), 16, &blocked, 150)
+                for y in 0..<rows {
+                    var single = [Int16](repeating: 0, count: width)
+                    source.withUnsafeBufferPointer {
+                        graph_symmetric_convolve_to_int16_portable($0.baseAddress! + y * 150, 150, taps, 61, Int32(width), 16, &single)
+                    }
+                    XCTAssertEqual(Array(blocked[(y * 150)..<(y * 150 + width)]), single, "int16 width \(width) rows \(rows) row \(y)")
+                }
+            }
+        }
+        for (rows, columns) in [(1, 1), (7, 9), (8, 8), (16, 24), (17, 33), (40, 29)] {
+            var transposed = [Int16](repeating: -1, count: columns * 50)
+            graph_transpose16(source, 150, Int32(rows), Int32(columns), &transposed, 50)
+            for y in 0..<rows {
+                for x in 0..<columns where transposed[x * 50 + y] != source[y * 150 + x] {
+                    XCTFail("transpose \(rows)x\(columns) at row \(y) column \(x)")
+                }
+            }
+        }
+        // Three planes of codes interleaved (RGB 64 pixels a step with AVX-512 VBMI; RGBA and BGRA with alpha 255).
+        let planes = (0..<(3 * 140)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        for count in [0, 1, 8, 9, 63, 64, 65, 129, 140] {
+            for (channels, red, blue) in [(3, 0, 2), (4, 0, 2), (4, 2, 0)] {
+                var out = [UInt8](repeating: 7, count: channels * count)
+                graph_interleave8_row(planes, Array(planes[140...]), Array(planes[280...]), Int32(count), Int32(channels),
+                                      Int32(red), Int32(blue), &out)
+                var expected = out
+                for i in 0..<count {
+                    expected[channels * i + red] = planes[i]
+                    expected[channels * i + 1] = planes[140 + i]
+                    expected[channels * i + blue] = planes[280 + i]
+                    if channels == 4 { expected[channels * i + 3] = 255 }
+                }
+                XCTAssertEqual(out, expected, "count \(count) channels \(channels) red \(red)")
+            }
+        }
         // Interleaved 8-bit pixels to code rows (RGB 64 pixels a step where the CPU has AVX-512 VBMI,
         // then 16 with AVX2; BGRA).
         let pixels = (0..<(4 * 140)).map { _ in UInt8.random(in: 0...255, using: &rng) }

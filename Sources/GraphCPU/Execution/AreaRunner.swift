@@ -55,8 +55,10 @@ final class AreaRunner {
     }
 
     /// Computes `area` (default: all of `output.rect`) of `operation` applied to `inputs`, by the
-    /// operation's CPU implementation (``CPUAreaPass``).
-    func run(_ operation: any AreaOperation, inputs: [InputView], output: PlaneSet, area: PixelRect? = nil, layout: AreaLayout) {
+    /// operation's CPU implementation (``CPUAreaPass``), into `output`, or into `codes` when given
+    /// (``AreaOperation/writesCodes``, opaque RGB: `output` is not touched).
+    func run(_ operation: any AreaOperation, inputs: [InputView], output: PlaneSet, area: PixelRect? = nil, layout: AreaLayout,
+             codes: CodeRows? = nil) {
         let rect = area ?? output.rect
         guard !rect.isEmpty else { return }
         // Every area operation the engine and Kernels declare conforms beside its description; a
@@ -120,9 +122,11 @@ final class AreaRunner {
                                      channelCount: channels, base: base))
         }
         let tile = AreaTile(inputs: planes,
-                            output: AreaOutput(x: rect.x, y: rect.y, width: rect.width, height: rect.height, planes: output),
+                            output: AreaOutput(x: rect.x, y: rect.y, width: rect.width, height: rect.height, planes: output,
+                                               codes: codes),
                             channels: layout.channels, scratch: scratch)
         pass.run(tile)
+        if codes != nil { return }
         // Planes the pass does not compute, when the output keeps them (a stage's own planes keep
         // only what it computes: see ``Plan/Stage/storedChannels``).
         if layout.channels < 4 && output.stores(channel: 3) {

@@ -45,6 +45,9 @@ public struct AreaPlanes {
 package struct AreaOutput {
     package let x: Int, y: Int, width: Int, height: Int
     let planes: PlaneSet
+    /// Where the pass writes its codes instead of `planes`, when it writes codes
+    /// (``AreaOperation/writesCodes``) and the render asked for them.
+    package var codes: CodeRows? = nil
 
     /// Stores `width` values as row `row` (0 = bottom row, `y`) of channel `channel`.
     @inline(__always)

@@ -216,9 +216,25 @@ package struct Executor: Backend {
                          makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: StageTimings) {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order, precomputed: precomputed.contains)
         let processed = precomputed.planes, slots = plan.scratchSlots
+        // The area stage that writes its codes into the destination's rows (the output stage then has nothing to do).
+        var codeStage: Int?, codeRows: CodeRows?
+        if case .areaCodes(let stage)? = plan.stages[plan.rootStage].rowKernel, processed[stage] == nil,
+           regions[ObjectIdentifier(plan.stages[stage].node)] == unit,
+           let sink = makeSink(unit, scratch.halfScratch) as? BufferSink, let rows = CodeRows(sink) {
+            codeStage = stage
+            codeRows = rows
+        }
         for (index, stage) in plan.stages.enumerated() {
             if processed[index] != nil { continue }
             let isRoot = index == plan.rootStage
+            if isRoot && codeStage != nil { continue }
+            if index == codeStage, case .area(let op, let inputs, let layout) = stage.work {
+                let start = DispatchTime.now().uptimeNanoseconds
+                scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } },
+                                       output: scratch.unused, area: unit, layout: layout, codes: codeRows)
+                timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, pixels: unit.pixelCount, bytes: 0)
+                continue
+            }
             let region = isRoot ? unit : (regions[ObjectIdentifier(stage.node)] ?? .empty)
             let start = DispatchTime.now().uptimeNanoseconds
             let planes = scratch.planes(slot: slots[index])

@@ -2,7 +2,8 @@
 /// any program stage whose channels each depend on one channel of its 8-bit input, and for the
 /// output stage a ``RowKernel``: an unfiltered camera frame written to RGBA8 or BGRA8 by the
 /// fixed-point YUV row kernel, an unfiltered source written to a destination of its own format by
-/// a byte copy. Only the output stage writes the destination, and only a destination without a
+/// a byte copy, an opaque area stage that writes 8-bit codes (``AreaOperation/writesCodes``) left
+/// to write an RGB8, RGBA8 or BGRA8 destination itself. Only the output stage writes the destination, and only a destination without a
 /// fused encode is written as the kernels write it.
 struct ChooseRowKernels: PlanPass {
     let name = "row-kernels"
@@ -24,6 +25,11 @@ struct ChooseRowKernels: PlanPass {
             guard let base = ChooseRowKernels.loadMatrixStoreBase(program), base + 15 <= uniforms.count else { return }
             kernel = .yuvToRGBA8(matrixBase: base)
             log.append("p\(plan.rootStage): the frame converted to \(destination.rawValue) by the YUV row kernel (fixed point)")
+        case .stage(let stage) where [.rgb8, .rgba8, .bgra8].contains(destination):
+            guard ChooseRowKernels.writesAreaCodes(plan, stage: stage, slot: input), ChooseRowKernels.isLoadStoreOpaque(program)
+            else { return }
+            kernel = .areaCodes(stage: stage)
+            log.append("p\(plan.rootStage): p\(stage) writes its codes into the \(destination.rawValue) rows itself")
         case .buffer(let buffer) where input.decode == nil && RowKernel.copiesBytes(of: buffer, into: destination):
             guard ChooseRowKernels.isLoadStore(program) else { return }
             kernel = .byteCopy
@@ -44,6 +50,23 @@ struct ChooseRowKernels: PlanPass {
               stored == OperandQuad(.register(converted.r), .register(converted.g), .register(converted.b), .register(loaded.a))
         else { return nil }
         return base
+    }
+
+    /// Whether `stage` is an opaque, three-channel area stage whose pass writes codes, read only by
+    /// the output stage, through `slot` as it is (no window, transfer or primaries).
+    static func writesAreaCodes(_ plan: Plan, stage: Int, slot: Plan.Slot) -> Bool {
+        guard stage < plan.stages.count, case .area(let operation, _, let layout) = plan.stages[stage].work,
+              operation.writesCodes, layout.channels == 3, plan.stages[stage].storedChannels == 3,
+              slot.window == nil, slot.decode == nil, slot.primaries == nil else { return false }
+        return plan.stages.indices.allSatisfy { $0 == plan.rootStage || !plan.stages[$0].work.stageInputs.contains(stage) }
+    }
+
+    /// Whether `program` is exactly `load in0 → store` of the loaded colour, alpha the loaded one or 1.
+    static func isLoadStoreOpaque(_ program: Program) -> Bool {
+        guard program.instructions.count == 2, case .load(0, let loaded) = program.instructions[0],
+              case .store(let stored) = program.instructions[1] else { return false }
+        return stored.r == .register(loaded.r) && stored.g == .register(loaded.g) && stored.b == .register(loaded.b)
+            && (stored.a == .register(loaded.a) || stored.a == .constant(1))
     }
 
     /// Whether `program` is exactly `load in0 → store` of the loaded registers.

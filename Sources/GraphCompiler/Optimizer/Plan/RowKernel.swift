@@ -9,6 +9,10 @@ package enum RowKernel: Equatable {
     /// `load in0 → store` of a buffer into a destination of its own format: its rows copied byte
     /// for byte.
     case byteCopy
+    /// `load in0 → store` (alpha 1) of opaque area stage `stage`, read by this stage alone, into an
+    /// RGB8, RGBA8 or BGRA8 destination: the area pass writes its codes into the destination's rows
+    /// (``AreaOperation/writesCodes``); its planes and this program do not run.
+    case areaCodes(stage: Int)
 
     /// Whether copying `source`'s bytes into a `format` destination writes what `load → store`
     /// writes: the same format, and alpha already premultiplied or absent (8-bit RGB, or RGBA8 and
