@@ -21,14 +21,23 @@ static inline int graph_cpu_has_avx(void) { GRAPH_CPU_CHECK("avx") }
 static inline int graph_cpu_has_avx2(void) { GRAPH_CPU_CHECK("avx2") }
 static inline int graph_cpu_has_fma(void) { GRAPH_CPU_CHECK("fma") }
 static inline int graph_cpu_has_avx512f(void) { GRAPH_CPU_CHECK("avx512f") }
+static inline int graph_cpu_has_avx512bw(void) { GRAPH_CPU_CHECK("avx512bw") }
 static inline int graph_cpu_has_avx512vbmi(void) { GRAPH_CPU_CHECK("avx512vbmi") }
+static inline int graph_cpu_has_avx512vnni(void) { GRAPH_CPU_CHECK("avx512vnni") }
 #undef GRAPH_CPU_CHECK
 #else
 static inline int graph_cpu_has_avx(void) { return 0; }
 static inline int graph_cpu_has_avx2(void) { return 0; }
 static inline int graph_cpu_has_fma(void) { return 0; }
 static inline int graph_cpu_has_avx512f(void) { return 0; }
+static inline int graph_cpu_has_avx512bw(void) { return 0; }
 static inline int graph_cpu_has_avx512vbmi(void) { return 0; }
+static inline int graph_cpu_has_avx512vnni(void) { return 0; }
 #endif
+
+/// Byte permutes over 512-bit vectors (the paths compiled for avx512f, avx512bw, avx512vbmi).
+static inline int graph_cpu_has_avx512_byte_permutes(void) { return graph_cpu_has_avx512bw() && graph_cpu_has_avx512vbmi(); }
+/// 16-bit dot products over 512-bit vectors (the paths compiled for avx512f, avx512bw, avx512vnni).
+static inline int graph_cpu_has_avx512_dot_products(void) { return graph_cpu_has_avx512bw() && graph_cpu_has_avx512vnni(); }
 
 #endif

@@ -149,7 +149,7 @@ void graph_lookup8_rgb_row(const uint8_t *pixels, int channels, int redIndex, in
     if (channels == 3 && redIndex == 0) {
         int done = 0;
 #if defined(__x86_64__)
-        if (graph_cpu_has_avx512vbmi()) done = lookup_rgb_vbmi(pixels, codes, 3 * count, out);
+        if (graph_cpu_has_avx512_byte_permutes()) done = lookup_rgb_vbmi(pixels, codes, 3 * count, out);
 #endif
         lookup_rgb_bytes(pixels, codes, done, 3 * count, out);
         return;

@@ -165,23 +165,12 @@ static int row_256(const int16_t *source, const int32_t *firsts, const int32_t *
     return o;
 }
 
-static inline int has_avx512_vnni(void) {
-    static int state = -1;
-    int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni") ? 1 : 0;
-        __atomic_store_n(&state, known, __ATOMIC_RELAXED);
-    }
-    return known;
-}
-
 void graph_weighted_rows_to_int16(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
                                   int count, int shift, int16_t *out) {
     int32_t pairs[(tapCount + 1) / 2];
     for (int j = 0; 2 * j < tapCount; j++) pairs[j] = pair_weight(weights, tapCount, j);
     int done = 0;
-    if (has_avx512_vnni()) done = rows_512(source, tapStride, pairs, tapCount, count, shift, out);
+    if (graph_cpu_has_avx512_dot_products()) done = rows_512(source, tapStride, pairs, tapCount, count, shift, out);
     if (graph_cpu_has_avx2()) done += rows_256(source + done, tapStride, pairs, tapCount, count - done, shift, out + done);
     graph_weighted_rows_to_int16_portable(source + done, tapStride, weights, tapCount, count - done, shift, out + done);
 }
@@ -189,7 +178,7 @@ void graph_weighted_rows_to_int16(const int16_t *source, ptrdiff_t tapStride, co
 void graph_resample_codes_row(const int16_t *source, const int32_t *firsts, const int32_t *pairs, ptrdiff_t pairStride,
                               int pairCount, int count, float scale, float *out) {
     int done = 0;
-    if (has_avx512_vnni()) done = row_512(source, firsts, pairs, pairStride, pairCount, count, scale, out);
+    if (graph_cpu_has_avx512_dot_products()) done = row_512(source, firsts, pairs, pairStride, pairCount, count, scale, out);
     if (graph_cpu_has_avx2())
         done += row_256(source, firsts + done, pairs + done, pairStride, pairCount, count - done, scale, out + done);
     graph_resample_codes_row_portable(source, firsts + done, pairs + done, pairStride, pairCount, count - done, scale,

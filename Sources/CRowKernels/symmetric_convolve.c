@@ -493,34 +493,12 @@ static int unpack8_codes_rgb_512(const uint8_t *pixels, int count, int16_t *r, i
     return i;
 }
 
-static inline int has_avx512_vbmi(void) {
-    static int state = -1;
-    int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") ? 1 : 0;
-        __atomic_store_n(&state, known, __ATOMIC_RELAXED);
-    }
-    return known;
-}
-
-static inline int has_avx512_vnni(void) {
-    static int state = -1;
-    int known = __atomic_load_n(&state, __ATOMIC_RELAXED);
-    if (known < 0) {
-        __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni") ? 1 : 0;
-        __atomic_store_n(&state, known, __ATOMIC_RELAXED);
-    }
-    return known;
-}
-
 void graph_symmetric_convolve_to_int16(const int16_t *source, ptrdiff_t tapStride, const int16_t *weights, int tapCount,
                                        int count, int shift, int16_t *out) {
     int radius = tapCount / 2, done = 0;
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
-    if (has_avx512_vnni()) done = to_int16_512(source, tapStride, pairs, radius, count, shift, out);
+    if (graph_cpu_has_avx512_dot_products()) done = to_int16_512(source, tapStride, pairs, radius, count, shift, out);
     if (graph_cpu_has_avx2())
         done += to_int16_256(source + done, tapStride, pairs, radius, count - done, shift, out + done);
     graph_symmetric_convolve_to_int16_portable(source + done, tapStride, weights, tapCount, count - done, shift, out + done);
@@ -531,7 +509,7 @@ void graph_symmetric_convolve_to_float(const int16_t *source, ptrdiff_t tapStrid
     int radius = tapCount / 2, done = 0;
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
-    if (has_avx512_vnni()) done = to_float_512(source, tapStride, pairs, radius, count, scale, out);
+    if (graph_cpu_has_avx512_dot_products()) done = to_float_512(source, tapStride, pairs, radius, count, scale, out);
     if (graph_cpu_has_avx2())
         done += to_float_256(source + done, tapStride, pairs, radius, count - done, scale, out + done);
     graph_symmetric_convolve_to_float_portable(source + done, tapStride, weights, tapCount, count - done, scale, out + done);
@@ -543,11 +521,11 @@ void graph_symmetric_convolve_columns_to_float(const int16_t *source, ptrdiff_t 
     int radius = tapCount / 2;
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
-    if (has_avx512_vnni() && width >= 32) {
+    if (graph_cpu_has_avx512_dot_products() && width >= 32) {
         columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_FLOAT, scale, 0, out, outStride);
         return;
     }
-    int wide = has_avx512_vnni(), avx2 = graph_cpu_has_avx2();
+    int wide = graph_cpu_has_avx512_dot_products(), avx2 = graph_cpu_has_avx2();
     for (int x = 0; x < width; x += 64) {
         int count = width - x < 64 ? width - x : 64;
         for (int y = 0; y < rows; y++) {
@@ -566,7 +544,7 @@ void graph_symmetric_convolve_columns_to_codes(const int16_t *source, ptrdiff_t 
     int radius = tapCount / 2;
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
-    if (has_avx512_vnni() && width >= 32) {
+    if (graph_cpu_has_avx512_dot_products() && width >= 32) {
         columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_CODES, 0, shift, out, outStride);
         return;
     }
@@ -585,7 +563,7 @@ void graph_symmetric_convolve_columns_to_int16(const int16_t *source, ptrdiff_t 
     int radius = tapCount / 2;
     int32_t pairs[radius / 2 + 1];
     pair_weights(weights, radius, pairs);
-    if (has_avx512_vnni() && width >= 32) {
+    if (graph_cpu_has_avx512_dot_products() && width >= 32) {
         columns512(source, sourceStride, pairs, radius, width, rows, COLUMNS_INT16, 0, shift, out, outStride);
         return;
     }
@@ -671,7 +649,7 @@ void graph_transpose16(const int16_t *in, ptrdiff_t inStride, int rows, int colu
 void graph_interleave8_row(const uint8_t *r, const uint8_t *g, const uint8_t *b, int count, int channels, int redIndex,
                            int blueIndex, uint8_t *out) {
     int done = 0;
-    if (channels == 3 && redIndex == 0 && blueIndex == 2 && has_avx512_vbmi()) done = interleave8_rgb_512(r, g, b, count, out);
+    if (channels == 3 && redIndex == 0 && blueIndex == 2 && graph_cpu_has_avx512_byte_permutes()) done = interleave8_rgb_512(r, g, b, count, out);
     if (channels == 4 && graph_cpu_has_avx2()) done = interleave8_quad_256(r, g, b, count, redIndex, blueIndex, out);
     interleave8_portable(r + done, g + done, b + done, count - done, channels, redIndex, blueIndex, out + channels * done);
 }
@@ -679,7 +657,7 @@ void graph_interleave8_row(const uint8_t *r, const uint8_t *g, const uint8_t *b,
 void graph_unpack8_codes_row(const uint8_t *pixels, int channels, int redIndex, int blueIndex, int count, int16_t *r,
                              int16_t *g, int16_t *b) {
     int rgb = channels == 3 && redIndex == 0 && blueIndex == 2, done = 0;
-    if (rgb && has_avx512_vbmi()) done = unpack8_codes_rgb_512(pixels, count, r, g, b);
+    if (rgb && graph_cpu_has_avx512_byte_permutes()) done = unpack8_codes_rgb_512(pixels, count, r, g, b);
     if (rgb && graph_cpu_has_avx2())
         done += unpack8_codes_rgb_avx2(pixels + 3 * done, count - done, r + done, g + done, b + done);
     unpack8_codes_portable(pixels + channels * done, channels, redIndex, blueIndex, count - done, r + done, g + done,
