@@ -9,29 +9,10 @@ import XCTest
 final class IntegerGaussianTests: XCTestCase {
     let width = 150, height = 97
 
-    /// RGB codes, top row first: gradients, a square of 0 and 255 (hard edges), hashed noise.
-    func codes() -> [UInt8] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var bytes: [UInt8] = []
-        for row in 0..<height {
-            for x in 0..<width {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                let square = x > 40 && x < 90 && row > 20 && row < 60
-                bytes.append(square ? 255 : UInt8((x * 255) / width))
-                bytes.append(square ? 0 : UInt8(truncatingIfNeeded: state >> 20))
-                bytes.append(UInt8(truncatingIfNeeded: 30 + (row * 200) / height + Int(state >> 60)))
-            }
-        }
-        return bytes
-    }
+    /// The codes of ``eightBitTestCodes(width:height:seed:squareBlue:)``.
+    func codes() -> [UInt8] { eightBitTestCodes(width: width, height: height, seed: 0x9E37_79B9_7F4A_7C15) }
 
-    func options(_ format: WorkingFormat, tileSize: Int = 64) -> ContextOptions {
-        var options = ContextOptions()
-        options.workingColorSpace = nil
-        options.workingFormat = format
-        options.tileSize = tileSize
-        return options
-    }
+    func options(_ format: WorkingFormat, tileSize: Int = 64) -> ContextOptions { unmanagedOptions(format, tileSize: tileSize) }
 
     /// RGB photos load as codes (Int16 planes); grey ones are grey planes of code / 255, turned back to codes.
     func testBlurOfEightBitCodesIsWithinAFewHundredthsOfALevelOfTheFloat64Blur() throws {

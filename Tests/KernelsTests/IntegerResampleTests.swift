@@ -9,30 +9,10 @@ import XCTest
 final class IntegerResampleTests: XCTestCase {
     let width = 150, height = 97
 
-    /// RGB codes, top row first: gradients, a square of 0 and 255 (hard edges: the Lanczos kernel
-    /// rings past the codes' range), hashed noise.
-    func codes() -> [UInt8] {
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        var bytes: [UInt8] = []
-        for row in 0..<height {
-            for x in 0..<width {
-                state ^= state << 13; state ^= state >> 7; state ^= state << 17
-                let square = x > 40 && x < 90 && row > 20 && row < 60
-                bytes.append(square ? 255 : UInt8((x * 255) / width))
-                bytes.append(square ? 0 : UInt8(truncatingIfNeeded: state >> 20))
-                bytes.append(square ? 255 : UInt8(truncatingIfNeeded: 30 + (row * 200) / height + Int(state >> 60)))
-            }
-        }
-        return bytes
-    }
+    /// The codes of ``eightBitTestCodes(width:height:seed:squareBlue:)`` (a blue 255 in the square: the Lanczos kernel rings past the codes' range).
+    func codes() -> [UInt8] { eightBitTestCodes(width: width, height: height, seed: 0x2545_F491_4F6C_DD1D, squareBlue: 255) }
 
-    func options(_ format: WorkingFormat, tileSize: Int = 64) -> ContextOptions {
-        var options = ContextOptions()
-        options.workingColorSpace = nil
-        options.workingFormat = format
-        options.tileSize = tileSize
-        return options
-    }
+    func options(_ format: WorkingFormat, tileSize: Int = 64) -> ContextOptions { unmanagedOptions(format, tileSize: tileSize) }
 
     func photo(_ bytes: [UInt8], format: PixelFormat = .rgb8) throws -> Image {
         Image(buffer: try ImageBuffer(width: width, height: height, format: format, alphaMode: .opaque, colorSpace: .sRGB, bytes: bytes))
