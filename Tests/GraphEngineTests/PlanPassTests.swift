@@ -81,6 +81,24 @@ final class PlanPassTests: XCTestCase {
         XCTAssertTrue(RegionOfInterest.topologicalOrder(everything.root).allSatisfy(everything.isMaterialized))
     }
 
+    /// A clamp of an area pass's output (cropped) read by two nodes is not stored again at the
+    /// readers' whole region (each reads the pass's pixels at clamped coordinates), and the render
+    /// is the same as with every node stored.
+    func testTheClampOfAStoredNodeIsNotMaterialized() throws {
+        let photo = Image(buffer: try makeTestBuffer(width: 32, height: 24, seed: 53))
+        let edges = try photo.applyingFilter("CIBoxBlur", parameters: ["inputRadius": .number(2)]).cropped(to: photo.extent).clampedToExtent()
+        let image = edges.transformed(by: AffineTransform(translationX: 5, y: -3)).composited(over: edges).cropped(to: photo.extent)
+        var options = ContextOptions()
+        options.workingFormat = .rgbaf
+        let plan = try Context(options: options).plan(image, rect: PixelRect(x: 0, y: 0, width: 32, height: 24)).plan
+        let materialize = plan.log.first { $0.pass == "materialize" }?.decisions ?? []
+        XCTAssertFalse(materialize.contains { $0.contains("clamp") }, "\(materialize)")
+        let fused = try Context(options: options).render(image, rect: photo.extent, format: .rgbaf)
+        options.fusion = false
+        let everything = try Context(options: options).render(image, rect: photo.extent, format: .rgbaf)
+        XCTAssertTrue(fused.bytes == everything.bytes, "the render differs from the one with every node stored")
+    }
+
     /// The output stage's super-operations are plan decisions: an unfiltered camera frame written
     /// to RGBA8 takes the YUV row kernel, an unfiltered premultiplied RGBA8 buffer written to RGBA8
     /// is copied; any other destination, straight alpha or a filter keeps the program.

@@ -27,7 +27,15 @@ enum DepthEffectFilters {
     ///    focused subject's rim joins no background layer (where a Gaussian would blur it into the
     ///    background). A wider disc spreads the foreground further over a sharp background behind it
     ///    (Benchmarks/quality at 768 px: the 3×3 square of radius 1.5 costs 1.3 dB in focus for 0.14
-    ///    levels less error inside blurred silhouettes).
+    ///    levels less error inside blurred silhouettes). Where the map steps from behind the focus plane
+    ///    straight to in front of it, its low resolution makes a ramp that passes through the focus
+    ///    depth, and that band of the edge would stay sharp between two blurred sides (a crisp seam
+    ///    along a car's ledge on the iPhone 7 Plus photo): a pixel whose value changes sign between
+    ///    the pixels `p` px to either side (horizontally or vertically; `p = max(2, round(0.75·s))`, s
+    ///    the photo's size over the map's) takes the largest value around it when more than 2 px of
+    ///    blur lie on each side (`max c > 2` and `min c < −2` over the map's 3×3 neighbourhood,
+    ///    evaluated on the map at its own size). An in-focus layer between a blurred back and front is
+    ///    a plateau, not a sign change, and keeps its sharpness.
     /// 4. Levels: radii R·2^(−i/3) while at least 6 px, then a factor √2 apart down to 1.5 px (R the
     ///    clamp on each side). The mix of two neighbouring discs is a core with a faint tail, about
     ///    50 dB from the disc between them on textures at a √2 spacing and 60 dB at ∛2; below 6 px
@@ -176,14 +184,14 @@ struct PortraitBlur {
         let focus = disparity.applying(FocusDisparity(area: focusArea)).clampedToExtent()
         let mask = matte.map { $0.clampedToExtent().transformed(by: Self.fit($0.extent, to: extent)) }
             ?? Image(color: [0, 0, 0, 0])
-        let raw = try Self.blurMapKernel.apply(
-            [.image(refined), .image(focus), .image(mask), .number(0.1 * longSide / aperture), .number(1),
-             .number(maximumBackRadius), .number(frontCap)], extent: extent)
+        let blurArguments: [KernelArgument] = [.number(0.1 * longSide / aperture), .number(1), .number(maximumBackRadius), .number(frontCap)]
+        let raw = try Self.blurMapKernel.apply([.image(refined), .image(focus), .image(mask)] + blurArguments, extent: extent)
         // The value map and the blocks are read with the wide margins of the coarsest layers: each
         // is computed once, whole, rather than again in every tile's margins.
-        let value = raw.clampedToExtent()
+        let nearer = raw.clampedToExtent()
             .applying(DiscSpans(radius: max(1, longSide / 1500), reduction: .maximum, grey: true, filterName: "\(Self.name)_value"))
             .cropped(to: extent)
+        let value = try acrossFocus(nearer: nearer, mask: mask, arguments: blurArguments)
             .insertingIntermediate(named: "\(Self.name)_value")
 
         // The small radii's ladder: the photo (0), a Gaussian of the lattice radius below r₁ (r₀, σ = r₀/2)
@@ -211,6 +219,28 @@ struct PortraitBlur {
             [.image(photo), .image(value), .image(smallGaussian), .image(gaussian), .image(backSum ?? empty), .image(frontSum ?? empty),
              .image(hidden), .number(r0 * r0), .number(1 / (r0 * r0)), .number(r1 * r1), .number(1 / (r1 * r1 - r0 * r0)),
              .number(span(backLayers.first)), .number(frontSpan), .number(grain)], extent: extent)
+    }
+
+    /// The blur value map with the bands where a depth edge's ramp crosses the focus plane given to
+    /// the nearer side (step 3, ``DepthAcrossFocus``): `nearer` the signed radius per pixel's
+    /// small-disc maximum. The extremes around each pixel come from the disparity map at its own
+    /// size (the same radius formula, `blurArguments`, on the unrefined map, then a 3×3 maximum of
+    /// `(c, −c)`); the sign test reads `nearer`, `max(2, round(0.75·s))` px either side (s the
+    /// photo's size over the map's: about the width of the map's ramp once refined).
+    func acrossFocus(nearer: Image, mask: Image, arguments blurArguments: [KernelArgument]) throws -> Image {
+        let map = disparity.extent
+        // Its own focus node: one shared with the full-size map would be read by two stages and
+        // stored at full size.
+        let coarseFocus = disparity.applying(FocusDisparity(area: focusArea)).clampedToExtent()
+        let coarse = try Self.blurMapKernel.apply(
+            [.image(disparity), .image(coarseFocus), .image(mask.transformed(by: Self.fit(extent, to: map)))] + blurArguments, extent: map)
+        let extremes = try Self.signedPairKernel.apply([.image(coarse)], extent: map).clampedToExtent()
+            .applyingFilter("CIMorphologyRectangleMaximum", parameters: ["inputWidth": .number(3), "inputHeight": .number(3)])
+            .cropped(to: map)
+        let ratio = longSide / max(map.width, map.height)
+        let across = DepthAcrossFocus(probe: Int(max(2, (0.75 * ratio).rounded())), photo: extent, map: map,
+                                      filterName: "\(Self.name)_across_focus")
+        return nearer.applying(across, with: [extremes.clampedToExtent()])
     }
 
     /// `H`, the scene hidden behind the blurred foreground, premultiplied: the photo weighted by each
@@ -342,6 +372,12 @@ struct PortraitBlur {
             c = clamp(c, -maxBack, maxFront) * (1.0 - clamp(matte.r, 0.0, 1.0));
             return vec4(c, c, c, 1.0);
         }
+        """)
+
+    /// A signed radius as the pair `(c, −c)`: one maximum filter then gives the largest value in red
+    /// and the negated smallest in green.
+    static let signedPairKernel = CatalogueKernel("""
+        kernel vec4 depthSignedPair(__sample c) { return vec4(c.r, -c.r, 0.0, 1.0); }
         """)
 
     /// The hidden scene's source: the photo's colour weighted by the share of the pixel that the
