@@ -31,7 +31,7 @@ enum DepthEffectFilters {
     ///    straight to in front of it, its low resolution makes a ramp that passes through the focus
     ///    depth, and that band of the edge would stay sharp between two blurred sides (a crisp seam
     ///    along a car's ledge on the iPhone 7 Plus photo): a pixel whose value changes sign between
-    ///    the pixels `p` px to either side (horizontally or vertically; `p = max(2, round(0.75·s))`, s
+    ///    the pixels `p` px to either side (horizontally or vertically; `p = max(2, round(0.75·s))` up to 16, s
     ///    the photo's size over the map's) takes the largest value around it when more than 2 px of
     ///    blur lie on each side (`max c > 2` and `min c < −2` over the map's 3×3 neighbourhood,
     ///    evaluated on the map at its own size). An in-focus layer between a blurred back and front is
@@ -225,7 +225,7 @@ struct PortraitBlur {
     /// the nearer side (step 3, ``DepthAcrossFocus``): `nearer` the signed radius per pixel's
     /// small-disc maximum. The extremes around each pixel come from the disparity map at its own
     /// size (the same radius formula, `blurArguments`, on the unrefined map, then a 3×3 maximum of
-    /// `(c, −c)`); the sign test reads `nearer`, `max(2, round(0.75·s))` px either side (s the
+    /// `(c, −c)`); the sign test reads `nearer`, `max(2, round(0.75·s))` px either side, at most 16 (s the
     /// photo's size over the map's: about the width of the map's ramp once refined).
     func acrossFocus(nearer: Image, mask: Image, arguments blurArguments: [KernelArgument]) throws -> Image {
         let map = disparity.extent
@@ -238,7 +238,7 @@ struct PortraitBlur {
             .applyingFilter("CIMorphologyRectangleMaximum", parameters: ["inputWidth": .number(3), "inputHeight": .number(3)])
             .cropped(to: map)
         let ratio = longSide / max(map.width, map.height)
-        let across = DepthAcrossFocus(probe: Int(max(2, (0.75 * ratio).rounded())), photo: extent, map: map,
+        let across = DepthAcrossFocus(probe: Int(min(max(2, (0.75 * ratio).rounded()), 16)), photo: extent, map: map,
                                       filterName: "\(Self.name)_across_focus")
         return nearer.applying(across, with: [extremes.clampedToExtent()])
     }
