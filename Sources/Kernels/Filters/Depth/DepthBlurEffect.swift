@@ -191,7 +191,7 @@ struct PortraitBlur {
         let nearer = raw.clampedToExtent()
             .applying(DiscSpans(radius: max(1, longSide / 1500), reduction: .maximum, grey: true, filterName: "\(Self.name)_value"))
             .cropped(to: extent)
-        let value = try acrossFocus(nearer: nearer, mask: mask, arguments: blurArguments)
+        let value = try acrossFocus(nearer: nearer, focus: focus, mask: mask, arguments: blurArguments)
             .insertingIntermediate(named: "\(Self.name)_value")
 
         // The small radii's ladder: the photo (0), a Gaussian of the lattice radius below r₁ (r₀, σ = r₀/2)
@@ -223,17 +223,14 @@ struct PortraitBlur {
 
     /// The blur value map with the bands where a depth edge's ramp crosses the focus plane given to
     /// the nearer side (step 3, ``DepthAcrossFocus``): `nearer` the signed radius per pixel's
-    /// small-disc maximum. The extremes around each pixel come from the disparity map at its own
+    /// small-disc maximum, `focus` the focus disparity (clamped 1×1), `mask` the matte at the photo's size. The extremes around each pixel come from the disparity map at its own
     /// size (the same radius formula, `blurArguments`, on the unrefined map, then a 3×3 maximum of
     /// `(c, −c)`); the sign test reads `nearer`, `max(2, round(0.75·s))` px either side, at most 16 (s the
     /// photo's size over the map's: about the width of the map's ramp once refined).
-    func acrossFocus(nearer: Image, mask: Image, arguments blurArguments: [KernelArgument]) throws -> Image {
+    func acrossFocus(nearer: Image, focus: Image, mask: Image, arguments blurArguments: [KernelArgument]) throws -> Image {
         let map = disparity.extent
-        // Its own focus node: one shared with the full-size map would be read by two stages and
-        // stored at full size.
-        let coarseFocus = disparity.applying(FocusDisparity(area: focusArea)).clampedToExtent()
         let coarse = try Self.blurMapKernel.apply(
-            [.image(disparity), .image(coarseFocus), .image(mask.transformed(by: Self.fit(extent, to: map)))] + blurArguments, extent: map)
+            [.image(disparity), .image(focus), .image(mask.transformed(by: Self.fit(extent, to: map)))] + blurArguments, extent: map)
         let extremes = try Self.signedPairKernel.apply([.image(coarse)], extent: map).clampedToExtent()
             .applyingFilter("CIMorphologyRectangleMaximum", parameters: ["inputWidth": .number(3), "inputHeight": .number(3)])
             .cropped(to: map)
