@@ -67,6 +67,19 @@ func renderExactly(_ image: Image, _ rect: Rect, tileSize: Int = 64) throws -> [
     }
 }
 
+/// Asserts that `image` renders the same at tile sizes 8 and 256, and that its red channel equals
+/// the reference evaluator's (Float32, no colour management).
+func assertTilesAndReferenceAgree(_ image: Image, file: StaticString = #filePath, line: UInt = #line) throws {
+    XCTAssertEqual(try renderExactly(image, image.extent, tileSize: 8), try renderExactly(image, image.extent, tileSize: 256),
+                   "tile sizes 8 and 256", file: file, line: line)
+    var options = ContextOptions()
+    options.workingFormat = .rgbaf
+    options.workingColorSpace = nil
+    let reference = try ReferenceEvaluator().render(image, rect: image.extent, options: options)
+    XCTAssertEqual(try renderExactly(image, image.extent).joined().map { $0.x }, reference.map { Double($0.x) },
+                   "the reference evaluator", file: file, line: line)
+}
+
 /// Compares a render of `rect` with `expected(x, y)` (working-space pixels) within `tolerance`.
 func assertMatches(_ image: Image, _ rect: Rect, tolerance: Double, file: StaticString = #filePath, line: UInt = #line,
                    _ expected: (Int, Int) -> SIMD4<Double>) throws {

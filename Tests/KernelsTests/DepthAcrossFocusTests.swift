@@ -62,12 +62,6 @@ final class DepthAcrossFocusTests: XCTestCase {
     }
 
     func testTilesAndReferenceEvaluatorAgree() throws {
-        let image = try across()
-        XCTAssertEqual(try renderExactly(image, image.extent, tileSize: 8), try renderExactly(image, image.extent, tileSize: 256))
-        var options = ContextOptions()
-        options.workingFormat = .rgbaf
-        options.workingColorSpace = nil
-        let reference = try ReferenceEvaluator().render(image, rect: image.extent, options: options)
-        XCTAssertEqual(try renderExactly(image, image.extent).joined().map { $0.x }, reference.map { Double($0.x) })
+        try assertTilesAndReferenceAgree(try across())
     }
 }
