@@ -108,6 +108,19 @@ final class FusionTests: XCTestCase {
         XCTAssertEqual(dump.programs.filter { $0.kind == "area" }.count, 2, dump.text())
         XCTAssertTrue(dump.passes.contains { $0.pass == "deduplicate" && !$0.changes.isEmpty }, dump.text())
     }
+
+    /// A transformed constant colour (a missing matte fitted to a map's size) is the constant: read
+    /// in the program, not stored over the transform's region as a stage of its own.
+    func testATransformedConstantColourIsTheConstant() throws {
+        let source = Image(buffer: try makeTestBuffer(width: 40, height: 30, seed: 5, alpha: .straight))
+        let tint = Image(color: [0.2, 0.4, 0.6, 0.5]).transformed(by: AffineTransform(scaleX: 0.19, y: 0.19))
+        let image = tint.composited(over: source).cropped(to: source.extent)
+        let dump = try Context().dump(image)
+        XCTAssertEqual(dump.programs.count, 1, dump.text())
+        XCTAssertTrue(dump.passes.contains { $0.pass == "fold-affine-transforms" && !$0.changes.isEmpty }, dump.text())
+        let fast = bottomUpPixels(try Context().render(image, format: .rgbaf))
+        assertClose(fast, try ReferenceEvaluator().render(image, rect: source.extent), tolerance: 1e-3)
+    }
 }
 
 func assertClose(_ a: [SIMD4<Float>], _ b: [SIMD4<Float>], tolerance: Float, file: StaticString = #filePath,

@@ -35,9 +35,10 @@ final class LimitTests: XCTestCase {
     }
 
     /// A transform shrinking a generator a billionfold reads 10^19 of its pixels for a 10×10 render:
-    /// that count overflowed Int (a trap) before it could allocate anything.
-    func testAnIntermediateOverTheLimitFailsBeforeAllocating() {
-        let shrunk = Image(color: [1, 0, 0, 1]).transformed(by: AffineTransform(scaleX: 1e-9, y: 1e-9))
+    /// that count overflowed Int (a trap) before it could allocate anything. (A constant colour
+    /// would not do: its transform is the constant.)
+    func testAnIntermediateOverTheLimitFailsBeforeAllocating() throws {
+        let shrunk = try Image.filter("CIStripesGenerator", parameters: [:]).transformed(by: AffineTransform(scaleX: 1e-9, y: 1e-9))
             .cropped(to: Rect(x: 0, y: 0, width: 10, height: 10))
         XCTAssertThrowsError(try Context().render(shrunk)) { error in
             guard case .invalidSize(let message) = error as? GraphError else { return XCTFail("\(error)") }
