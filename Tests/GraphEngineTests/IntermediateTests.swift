@@ -59,6 +59,21 @@ final class IntermediateTests: XCTestCase {
         assertClose(bottomUpPixels(fast), reference, tolerance: 1e-5)
     }
 
+    /// An intermediate that is an area pass's result is written by the pass into the kept planes
+    /// (no copy program runs), with the bytes of the copy in every working format.
+    func testAnAreaPassWritesTheIntermediatesPlanesItself() throws {
+        for format in [WorkingFormat.rgbaf, .rgbah] {
+            let (fast, profile) = try context(format: format).renderWithProfile(try blurred(Counter(), intermediate: true), format: .rgbaf)
+            let kept = try XCTUnwrap(profile.intermediates.values.first)
+            guard case .areaPlanes? = kept.plan.stages[kept.plan.rootStage].rowKernel else {
+                return XCTFail("the intermediate's output stage copies the pass's planes (\(format))")
+            }
+            XCTAssertEqual(kept.timings.units[kept.plan.rootStage], 0, "the copy program did not run")
+            let slow = try context(format: format).render(try blurred(Counter(), intermediate: false), format: .rgbaf)
+            XCTAssertEqual(fast.bytes, slow.bytes, "\(format)")
+        }
+    }
+
     func testSameBytesForEveryTileSizeAndThreadCount() throws {
         let image = try blurred(Counter(), intermediate: true)
         var reference: [UInt8]?

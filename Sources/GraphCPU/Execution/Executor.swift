@@ -216,22 +216,27 @@ package struct Executor: Backend {
                          makeSink: (PixelRect, UnsafeMutablePointer<UInt16>) -> any OutputSink, timings: StageTimings) {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order, precomputed: precomputed.contains)
         let processed = precomputed.planes, slots = plan.scratchSlots
-        // The area stage that writes its codes into the destination's rows (the output stage then has nothing to do).
-        var codeStage: Int?, codeRows: CodeRows?
-        if case .areaCodes(let stage)? = plan.stages[plan.rootStage].rowKernel, processed[stage] == nil,
-           regions[ObjectIdentifier(plan.stages[stage].node)] == unit,
-           let sink = makeSink(unit, scratch.halfScratch) as? BufferSink, let rows = CodeRows(sink) {
-            codeStage = stage
-            codeRows = rows
+        // The area stage that writes the destination itself, its codes into the rows or its values
+        // into the planes (the output stage then has nothing to do).
+        var directStage: Int?, codeRows: CodeRows?, directPlanes: PlaneSet?
+        switch plan.stages[plan.rootStage].rowKernel {
+        case .areaCodes(let stage)? where processed[stage] == nil && regions[ObjectIdentifier(plan.stages[stage].node)] == unit:
+            if let sink = makeSink(unit, scratch.halfScratch) as? BufferSink, let rows = CodeRows(sink) {
+                (directStage, codeRows) = (stage, rows)
+            }
+        case .areaPlanes(let stage)? where processed[stage] == nil && regions[ObjectIdentifier(plan.stages[stage].node)] == unit:
+            if let sink = makeSink(unit, scratch.halfScratch) as? PlaneSink { (directStage, directPlanes) = (stage, sink.planes) }
+        default:
+            break
         }
         for (index, stage) in plan.stages.enumerated() {
             if processed[index] != nil { continue }
             let isRoot = index == plan.rootStage
-            if isRoot && codeStage != nil { continue }
-            if index == codeStage, case .area(let op, let inputs, let layout) = stage.work {
+            if isRoot && directStage != nil { continue }
+            if index == directStage, case .area(let op, let inputs, let layout) = stage.work {
                 let start = DispatchTime.now().uptimeNanoseconds
                 scratch.areaRunner.run(op, inputs: inputs.map { inputView($0, scratch: scratch) { processed[$0] ?? scratch.planes(slot: slots[$0]) } },
-                                       output: scratch.unused, area: unit, layout: layout, codes: codeRows)
+                                       output: directPlanes ?? scratch.unused, area: unit, layout: layout, codes: codeRows)
                 timings.add(stage: index, nanoseconds: DispatchTime.now().uptimeNanoseconds - start, pixels: unit.pixelCount, bytes: 0)
                 continue
             }

@@ -21,7 +21,7 @@ enum RowKernels {
         case .byteCopy:
             guard case .buffer(let source)? = inputs.first?.storage else { return false }
             return sink.copyRows(from: source, rect: rect)
-        case .areaCodes:
+        case .areaCodes, .areaPlanes:
             // The executor runs the area stage into the destination; here its planes were computed.
             return false
         }

@@ -13,6 +13,11 @@ package enum RowKernel: Equatable {
     /// RGB8, RGBA8 or BGRA8 destination: the area pass writes its codes into the destination's rows
     /// (``AreaOperation/writesCodes``); its planes and this program do not run.
     case areaCodes(stage: Int)
+    /// `load in0 → store` of area stage `stage` (every channel this stage keeps, unchanged), read by
+    /// this stage alone, into planes (an intermediate's, computed whole before the work units): the
+    /// area pass writes its rows into the destination planes itself; its own planes and this
+    /// program do not run. A render into a planar Float32 buffer runs the program instead.
+    case areaPlanes(stage: Int)
 
     /// Whether copying `source`'s bytes into a `format` destination writes what `load → store`
     /// writes: the same format, and alpha already premultiplied or absent (8-bit RGB, or RGBA8 and
