@@ -323,10 +323,21 @@ package struct Executor: Backend {
         }
     }
 
-    /// Strips for point-only plans, square tiles when a stage samples a neighbourhood.
+    /// Strips for point-only plans, square tiles when a stage samples a neighbourhood: smaller tiles
+    /// (halved down to 32 px) while a unit would keep more than ``readFactor`` tiles' worth of one
+    /// image and a smaller unit reads less (what it reads is not mostly margins).
     func workUnits(_ rect: PixelRect) -> [PixelRect] {
         guard needsTiles else { return stripUnits(rect) }
-        let (tileWidth, tileHeight) = tileShape(rect)
+        var (tileWidth, tileHeight) = tileShape(rect)
+        let budget = Executor.readFactor * tileWidth * tileHeight
+        func area(_ width: Int, _ height: Int) -> Int { min(width, rect.width) * min(height, rect.height) }
+        var read = largestRead(centredIn: rect, width: tileWidth, height: tileHeight)
+        while read > budget && min(tileWidth, tileHeight) >= 64 && area(tileWidth / 2, tileHeight / 2) < area(tileWidth, tileHeight) {
+            let halved = largestRead(centredIn: rect, width: tileWidth / 2, height: tileHeight / 2)
+            // Not when margins dominate the read (a smaller unit reads as much as before, so far more per pixel).
+            guard halved * area(tileWidth, tileHeight) <= 2 * read * area(tileWidth / 2, tileHeight / 2) else { break }
+            (tileWidth, tileHeight, read) = (tileWidth / 2, tileHeight / 2, halved)
+        }
         var units: [PixelRect] = []
         for top in stride(from: rect.maxY, to: rect.y, by: -tileHeight) {
             let bottom = max(rect.y, top - tileHeight)
@@ -335,6 +346,33 @@ package struct Executor: Backend {
             }
         }
         return units
+    }
+
+    /// How many tiles' worth of one image a work unit may keep. More happens when a pass shrinks by
+    /// more than about 2.8 on each axis, or reads a few pixels of a small image that each span many
+    /// of its input's (a small depth map's guide): every unit's inputs load into its worker's
+    /// Float32 scratch, so a 0.05 Lanczos shrink of a 24 MP PNG loaded the whole photo into one
+    /// unit's (480 MB peak).
+    static let readFactor = 8
+
+    /// The most pixels a `width`×`height` work unit at the centre of `rect` keeps of one image: a
+    /// stage's region in its scratch planes, or an area pass's input loaded into Float32 scratch.
+    private func largestRead(centredIn rect: PixelRect, width: Int, height: Int) -> Int {
+        let (w, h) = (min(width, rect.width), min(height, rect.height))
+        let unit = PixelRect(x: rect.x + (rect.width - w) / 2, y: rect.y + (rect.height - h) / 2, width: w, height: h)
+        let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order,
+                                                 precomputed: RegionOfInterest.computedBeforeWorkUnits)
+        var largest = 0
+        for stage in plan.stages where !RegionOfInterest.computedBeforeWorkUnits(stage.node) {
+            guard let region = regions[ObjectIdentifier(stage.node)], !region.isEmpty else { continue }
+            largest = max(largest, region.pixelCount)
+            if case .area(let operation, let inputs, _) = stage.work {
+                for input in inputs.indices {
+                    largest = max(largest, PixelRect(operation.regionOfInterest(input: input, for: region.rect)).pixelCount)
+                }
+            }
+        }
+        return largest
     }
 
     /// `tileSize` square tiles; in a band lower than that (a streamed render's), tiles as high as
