@@ -147,9 +147,8 @@ final class SharedIntermediatesTests: XCTestCase {
             try blurred.applyingFilter("CIColorInvert"),
         ]
         let shared = Image.insertingSharedIntermediates(outputs)
-        // The upsample's low guide (the map's size and the margins its grid reads) is one already.
-        XCTAssertEqual(Set(intermediates(shared).map { $0.extent }), [photo.extent, Rect(x: -3, y: -3, width: 36, height: 30)])
-        XCTAssertEqual(intermediates(shared).count, 3, "the refined map, the blur and the guide")
+        XCTAssertEqual(Set(intermediates(shared).map { $0.extent }), [photo.extent])
+        XCTAssertEqual(intermediates(shared).count, 2, "the refined map and the blur")
         for format in [WorkingFormat.rgbah, .rgbaf] {
             var options = ContextOptions()
             options.workingFormat = format

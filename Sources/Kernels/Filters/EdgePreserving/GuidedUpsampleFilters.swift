@@ -38,13 +38,19 @@ enum GuidedUpsampleFilters {
             filterName: "CIEdgePreserveUpsampleFilter_guide")))
         let upsample = JointBilateralUpsample(guideExtent: g, smallExtent: s, spatialSigma: try args.number("inputSpatialSigma"),
                                               lumaSigma: try args.number("inputLumaSigma"), filterName: "CIEdgePreserveUpsampleFilter")
-        // The low guide is computed once, whole (a small image), rather than in every work unit's
-        // margins: a unit reads it a few small pixels around its own, each of which spans `step`
-        // photo pixels (an 8×6 map on a 12 MP photo had every unit read the whole photo).
-        let wholeLowLuma = lowLuma.cropped(to: upsample.regionOfInterest(input: 2, for: g))
-            .insertingIntermediate(named: "CIEdgePreserveUpsampleFilter_guide_whole")
-        return guide.applying(upsample, with: [small.clampedToExtent(), wholeLowLuma])
+        // A work unit reads the low guide 2–4 small pixels around its own, each spanning `step` photo
+        // pixels. For a map under a sixteenth of the photo's size those margins outgrow the unit
+        // (an 8×6 map on a 12 MP photo had each of 48 units read the whole photo): the guide is
+        // computed once, whole. A larger map's guide is computed in the units, which lets the
+        // photo's rows stream through them.
+        let guideSource = max(stepX, stepY) <= Self.guideInUnitsUpTo ? lowLuma
+            : lowLuma.cropped(to: upsample.regionOfInterest(input: 2, for: g)).insertingIntermediate(named: "CIEdgePreserveUpsampleFilter_guide_whole")
+        return guide.applying(upsample, with: [small.clampedToExtent(), guideSource])
     }
+
+    /// The largest photo-to-map step (photo pixels per map pixel) whose low guide
+    /// CIEdgePreserveUpsampleFilter computes in the work units rather than once, whole.
+    static let guideInUnitsUpTo = 16.0
 
     /// The guided filter (He et al. 2010) with the guide's luma `I` (0.2125 r + 0.7154 g + 0.0721 b)
     /// as guide: inputImage, scaled bilinearly to the guide's extent, is p; with means over
