@@ -136,6 +136,47 @@ final class NeighbourhoodFilterTests: XCTestCase {
         }
     }
 
+    /// A sharpen of an opaque 8-bit photo (weights summing to 1) rendered to 8 bits writes its codes
+    /// into the destination's rows itself: each the nearest code of its Float32 value (the same
+    /// sums as a Float32 render, no half-float planes between), within half a code of the float64
+    /// formula, for RGB8, RGBA8 and BGRA8 and any tile size.
+    func testAnOpaqueSharpenWritesTheNearestCodes() throws {
+        let (width, height) = (37, 29)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<(width * height * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let photo = Image(buffer: try ImageBuffer(width: width, height: height, format: .rgb8, alphaMode: .opaque, colorSpace: .sRGB, bytes: bytes))
+        let weights: [Double] = [-0.125, -0.125, -0.125, -0.125, 2, -0.125, -0.125, -0.125, -0.125]
+        let sharpened = try photo.clampedToExtent().applyingFilter("CIConvolution3X3", parameters: ["inputWeights": .vector(weights)])
+            .cropped(to: photo.extent)
+        let plan = try Context(options: unmanagedOptions(.rgbah)).dump(sharpened).planPasses.flatMap(\.changes).joined(separator: "\n")
+        XCTAssertTrue(plan.contains("writes its codes into the RGBA8 rows"), plan)
+        let exact = try Context(options: unmanagedOptions(.rgbaf)).render(sharpened, format: .rgbaf)
+        func value(_ x: Int, _ y: Int, _ c: Int) -> Double {  // working-space (x, y), edges repeated
+            let column = min(max(x, 0), width - 1), row = height - 1 - min(max(y, 0), height - 1)
+            return Double(bytes[(row * width + column) * 3 + c]) / 255
+        }
+        for format in [PixelFormat.rgb8, .rgba8, .bgra8] {
+            for tile in [8, 64] {
+                let out = try Context(options: unmanagedOptions(.rgbah, tileSize: tile)).render(sharpened, format: format)
+                let (red, blue) = format.redAndBlueIndices
+                for row in 0..<height {
+                    for x in 0..<width {
+                        let y = height - 1 - row
+                        for (c, index) in [(0, red), (1, 1), (2, blue)] {
+                            let code = out.bytes[(row * width + x) * format.channels + index]
+                            let float = exact.pixel(x: x, row: row)[c]
+                            XCTAssertEqual(code, UInt8((min(max(float, 0), 1) * 255).rounded(.toNearestOrEven)), "\(format) (\(x), \(row)) \(c)")
+                            var v = 0.0
+                            for i in 0..<3 { for j in 0..<3 { v += weights[i * 3 + j] * value(x + j - 1, y + 1 - i, c) } }
+                            XCTAssertLessThanOrEqual(abs(Double(code) - min(max(v, 0), 1) * 255), 0.5 + 1e-3)
+                        }
+                        if format.channels == 4 { XCTAssertEqual(out.bytes[(row * width + x) * 4 + 3], 255) }
+                    }
+                }
+            }
+        }
+    }
+
     func testOneDimensionalConvolutions() throws {
         let source = try TestImage(width: 20, height: 12, seed: 8)
         let weights: [Double] = [0.05, 0.1, -0.1, 0.2, 0.4, 0.2, 0.1, 0.03, 0.02]

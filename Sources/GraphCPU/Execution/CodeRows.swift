@@ -1,3 +1,4 @@
+import CRowKernels
 /// Interleaved 8-bit rows an area pass writes its codes into instead of its planes: the
 /// destination of a render whose output stage only stores that pass (``RowKernel/areaCodes(stage:)``).
 package struct CodeRows {
@@ -23,5 +24,19 @@ package struct CodeRows {
     /// The first byte of the pixel at working-space (`x`, `y`) (y up), inside `rect`.
     package func pixel(x: Int, y: Int) -> UnsafeMutablePointer<UInt8> {
         (base + (rect.maxY - 1 - y) * rowBytes + (x - rect.x) * channels).assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// Writes `count` pixels from (`x`, `y`) on, the nearest codes of opaque values given as red,
+    /// green and blue rows (the codes an 8-bit store of those Float32 values writes: ``PixelIO/unorm8(_:)``).
+    package func store(x: Int, y: Int, red: UnsafePointer<Float>, green: UnsafePointer<Float>, blue: UnsafePointer<Float>,
+                       count: Int) {
+        let p = pixel(x: x, y: y)
+        guard channels == 4 else { return graph_pack8_rgb_row(red, green, blue, Int32(count), p) }
+        for i in 0..<count {
+            p[4 * i + redIndex] = PixelIO.unorm8(red[i])
+            p[4 * i + 1] = PixelIO.unorm8(green[i])
+            p[4 * i + blueIndex] = PixelIO.unorm8(blue[i])
+            p[4 * i + 3] = 255
+        }
     }
 }

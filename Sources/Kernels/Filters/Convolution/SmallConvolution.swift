@@ -39,6 +39,9 @@ package struct SmallConvolution: AreaOperation {
 
     package func outputExtent(inputExtents: [Rect]) -> Rect { regionOfInterest(input: 0, for: inputExtents[0]) }
 
+    /// An opaque result (a sharpen of an opaque photo) goes straight into an 8-bit destination's rows.
+    package var writesCodes: Bool { true }
+
     package func regionOfInterest(input index: Int, for rect: Rect) -> Rect {
         rect.outset(dx: Double(cx), dy: Double(cy))
     }
@@ -74,21 +77,32 @@ extension SmallConvolution: CPUAreaPass {
     package func run(_ tile: AreaTile) {
         let input = tile.inputs[0], output = tile.output
         let width = output.width
-        let sum = tile.scratch.floats(0, count: width)
-        let part = tile.scratch.floats(1, count: width)
-        let filtered = colorOnly ? min(tile.channels, 3) : tile.channels
+        let part = tile.scratch.floats(0, count: width)
         weights.withUnsafeBufferPointer { w in
             guard let taps = w.baseAddress else { return }
-            for channel in 0..<filtered {
-                let channelBias = bias
+            /// Output row `y` of `channel` into `sum`.
+            func convolve(_ channel: Int, row y: Int, into sum: UnsafeMutablePointer<Float>) {
+                // Kernel row i reads input row y + cy − i (relative to output row y; the input starts cy lower).
+                for i in 0..<rows {
+                    let source = input.row(channel, y + 2 * cy - i)
+                    graph_convolve_row(source, 1, taps + i * columns, Int32(columns), Int32(width), i == 0 ? sum : part)
+                    if i > 0 { for x in 0..<width { sum[x] += part[x] } }
+                }
+                for x in 0..<width { sum[x] += bias }
+            }
+            if let codes = output.codes {
+                // Opaque RGB (``writesCodes``): a row's three channels, then their codes.
+                let rgb = tile.scratch.floats(1, count: 3 * width)
                 for y in 0..<output.height {
-                    // Kernel row i reads input row y + cy − i (relative to output row y; the input starts cy lower).
-                    for i in 0..<rows {
-                        let source = input.row(channel, y + 2 * cy - i)
-                        graph_convolve_row(source, 1, taps + i * columns, Int32(columns), Int32(width), i == 0 ? sum : part)
-                        if i > 0 { for x in 0..<width { sum[x] += part[x] } }
-                    }
-                    for x in 0..<width { sum[x] += channelBias }
+                    for channel in 0..<3 { convolve(channel, row: y, into: rgb + channel * width) }
+                    codes.store(x: output.x, y: output.y + y, red: rgb, green: rgb + width, blue: rgb + 2 * width, count: width)
+                }
+                return
+            }
+            let sum = tile.scratch.floats(1, count: width)
+            for channel in 0..<(colorOnly ? min(tile.channels, 3) : tile.channels) {
+                for y in 0..<output.height {
+                    convolve(channel, row: y, into: sum)
                     output.store(channel: channel, row: y, from: sum)
                 }
             }
