@@ -9,7 +9,8 @@ enum GuidedUpsampleFilters {
     /// the guide with the sRGB curve first). `out(p) = Σ_q w·v(q) / Σ_q w` over small-image samples q
     /// with `w = exp(−|q − q(p)|²/(2σ_s²))·exp(−(G(p) − g(q))²/(2σ_l²))`, distances in small-image
     /// pixels (5×5 samples), g the guide's luma at the small image's resolution (a Gaussian of
-    /// σ = 0.4·scale, as Apple blurs it). Computed as a bilateral grid: the small samples are splatted
+    /// σ = 0.4·scale, as Apple blurs it, of the guide with its edge repeated; for a small image under
+    /// a sixteenth of the guide's size, g itself repeats its edge beyond the small image). Computed as a bilateral grid: the small samples are splatted
     /// into luma levels once, and each output pixel interpolates trilinearly (see
     /// ``GraphEngine/JointBilateralUpsample``); both passes compute G from the guide's rows
     /// (``GraphEngine/GuideLumaResample``), and a grey small image (a depth map) is upsampled as one
@@ -41,10 +42,11 @@ enum GuidedUpsampleFilters {
         // A work unit reads the low guide 2–4 small pixels around its own, each spanning `step` photo
         // pixels. For a map under a sixteenth of the photo's size those margins outgrow the unit
         // (an 8×6 map on a 12 MP photo had each of 48 units read the whole photo): the guide is
-        // computed once, whole. A larger map's guide is computed in the units, which lets the
-        // photo's rows stream through them.
+        // computed once, whole, over the map's pixels, and repeats its edge beyond them (computed
+        // there too, from the photo's edge repeated that many photo pixels out, it took 180 MB).
+        // A larger map's guide is computed in the units, which lets the photo's rows stream through them.
         let guideSource = max(stepX, stepY) <= Self.guideInUnitsUpTo ? lowLuma
-            : lowLuma.cropped(to: upsample.regionOfInterest(input: 2, for: g)).insertingIntermediate(named: "CIEdgePreserveUpsampleFilter_guide_whole")
+            : lowLuma.cropped(to: s).insertingIntermediate(named: "CIEdgePreserveUpsampleFilter_guide_whole").clampedToExtent()
         return guide.applying(upsample, with: [small.clampedToExtent(), guideSource])
     }
 
