@@ -80,7 +80,7 @@ struct ChooseRowKernels: PlanPass {
               program.instructions.count == 2, case .load(0, let loaded) = program.instructions[0],
               case .store(let stored) = program.instructions[1] else { return false }
         let kept = [(stored.r, loaded.r), (stored.g, loaded.g), (stored.b, loaded.b), (stored.a, loaded.a)]
-            .prefix(plan.stages[stage].storedChannels == 3 ? 3 : plan.stages[stage].storedChannels)
+            .prefix(plan.stages[stage].storedChannels)
         guard kept.allSatisfy({ $0.0 == .register($0.1) }) else { return false }
         return plan.stages.indices.allSatisfy { $0 == plan.rootStage || !plan.stages[$0].work.stageInputs.contains(stage) }
     }
