@@ -95,7 +95,19 @@ package struct Resample: AreaOperation {
     private func fill(_ w: UnsafeMutablePointer<Double>, count: Int, first: Double, u: Double, widen: Double) {
         switch kernel {
         case .lanczos3:
-            for t in 0..<count { w[t] = Resample.lanczos3((first + Double(t) + 0.5 - u) / widen) }
+            // sin(πx) and sin(πx/3) at x = x₀ + t/widen by the recurrence sin(a + (t+1)δ) =
+            // 2cos δ·sin(a + tδ) − sin(a + (t−1)δ) (six trigonometric calls per output instead of
+            // two per tap: 3 % of a 24 MP Lanczos-and-sharpen's CPU went to `sin`).
+            let x0 = (first + 0.5 - u) / widen, delta = Double.pi / widen
+            var (s, previous) = (sin(Double.pi * x0), sin(Double.pi * x0 - delta))
+            var (third, previousThird) = (sin(Double.pi * x0 / 3), sin((Double.pi * x0 - delta) / 3))
+            let (c, cThird) = (2 * cos(delta), 2 * cos(delta / 3))
+            for t in 0..<count {
+                let x = x0 + Double(t) / widen, a = abs(x)
+                w[t] = a < 1e-12 ? 1 : a >= 3 ? 0 : 3 * s * third / (Double.pi * Double.pi * x * x)
+                (s, previous) = (c * s - previous, s)
+                (third, previousThird) = (cThird * third - previousThird, third)
+            }
         case .cubic(let b, let c):
             for t in 0..<count { w[t] = Resample.cubic((first + Double(t) + 0.5 - u) / widen, b: b, c: c) }
         case .linear:
@@ -140,14 +152,6 @@ package struct Resample: AreaOperation {
         }
         let sum = w.reduce(0, +)
         return (first, sum != 0 ? w.map { $0 / sum } : w)
-    }
-
-    static func lanczos3(_ x: Double) -> Double {
-        let a = abs(x)
-        if a < 1e-12 { return 1 }
-        if a >= 3 { return 0 }
-        let px = Double.pi * x
-        return 3 * sin(px) * sin(px / 3) / (px * px)
     }
 
     static func cubic(_ x: Double, b: Double, c: Double) -> Double {
