@@ -8,8 +8,8 @@ import GraphEngine
 /// `(max c, −min c)` in red and green (read at the map pixel under the photo pixel's centre).
 /// Output: the value, or `max(max c, value)` where the value changes sign between the pixels
 /// `probe` px to the left and right or below and above and both extremes pass 2 px (blur on each
-/// side). A plateau in focus between a
-/// blurred front and back is no sign change: it keeps its value. Grey, opaque.
+/// side). A plateau in focus between a blurred front and back is no sign change: it keeps its
+/// value. Grey, opaque.
 package struct DepthAcrossFocus: AreaOperation {
     /// How far either side the sign test looks (px).
     package let probe: Int
@@ -77,7 +77,8 @@ extension DepthAcrossFocus: CPUAreaPass {
         let width = output.width, p = probe
         let most = tile.scratch.floats(0, count: width), least = tile.scratch.floats(1, count: width)
         let results = tile.scratch.floats(2, count: width)
-        let mapColumns = (0..<width).map { min(max(mapPixel(output.x + $0, output.y).x - extremes.x, 0), extremes.width - 1) }
+        let mapColumns = tile.scratch.integers(0, count: width)
+        for x in 0..<width { mapColumns[x] = min(max(mapPixel(output.x + x, output.y).x - extremes.x, 0), extremes.width - 1) }
         for y in 0..<output.height {
             let my = min(max(mapPixel(output.x, output.y + y).y - extremes.y, 0), extremes.height - 1)
             let mostRow = extremes.row(0, my), leastRow = extremes.row(1, my)
