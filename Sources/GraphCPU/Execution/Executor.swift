@@ -334,8 +334,10 @@ package struct Executor: Backend {
         var read = largestRead(centredIn: rect, width: tileWidth, height: tileHeight)
         while read > budget && min(tileWidth, tileHeight) >= 64 && area(tileWidth / 2, tileHeight / 2) < area(tileWidth, tileHeight) {
             let halved = largestRead(centredIn: rect, width: tileWidth / 2, height: tileHeight / 2)
-            // Not when margins dominate the read (a smaller unit reads as much as before, so far more per pixel).
-            guard halved * area(tileWidth, tileHeight) <= 2 * read * area(tileWidth / 2, tileHeight / 2) else { break }
+            // Not when margins dominate the read (a smaller unit reads as much as before, so far more
+            // per pixel). In Double: a read can be up to the coordinate bound squared.
+            guard Double(halved) * Double(area(tileWidth, tileHeight)) <= 2 * Double(read) * Double(area(tileWidth / 2, tileHeight / 2))
+            else { break }
             (tileWidth, tileHeight, read) = (tileWidth / 2, tileHeight / 2, halved)
         }
         var units: [PixelRect] = []
