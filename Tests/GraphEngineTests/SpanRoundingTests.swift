@@ -1,9 +1,11 @@
+import CRowKernels
 import XCTest
 @testable import GraphEngine
 @testable import GraphCPU
 
-/// The interpreter's floor, ceil, fract and modulo round down without libm (``SpanLoops/roundedDown(_:)``):
-/// bit for bit Swift's `rounded(.down)` on every kind of value.
+/// The interpreter's floor, ceil, fract and modulo: the baseline loop rounds down by selects (no
+/// libm), the wide loops by the CPU's rounding instruction, both bit for bit Swift's `rounded(.down)`
+/// on every kind of value.
 final class SpanRoundingTests: XCTestCase {
     func testRoundedDownIsFloorBitForBit() {
         var values: [Float] = [0, -0, 0.5, -0.5, 1, -1, 0.9999999, -0.9999999, 1.5, -1.5, 2.5, -2.5, 8_388_607.5, -8_388_607.5,
@@ -14,10 +16,15 @@ final class SpanRoundingTests: XCTestCase {
             values.append(Float.random(in: -1e4...1e4, using: &random))
             values.append(Float(bitPattern: UInt32.random(in: 0...UInt32.max, using: &random)))
         }
-        for x in values where !x.isNaN {
-            XCTAssertEqual(SpanLoops.roundedDown(x).bitPattern, x.rounded(.down).bitPattern, "\(x)")
+        values.append(.nan)
+        var portable = [Float](repeating: 0, count: values.count), wide = portable
+        graph_span_unary_portable(GRAPH_SPAN_FLOOR, values, &portable, Int32(values.count))
+        graph_span_unary(GRAPH_SPAN_FLOOR, values, &wide, Int32(values.count))
+        for (i, x) in values.enumerated() where !x.isNaN {
+            XCTAssertEqual(portable[i].bitPattern, x.rounded(.down).bitPattern, "\(x)")
+            XCTAssertEqual(wide[i].bitPattern, x.rounded(.down).bitPattern, "\(x)")
         }
-        XCTAssertTrue(SpanLoops.roundedDown(.nan).isNaN)
+        XCTAssertTrue(portable[values.count - 1].isNaN && wide[values.count - 1].isNaN)
     }
 
     func testFloorCeilFractAndModuloSpans() {

@@ -28,6 +28,7 @@ void graph_convolve_row_portable(const float *source, ptrdiff_t tapStride, const
 #include "CPowSpan.h"
 #include "CLookup3D.h"
 #include "CBilateralSlice.h"
+#include "CSpanArithmetic.h"
 #include "CResampleColumns.h"
 #include "CResampleCodes.h"
 #include "CPixelRows.h"
