@@ -84,9 +84,10 @@ enum DepthEffectFilters {
     ///    `fract(52.9829189·fract(0.06711056·x + 0.00583715·y))` of the pixel position (Jimenez 2014),
     ///    g = inputLumaNoiseScale (0 → 0.004), so blurred areas keep a sensor-like texture.
     ///
-    /// The blur value map (after step 3, one grey plane), the blocks and a scaled photo are
-    /// intermediates (`insertingIntermediate`): the coarse layers read them with wide margins, so
-    /// each is computed once, whole, instead of again in every tile's margins.
+    /// The blur value map (after step 3, one grey plane), the blocks, a scaled photo and each side's
+    /// sum of its coarse layers (1/8 size and smaller) are intermediates (`insertingIntermediate`):
+    /// the coarse layers read them with wide margins, or are read so, so each is computed once,
+    /// whole, instead of again in every tile's margins.
     static let depthBlurEffect = FilterDescriptor(
         name: "CIDepthBlurEffect", categories: ["CICategoryBlur", "CICategoryStillImage"],
         summary: "Portrait blur: disc blur of radius k·|D − f|/f by depth-sorted layers (front over sharp over normalised back), D the guided disparity, f its robust mean over the focus rect.",
@@ -305,11 +306,21 @@ struct PortraitBlur {
                 let above = sumFactor == d ? coarser : Self.enlarged(coarser, by: sumFactor / d, origin: (0, 0), stage: stage, kernel: .cubic(b: 0, c: 0.5))
                 level = try Self.sumKernel.apply([.image(level), .image(above)], extent: level.extent)
             }
+            // The coarse levels (1/8 size and smaller) are small, and a tile would read each with
+            // margins many times its own size: their collapsed sum is computed once, whole.
+            if d >= Self.wholeFromFactor && (j == 0 || factors[j - 1] < Self.wholeFromFactor) {
+                level = level.insertingIntermediate(named: "\(side)_coarse")
+            }
             sum = level
             sumFactor = d
         }
         return sum.map { Self.enlarged($0, by: sumFactor, origin: (extent.minX, extent.minY), stage: side, kernel: .cubic(b: 0, c: 0.5)).cropped(to: extent) }
     }
+
+    /// The decimation from which a side's layers are summed whole, before the tiles (1/8 size: at
+    /// most 1.5 MB for a 12 MP photo, where a 512 px tile would read each coarse layer with margins
+    /// of up to 14 times its own width).
+    static let wholeFromFactor = 8
 
     /// A layer's decimation: the largest power of two d ≤ t/3 (at least 2).
     static func decimation(_ t: Double) -> Int {
