@@ -3,7 +3,9 @@ import XCTest
 @testable import GraphEngine
 
 /// Work units: `tileSize` tiles, smaller where a tile would keep far more of an image than its own
-/// size (a large shrink loads its whole input span into a worker's Float32 scratch).
+/// size (a large shrink loads its whole input span into a worker's Float32 scratch) or where a
+/// unit's scratch is over the budget (many full-size stages); scratch left by a larger, different
+/// render is freed, and kept for the same one.
 final class WorkUnitTests: XCTestCase {
     func context(tileSize: Int) -> Context {
         var options = ContextOptions()
@@ -45,5 +47,53 @@ final class WorkUnitTests: XCTestCase {
         XCTAssertGreaterThan(executor.workerScratchBytes(unit: PixelRect(x: 256, y: 256, width: 256, height: 256)),
                              Executor.readFactor * 256 * 256 * 4, "a tile keeps more than the budget")
         XCTAssertEqual(executor.workUnits(rect).map { $0.width }.max(), 256)
+    }
+
+    /// Eight blurs of a photo summed: eight full-size stages live at once, over 12 MiB of half
+    /// planes per 512 px unit. Units get narrower (the width halved first) until they keep under the
+    /// budget, and the bytes are those of small tiles.
+    func manyStages(_ photo: Image) throws -> Image {
+        var sum: Image?
+        for k in 1...8 {
+            let blurred = try photo.clampedToExtent()
+                .applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(Double(k) * 0.5)]).cropped(to: photo.extent)
+            sum = try sum.map { try blurred.applyingFilter("CIAdditionCompositing", parameters: ["inputBackgroundImage": .image($0)]) } ?? blurred
+        }
+        return try XCTUnwrap(sum)
+    }
+
+    func testManyFullSizeStagesGetNarrowerUnitsWithTheSameBytes() throws {
+        let photo = Image(buffer: try makeTestBuffer(width: 1100, height: 1030, seed: 9))
+        let image = try manyStages(photo)
+        let rect = PixelRect(photo.extent)
+        let big = context(tileSize: 512)
+        let executor = big.backend(for: try big.plan(image, rect: rect).plan)
+        XCTAssertGreaterThan(executor.workerScratchBytes(unit: PixelRect(x: 256, y: 256, width: 512, height: 512)),
+                             Executor.scratchBudget, "a 512 px unit is over the budget")
+        let units = executor.workUnits(rect)
+        XCTAssertEqual(units.map(\.width).max(), 256, "the width halved first: \(units.prefix(4))")
+        XCTAssertLessThanOrEqual(units.map { executor.workerScratchBytes(unit: $0) }.max() ?? 0, Executor.scratchBudget)
+        let bytes = try big.render(image, format: .rgba8).bytes
+        XCTAssertTrue(bytes == (try context(tileSize: 64).render(image, format: .rgba8).bytes))
+    }
+
+    /// A context renders a graph of many stages, then a single blur: the blur's render frees the
+    /// planes the first one left in the workers' scratch; rendering the blur again keeps its own.
+    func testScratchOfALargerRenderIsFreedAndTheSameRendersIsKept() throws {
+        let photo = Image(buffer: try makeTestBuffer(width: 900, height: 700, seed: 10))
+        let blur = try photo.clampedToExtent().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(1)])
+            .cropped(to: photo.extent)
+        let context = context(tileSize: 256)
+        _ = try context.render(try manyStages(photo), format: .rgba8)
+        let afterMany = context.scratchPool.heldBytes
+        let bytes = try context.render(blur, format: .rgba8).bytes
+        let afterBlur = context.scratchPool.heldBytes
+        _ = try context.render(blur, format: .rgba8)
+        XCTAssertEqual(context.scratchPool.heldBytes, afterBlur, "the same render reuses its scratch")
+        let fresh = self.context(tileSize: 256)
+        XCTAssertTrue(bytes == (try fresh.render(blur, format: .rgba8).bytes))
+        let blurAlone = fresh.scratchPool.heldBytes
+        XCTAssertGreaterThan(afterMany, 2 * blurAlone)
+        XCTAssertLessThanOrEqual(afterBlur, 2 * blurAlone, "held \(afterMany), then \(afterBlur) bytes; the blur alone \(blurAlone)")
     }
 }

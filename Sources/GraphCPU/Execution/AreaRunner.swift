@@ -28,6 +28,27 @@ final class AreaRunner {
         ones.deallocate()
     }
 
+    /// The bytes of the input loads and pass scratch kept from earlier tiles.
+    var heldBytes: Int {
+        inputCapacities.reduce(0, +) * MemoryLayout<Float>.stride + codeCapacities.reduce(0, +) * MemoryLayout<Int16>.stride
+            + scratch.heldBytes
+    }
+
+    /// Frees each input position's load buffer that `oversized(held, loadBytes[position])` says
+    /// is too large for the coming render, and the passes' scratch when it holds more than all the
+    /// loads together may.
+    func releaseOversized(loadBytes: [Int], where oversized: (Int, Int) -> Bool) {
+        for index in inputBuffers.indices {
+            let needed = index < loadBytes.count ? loadBytes[index] : 0
+            if oversized(inputCapacities[index] * MemoryLayout<Float>.stride, needed) {
+                inputBuffers[index].deallocate()
+                inputBuffers[index] = .allocate(capacity: 1)
+                inputCapacities[index] = 1
+            }
+        }
+        if oversized(scratch.heldBytes, loadBytes.reduce(0, +)) { scratch.release() }
+    }
+
     private func inputBuffer(_ index: Int, count: Int) -> UnsafeMutablePointer<Float> {
         while inputBuffers.count <= index {
             inputBuffers.append(.allocate(capacity: 1))

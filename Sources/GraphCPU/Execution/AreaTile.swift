@@ -64,7 +64,13 @@ package final class AreaScratch: @unchecked Sendable {
 
     init() {}
 
-    deinit {
+    deinit { release() }
+
+    /// The bytes of every buffer handed out so far.
+    var heldBytes: Int { floatSlots.bytes + integerSlots.bytes + int32Slots.bytes }
+
+    /// Frees every buffer (passes get new ones on demand).
+    func release() {
         floatSlots.release()
         integerSlots.release()
         int32Slots.release()
@@ -105,5 +111,13 @@ private struct RawSlots {
         return buffers[slot]
     }
 
-    func release() { for buffer in buffers { buffer.deallocate() } }
+    /// The bytes of every slot's buffer.
+    var bytes: Int { capacities.reduce(0, +) }
+
+    /// Frees every buffer (the slots are allocated again on demand).
+    mutating func release() {
+        for buffer in buffers { buffer.deallocate() }
+        buffers = []
+        capacities = []
+    }
 }

@@ -69,7 +69,8 @@ package struct Executor: Backend {
         let tables = try lookupTables(executables)
         let progress = self.progress
         try progress?.checkCancelled()
-        parallel(units.count, pixels: rect.pixelCount) { scratch, unit in
+        let layout = scratchLayout(unit: units.max { $0.pixelCount < $1.pixelCount } ?? rect)
+        parallel(units.count, pixels: rect.pixelCount, scratch: layout) { scratch, unit in
             if progress?.isCancelled == true { return }  // the rest is skipped; thrown below
             runUnit(units[unit], scratch: scratch, executables: executables, tables: tables, precomputed: precomputed,
                     makeSink: makeSink, timings: timings)
@@ -158,16 +159,18 @@ package struct Executor: Backend {
     /// (tens of microseconds) than it saves.
     static let serialPixelLimit = 32 * 1024
 
-    /// Runs `body` for work units `0..<count` on the context's workers, each with its own scratch;
-    /// on the calling thread alone when the units cover fewer than ``serialPixelLimit`` pixels.
-    private func parallel(_ count: Int, pixels: Int, _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
+    /// Runs `body` for work units `0..<count` on the context's workers, each with its own scratch
+    /// (prepared for `scratch`, see ``WorkerScratch/prepare(_:)``); on the calling thread alone when
+    /// the units cover fewer than ``serialPixelLimit`` pixels.
+    private func parallel(_ count: Int, pixels: Int, scratch layout: ScratchLayout,
+                          _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
         let workers = pixels < Executor.serialPixelLimit ? 1 : max(1, min(threads, count))
         let next = WorkCounter()
-        let slotCount = plan.scratchSlotCount, format = context.options.workingFormat
+        let format = context.options.workingFormat
         let pool = context.scratchPool
         let job = { @Sendable (_: Int) in
             let scratch = pool.take(format: format)
-            scratch.prepare(slotCount: slotCount)
+            scratch.prepare(layout)
             while let unit = next.take(limit: count) { body(scratch, unit) }
             pool.give(scratch)
         }
@@ -189,7 +192,7 @@ package struct Executor: Backend {
             planes.reset(to: isRoot ? .empty : region, channels: stage.storedChannels)
             let strips = stripUnits(region)
             let start = DispatchTime.now().uptimeNanoseconds
-            parallel(strips.count, pixels: region.pixelCount) { scratch, unit in
+            parallel(strips.count, pixels: region.pixelCount, scratch: ScratchLayout(slotBytes: [], loadBytes: [])) { scratch, unit in
                 let strip = strips[unit]
                 switch stage.work {
                 case .program(_, let uniforms, _, let slots, _):
@@ -325,7 +328,9 @@ package struct Executor: Backend {
 
     /// Strips for point-only plans, square tiles when a stage samples a neighbourhood: smaller tiles
     /// (halved down to 32 px) while a unit would keep more than ``readFactor`` tiles' worth of one
-    /// image and a smaller unit reads less (what it reads is not mostly margins).
+    /// image and a smaller unit reads less (what it reads is not mostly margins); then narrower
+    /// (the longer side halved, down to 64 px) while a unit's scratch is over ``scratchBudget`` and a
+    /// smaller unit keeps at least a fifth less.
     func workUnits(_ rect: PixelRect) -> [PixelRect] {
         guard needsTiles else { return stripUnits(rect) }
         var (tileWidth, tileHeight) = tileShape(rect)
@@ -340,6 +345,15 @@ package struct Executor: Backend {
             else { break }
             (tileWidth, tileHeight, read) = (tileWidth / 2, tileHeight / 2, halved)
         }
+        var scratch = workerScratchBytes(unit: centred(tileWidth, tileHeight, in: rect))
+        while scratch > Executor.scratchBudget && max(tileWidth, tileHeight) >= 128 {
+            // The longer side (the width of a square): a streamed band's units keep its height.
+            let (width, height) = tileWidth >= tileHeight ? (tileWidth / 2, tileHeight) : (tileWidth, tileHeight / 2)
+            guard area(width, height) < area(tileWidth, tileHeight) else { break }
+            let smaller = workerScratchBytes(unit: centred(width, height, in: rect))
+            guard Double(smaller) <= 0.8 * Double(scratch) else { break }
+            (tileWidth, tileHeight, scratch) = (width, height, smaller)
+        }
         var units: [PixelRect] = []
         for top in stride(from: rect.maxY, to: rect.y, by: -tileHeight) {
             let bottom = max(rect.y, top - tileHeight)
@@ -351,18 +365,28 @@ package struct Executor: Backend {
     }
 
     /// How many tiles' worth of one image a work unit may keep. More happens when a pass shrinks by
-    /// more than about 2.8 on each axis, or reads a few pixels of a small image that each span many
-    /// of its input's (a small depth map's guide): every unit's inputs load into its worker's
-    /// Float32 scratch, so a 0.05 Lanczos shrink of a 24 MP PNG loaded the whole photo into one
-    /// unit's (480 MB peak).
-    static let readFactor = 8
+    /// more than 2 on each axis, or reads a few pixels of a small image that each span many of its
+    /// input's (a small depth map's guide): every unit's inputs load into its worker's Float32
+    /// scratch, so a 0.05 Lanczos shrink of a 24 MP PNG loaded the whole photo into one unit's
+    /// (480 MB peak), and CIDepthBlurEffect's halving of the photo 1 MP of RGBA (17 MB per worker).
+    static let readFactor = 4
+
+    /// The most scratch a work unit should keep in its worker (8 MiB, ``workerScratchBytes(unit:)``):
+    /// a graph of many full-size stages keeps a plane set per stage, so CIDepthBlurEffect's composite
+    /// (seven inputs) kept 18 MB per worker in 512 px units, held across the render and multiplied by
+    /// the threads. Its 256 px units cost no more time (measured: 12 MP, 2 threads).
+    static let scratchBudget = 8 << 20
+
+    /// The `width`×`height` unit at the centre of `rect` (clipped to it).
+    private func centred(_ width: Int, _ height: Int, in rect: PixelRect) -> PixelRect {
+        let (w, h) = (min(width, rect.width), min(height, rect.height))
+        return PixelRect(x: rect.x + (rect.width - w) / 2, y: rect.y + (rect.height - h) / 2, width: w, height: h)
+    }
 
     /// The most pixels a `width`×`height` work unit at the centre of `rect` keeps of one image: a
     /// stage's region in its scratch planes, or an area pass's input loaded into Float32 scratch.
     private func largestRead(centredIn rect: PixelRect, width: Int, height: Int) -> Int {
-        let (w, h) = (min(width, rect.width), min(height, rect.height))
-        let unit = PixelRect(x: rect.x + (rect.width - w) / 2, y: rect.y + (rect.height - h) / 2, width: w, height: h)
-        let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order,
+        let regions = RegionOfInterest.propagate(root: root, rect: centred(width, height, in: rect), order: order,
                                                  precomputed: RegionOfInterest.computedBeforeWorkUnits)
         var largest = 0
         for stage in plan.stages where !RegionOfInterest.computedBeforeWorkUnits(stage.node) {
@@ -450,10 +474,24 @@ final class WorkerScratch: @unchecked Sendable {
     /// Planes that stay empty (read as transparent): what a stage without planes of its own gives.
     let unused: PlaneSet
 
-    /// Makes sure there are planes for `slotCount` slots (``Plan/scratchSlots``).
-    func prepare(slotCount: Int) {
-        while planes.count < slotCount { planes.append(PlaneSet(format: format)) }
+    /// Makes sure there are planes for each of `layout`'s scratch slots (``Plan/scratchSlots``),
+    /// first freeing what an earlier render grew this scratch to beyond this one's needs: each
+    /// plane set and area-pass load over twice its own slot's or position's bytes and 1 MiB (every
+    /// plane set past the slots), or over twice them alone when the whole scratch is. A scratch
+    /// reused for the same plan keeps its memory; one reused after a different render does not
+    /// carry that render's planes through this one.
+    func prepare(_ layout: ScratchLayout) {
+        let slack = heldBytes > 2 * layout.total + (1 << 20) ? 0 : 1 << 20
+        func oversized(_ held: Int, _ needed: Int) -> Bool { held > 2 * needed + slack }
+        for (slot, set) in planes.enumerated() where oversized(set.ownedBytes, slot < layout.slotBytes.count ? layout.slotBytes[slot] : 0) {
+            set.releaseStorage()
+        }
+        areaRunner.releaseOversized(loadBytes: layout.loadBytes, where: oversized)
+        while planes.count < layout.slotBytes.count { planes.append(PlaneSet(format: format)) }
     }
+
+    /// The bytes of its planes and area-pass buffers.
+    var heldBytes: Int { planes.reduce(0) { $0 + $1.ownedBytes } + areaRunner.heldBytes }
 
     /// The planes of scratch slot `slot` (``unused`` for none: the root writes the destination,
     /// processors are computed before the work units).
@@ -510,5 +548,12 @@ final class ScratchPool: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if idle.count < limit { idle.append(scratch) }
+    }
+
+    /// The bytes the idle scratches keep (their planes and area-pass buffers).
+    var heldBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return idle.reduce(0) { $0 + $1.heldBytes }
     }
 }

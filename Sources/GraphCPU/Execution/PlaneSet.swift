@@ -54,6 +54,19 @@ package final class PlaneSet: @unchecked Sendable {
 
     var byteCount: Int { rect.pixelCount * channels * format.bytesPerSample }
 
+    /// The bytes of storage this set owns (what it grew to; adopted planes are not its own).
+    var ownedBytes: Int { adopted == nil ? capacity : 0 }
+
+    /// Frees the storage this set owns (scratch planes kept past a render that needed them);
+    /// the next ``reset(to:channels:)`` allocates again.
+    func releaseStorage() {
+        guard adopted == nil, let storage else { return }
+        storage.deallocate()
+        self.storage = nil
+        capacity = 0
+        rect = .empty
+    }
+
     /// Whether channel `channel` has a plane of its own (alpha of 3 or 1 planes and green and blue of
     /// one plane have none).
     @inline(__always)

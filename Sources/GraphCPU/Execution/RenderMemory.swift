@@ -2,34 +2,35 @@
 /// context's ``ContextOptions/memoryLimit`` is met (smaller bands, fewer threads) or the render
 /// fails before allocating anything.
 extension Executor {
-    /// Bytes one worker's scratch grows to over work units like `unit`: its scratch planes (each
-    /// the largest of the stages sharing it, see ``Plan/scratchSlots``), and the Float32
-    /// inputs each area pass loads.
-    func workerScratchBytes(unit: PixelRect) -> Int {
+    /// Bytes one worker's scratch grows to over work units like `unit` (``scratchLayout(unit:)``'s total).
+    func workerScratchBytes(unit: PixelRect) -> Int { scratchLayout(unit: unit).total }
+
+    /// One worker's scratch over work units like `unit`: its scratch planes (each the largest of
+    /// the stages sharing it, see ``Plan/scratchSlots``), and the Float32 loads of the area
+    /// passes' inputs (one buffer per input position, shared by the passes, see AreaRunner: the
+    /// largest at each position).
+    func scratchLayout(unit: PixelRect) -> ScratchLayout {
         let regions = RegionOfInterest.propagate(root: root, rect: unit, order: order,
                                                  precomputed: RegionOfInterest.computedBeforeWorkUnits)
         let sample = context.options.workingFormat.bytesPerSample
-        var bytes = 0
-        var slotBytes = Array(repeating: 0, count: plan.scratchSlotCount)
+        var layout = ScratchLayout(slotBytes: Array(repeating: 0, count: plan.scratchSlotCount), loadBytes: [])
         for (index, stage) in plan.stages.enumerated() {
             let region = index == plan.rootStage ? unit : (regions[ObjectIdentifier(stage.node)] ?? .empty)
             guard !region.isEmpty else { continue }
             if let slot = plan.scratchSlots[index] {
-                slotBytes[slot] = max(slotBytes[slot], region.pixelCount * stage.storedChannels * sample)
+                layout.slotBytes[slot] = max(layout.slotBytes[slot], region.pixelCount * stage.storedChannels * sample)
             }
-            switch stage.work {
-            case .program:
-                break
-            case .area(let operation, let inputs, _):
-                for input in inputs.indices {
-                    let wanted = PixelRect(operation.regionOfInterest(input: input, for: region.rect))
-                    bytes += wanted.pixelCount * min(max(operation.inputChannels(input), 1), 4) * 4
+            guard case .area(let operation, let inputs, _) = stage.work else { continue }
+            for input in inputs.indices {
+                let wanted = PixelRect(operation.regionOfInterest(input: input, for: region.rect))
+                if layout.loadBytes.count <= input {
+                    layout.loadBytes.append(contentsOf: repeatElement(0, count: input + 1 - layout.loadBytes.count))
                 }
-            case .processor:
-                break
+                layout.loadBytes[input] = max(layout.loadBytes[input],
+                                              wanted.pixelCount * min(max(operation.inputChannels(input), 1), 4) * 4)
             }
         }
-        return bytes + slotBytes.reduce(0, +)
+        return layout
     }
 
     /// Bytes of the image processors' whole-region results over `rect` (planes of the samples each
@@ -138,4 +139,12 @@ extension Context {
     static func mebibytes(_ bytes: Int) -> String {
         bytes >= 1 << 20 ? "\((bytes + (1 << 19)) >> 20) MiB" : "\(bytes) bytes"
     }
+}
+
+/// The scratch one worker needs for a render's work units, by scratch slot and by area-pass input
+/// position (bytes; see ``Executor/scratchLayout(unit:)``).
+struct ScratchLayout: Sendable {
+    var slotBytes: [Int]
+    var loadBytes: [Int]
+    var total: Int { slotBytes.reduce(0, +) + loadBytes.reduce(0, +) }
 }
