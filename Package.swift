@@ -24,6 +24,8 @@ let package = Package(
         // Thin C shims.
         .target(name: "CHalf", path: "Sources/CHalf"),
         .target(name: "CRowKernels", path: "Sources/CRowKernels"),
+        // The CLI's allocator setting (glibc's mallopt).
+        .target(name: "CProcessMemory", path: "Sources/CProcessMemory"),
         .systemLibrary(
             name: "CLibPNG", path: "Sources/CLibPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
@@ -108,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "GraphCLI",
             dependencies: [
-                "GraphEngine", "Kernels", "GraphRecipes", "GraphVideo",
+                "GraphEngine", "Kernels", "GraphRecipes", "GraphVideo", "CProcessMemory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

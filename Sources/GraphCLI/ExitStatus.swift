@@ -16,6 +16,7 @@ extension Graph {
     /// `--version` on stdout, a command-line mistake as one `graph: error:` line on stderr
     /// (``usageErrorLine(for:arguments:)``); commands print their own errors.
     static func main() {
+        ProcessMemory.returnFreedBuffersToTheSystem()
         let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
         var status: Int32 = 0
         do {
