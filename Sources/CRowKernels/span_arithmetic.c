@@ -65,6 +65,14 @@ void graph_span_color_matrix(const float *r, const float *g, const float *b, con
     SPAN_DISPATCH(color_matrix, r, g, b, a, m, rows, dr, dg, db, da, n)
 }
 
+void graph_span_steps(const GraphSpanStep *steps, int count, float *registers, int n) {
+    SPAN_DISPATCH(steps, steps, count, registers, n)
+}
+
+void graph_span_steps_portable(const GraphSpanStep *steps, int count, float *registers, int n) {
+    steps_portable_loops(steps, count, registers, n);
+}
+
 void graph_span_unary_portable(GraphSpanUnary op, const float *a, float *d, int n) { unary_portable_loops(op, a, d, n); }
 
 void graph_span_binary_portable(GraphSpanBinary op, const float *a, const float *b, float *d, int n) {

@@ -7,7 +7,7 @@
 #define SPAN_LOOP(body)                                                                                      \
     _Pragma("clang loop vectorize(assume_safety)") for (int i = 0; i < n; i++) { body; }
 
-SPAN_TARGET static void SPAN_NAME(unary)(GraphSpanUnary op, const float *a, float *d, int n) {
+SPAN_TARGET static inline __attribute__((always_inline)) void SPAN_NAME(unary_loop)(GraphSpanUnary op, const float *a, float *d, int n) {
     switch (op) {
     case GRAPH_SPAN_NEGATE: SPAN_LOOP(d[i] = -a[i]) break;
     case GRAPH_SPAN_ABS: SPAN_LOOP(d[i] = __builtin_fabsf(a[i])) break;
@@ -20,7 +20,7 @@ SPAN_TARGET static void SPAN_NAME(unary)(GraphSpanUnary op, const float *a, floa
     }
 }
 
-SPAN_TARGET static void SPAN_NAME(binary)(GraphSpanBinary op, const float *a, const float *b, float *d, int n) {
+SPAN_TARGET static inline __attribute__((always_inline)) void SPAN_NAME(binary_loop)(GraphSpanBinary op, const float *a, const float *b, float *d, int n) {
     switch (op) {
     case GRAPH_SPAN_ADD: SPAN_LOOP(d[i] = a[i] + b[i]) break;
     case GRAPH_SPAN_SUBTRACT: SPAN_LOOP(d[i] = a[i] - b[i]) break;
@@ -41,7 +41,7 @@ SPAN_TARGET static void SPAN_NAME(binary)(GraphSpanBinary op, const float *a, co
     }
 }
 
-SPAN_TARGET static void SPAN_NAME(ternary)(GraphSpanTernary op, const float *a, const float *b, const float *c, float *d,
+SPAN_TARGET static inline __attribute__((always_inline)) void SPAN_NAME(ternary_loop)(GraphSpanTernary op, const float *a, const float *b, const float *c, float *d,
                                            int n) {
     switch (op) {
     case GRAPH_SPAN_MULTIPLY_ADD: SPAN_LOOP(d[i] = a[i] * b[i] + c[i]) break;
@@ -53,6 +53,19 @@ SPAN_TARGET static void SPAN_NAME(ternary)(GraphSpanTernary op, const float *a, 
     case GRAPH_SPAN_SELECT: SPAN_LOOP(d[i] = a[i] != 0.0f ? b[i] : c[i]) break;
     case GRAPH_SPAN_COMPARE: SPAN_LOOP(d[i] = a[i] < 0.0f ? b[i] : c[i]) break;
     }
+}
+
+SPAN_TARGET static void SPAN_NAME(unary)(GraphSpanUnary op, const float *a, float *d, int n) {
+    SPAN_NAME(unary_loop)(op, a, d, n);
+}
+
+SPAN_TARGET static void SPAN_NAME(binary)(GraphSpanBinary op, const float *a, const float *b, float *d, int n) {
+    SPAN_NAME(binary_loop)(op, a, b, d, n);
+}
+
+SPAN_TARGET static void SPAN_NAME(ternary)(GraphSpanTernary op, const float *a, const float *b, const float *c, float *d,
+                                           int n) {
+    SPAN_NAME(ternary_loop)(op, a, b, c, d, n);
 }
 
 SPAN_TARGET static void SPAN_NAME(color_matrix)(const float *sr, const float *sg, const float *sb, const float *sa,
@@ -74,6 +87,29 @@ SPAN_TARGET static void SPAN_NAME(color_matrix)(const float *sr, const float *sg
               dg[i] = m10 * r + m11 * g + m12 * b + m13 * a + m14;
               db[i] = m20 * r + m21 * g + m22 * b + m23 * a + m24;
               da[i] = m30 * r + m31 * g + m32 * b + m33 * a + m34)
+}
+
+/// The step list: each case inlines one operator's loop (its operator a constant), so a step costs
+/// one branch.
+SPAN_TARGET static void SPAN_NAME(steps)(const GraphSpanStep *steps, int count, float *r, int n) {
+#define U(op) case GRAPH_SPAN_STEP_UNARY + op: SPAN_NAME(unary_loop)(op, r + s->a, r + s->d, n); break;
+#define B(op) case GRAPH_SPAN_STEP_BINARY + op: SPAN_NAME(binary_loop)(op, r + s->a, r + s->b, r + s->d, n); break;
+#define T(op) case GRAPH_SPAN_STEP_TERNARY + op: SPAN_NAME(ternary_loop)(op, r + s->a, r + s->b, r + s->c, r + s->d, n); break;
+    for (const GraphSpanStep *s = steps, *end = steps + count; s < end; s++) {
+        switch (s->code) {
+        U(GRAPH_SPAN_NEGATE) U(GRAPH_SPAN_ABS) U(GRAPH_SPAN_FLOOR) U(GRAPH_SPAN_CEIL) U(GRAPH_SPAN_FRACT)
+        U(GRAPH_SPAN_SQRT) U(GRAPH_SPAN_INVERSE_SQRT) U(GRAPH_SPAN_LOGICAL_NOT)
+        B(GRAPH_SPAN_ADD) B(GRAPH_SPAN_SUBTRACT) B(GRAPH_SPAN_MULTIPLY) B(GRAPH_SPAN_DIVIDE) B(GRAPH_SPAN_MINIMUM)
+        B(GRAPH_SPAN_MAXIMUM) B(GRAPH_SPAN_STEP) B(GRAPH_SPAN_LESS_THAN) B(GRAPH_SPAN_LESS_THAN_OR_EQUAL)
+        B(GRAPH_SPAN_GREATER_THAN) B(GRAPH_SPAN_GREATER_THAN_OR_EQUAL) B(GRAPH_SPAN_EQUAL) B(GRAPH_SPAN_NOT_EQUAL)
+        B(GRAPH_SPAN_LOGICAL_AND) B(GRAPH_SPAN_LOGICAL_OR) B(GRAPH_SPAN_MODULO)
+        T(GRAPH_SPAN_MULTIPLY_ADD) T(GRAPH_SPAN_MIX) T(GRAPH_SPAN_CLAMP) T(GRAPH_SPAN_SELECT) T(GRAPH_SPAN_COMPARE)
+        default: break;
+        }
+    }
+#undef U
+#undef B
+#undef T
 }
 
 #undef SPAN_LOOP

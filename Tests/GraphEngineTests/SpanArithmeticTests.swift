@@ -9,7 +9,7 @@ final class SpanArithmeticTests: XCTestCase {
     private var values: [Float] = {
         var rng = SeededGenerator(seed: 2611)
         var x: [Float] = [0, -0, 1, -1, 0.5, -0.5, 1.5, -2.5, .infinity, -.infinity, .nan, 8_388_608, -8_388_608,
-                          8_388_607.5, -8_388_607.5, 16_777_217, 1e30, -1e30, .leastNonzeroMagnitude,
+                          8_388_607.5, -8_388_607.5, 16_777_218, 1e30, -1e30, .leastNonzeroMagnitude,
                           -.leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, 3, -3, 0.1, -0.1]
         for _ in 0..<300 { x.append(Float.random(in: -4...4, using: &rng)) }
         for _ in 0..<100 { x.append(Float.random(in: -1e6...1e6, using: &rng)) }
@@ -152,6 +152,52 @@ final class SpanArithmeticTests: XCTestCase {
             XCTAssertEqual(bits(portable[1]), bits(expected(1)))
             XCTAssertEqual(bits(portable[2]), bits(expected(2)))
             XCTAssertEqual(bits(portable[3]), rows == 4 ? bits(expected(3)) : bits(a), "rows \(rows): alpha")
+        }
+    }
+
+    /// A step list (what the interpreter runs for a run of arithmetic) gives the bits of the same
+    /// operators called one by one, on every path, with destinations that are operands.
+    func testAStepListGivesTheBitsOfItsOperatorsOneByOne() {
+        let width = 64, registers = 6
+        func file() -> [Float] {
+            (0..<registers * width).map { values[$0 % values.count] * (1 + Float($0 / values.count)) }
+        }
+        func step(_ kind: Int32, _ code: UInt32, _ d: Int, _ a: Int, _ b: Int = 0, _ c: Int = 0) -> GraphSpanStep {
+            GraphSpanStep(code: kind + Int32(code), d: Int32(d * width), a: Int32(a * width), b: Int32(b * width), c: Int32(c * width))
+        }
+        let unary = Int32(GRAPH_SPAN_STEP_UNARY), binary = Int32(GRAPH_SPAN_STEP_BINARY), ternary = Int32(GRAPH_SPAN_STEP_TERNARY)
+        let steps = [
+            step(binary, GRAPH_SPAN_MULTIPLY.rawValue, 4, 0, 1),
+            step(ternary, GRAPH_SPAN_MIX.rawValue, 4, 4, 2, 3),
+            step(unary, GRAPH_SPAN_FRACT.rawValue, 5, 4),
+            step(ternary, GRAPH_SPAN_CLAMP.rawValue, 0, 5, 1, 2),
+            step(binary, GRAPH_SPAN_MODULO.rawValue, 1, 0, 3),
+            step(ternary, GRAPH_SPAN_SELECT.rawValue, 2, 1, 4, 5),
+            step(binary, GRAPH_SPAN_MAXIMUM.rawValue, 3, 3, 2),
+        ]
+        var oneByOne = file()
+        oneByOne.withUnsafeMutableBufferPointer { r in
+            guard let base = r.baseAddress else { return }
+            func at(_ register: Int) -> UnsafeMutablePointer<Float> { base + register * width }
+            let n = Int32(width)
+            graph_span_binary(GRAPH_SPAN_MULTIPLY, at(0), at(1), at(4), n)
+            graph_span_ternary(GRAPH_SPAN_MIX, at(4), at(2), at(3), at(4), n)
+            graph_span_unary(GRAPH_SPAN_FRACT, at(4), at(5), n)
+            graph_span_ternary(GRAPH_SPAN_CLAMP, at(5), at(1), at(2), at(0), n)
+            graph_span_binary(GRAPH_SPAN_MODULO, at(0), at(3), at(1), n)
+            graph_span_ternary(GRAPH_SPAN_SELECT, at(1), at(4), at(5), at(2), n)
+            graph_span_binary(GRAPH_SPAN_MAXIMUM, at(3), at(2), at(3), n)
+        }
+        for portable in [false, true] {
+            var stepped = file()
+            stepped.withUnsafeMutableBufferPointer { r in
+                if portable {
+                    graph_span_steps_portable(steps, Int32(steps.count), r.baseAddress, Int32(width))
+                } else {
+                    graph_span_steps(steps, Int32(steps.count), r.baseAddress, Int32(width))
+                }
+            }
+            XCTAssertEqual(stepped.map(\.bitPattern), oneByOne.map(\.bitPattern), portable ? "portable" : "wide")
         }
     }
 }

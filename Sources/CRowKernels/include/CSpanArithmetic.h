@@ -67,7 +67,22 @@ void graph_span_ternary(GraphSpanTernary op, const float *a, const float *b, con
 void graph_span_color_matrix(const float *r, const float *g, const float *b, const float *a, const float *m, int rows,
                              float *dr, float *dg, float *db, float *da, int n);
 
+/// One instruction of a run of arithmetic (see graph_span_steps): `code` is a GraphSpanUnary plus
+/// GRAPH_SPAN_STEP_UNARY, a GraphSpanBinary plus GRAPH_SPAN_STEP_BINARY or a GraphSpanTernary plus
+/// GRAPH_SPAN_STEP_TERNARY; d, a, b and c are register offsets in floats (unused operands 0).
+typedef struct {
+    int code;
+    int d, a, b, c;
+} GraphSpanStep;
+
+enum { GRAPH_SPAN_STEP_UNARY = 0, GRAPH_SPAN_STEP_BINARY = 16, GRAPH_SPAN_STEP_TERNARY = 32 };
+
+/// Runs `count` steps in order over spans of n floats at registers + offset: what graph_span_unary,
+/// _binary and _ternary give one by one (the same bits), with one branch per step.
+void graph_span_steps(const GraphSpanStep *steps, int count, float *registers, int n);
+
 /// The baseline paths alone (tests compare them with the dispatched ones bit for bit).
+void graph_span_steps_portable(const GraphSpanStep *steps, int count, float *registers, int n);
 void graph_span_unary_portable(GraphSpanUnary op, const float *a, float *d, int n);
 void graph_span_binary_portable(GraphSpanBinary op, const float *a, const float *b, float *d, int n);
 void graph_span_ternary_portable(GraphSpanTernary op, const float *a, const float *b, const float *c, float *d, int n);

@@ -1,11 +1,15 @@
 import CHalf
+import CRowKernels
 
 /// Runs a program over a rectangle, one span of pixels at a time.
 ///
 /// Each instruction is one tight loop over a span of ``spanWidth`` Float32 values, so the switch
-/// that dispatches it is amortised over the span and the loop auto-vectorises (see
-/// `reference/engine-anchors.md` §7). Constants and uniforms are expanded into registers once per
-/// run, so every arithmetic loop is register-to-register. Nothing allocates per span.
+/// that dispatches it is amortised over the span and the loop vectorises (see
+/// `reference/engine-anchors.md` §7). A run of arithmetic instructions is one C step list
+/// (`graph_span_steps`: one branch per instruction, where a Swift op, its operator and the C entry
+/// each branched: about 20 ns per instruction and span). Constants and uniforms are expanded into
+/// registers once per run, so every arithmetic loop is register-to-register. Nothing allocates per
+/// span.
 struct SpanInterpreter {
     static let spanWidth = 256
 
@@ -26,8 +30,13 @@ struct SpanInterpreter {
             case lookup3D(destination: (Int, Int, Int, Int), source: (Int, Int, Int, Int), dimension: Int, extrapolate: Bool,
                           uniformBase: Int)
             case store(Int, Int, Int, Int)
+            /// `count` consecutive arithmetic instructions from `steps[start]`, run by CRowKernels
+            /// in one call per span (`graph_span_steps`: one branch per instruction).
+            case steps(start: Int, count: Int)
         }
         let ops: [Op]
+        /// The arithmetic of the `steps` ops, register offsets in floats.
+        let steps: [GraphSpanStep]
         /// Registers 0..<program.registerCount are computed; the rest hold constants and uniforms.
         let registerCount: Int
         /// For each extra register: the value source (a constant or a uniform slot).
@@ -73,10 +82,40 @@ struct SpanInterpreter {
                 case .store(let q): ops.append(.store(reg(q.r), reg(q.g), reg(q.b), reg(q.a)))
                 }
             }
-            self.ops = ops
+            (self.ops, self.steps) = Executable.groupingArithmetic(ops)
             self.preloads = preloads
-            stencilFootprints = StencilRows.footprints(of: ops, inputCount: program.inputCount)
+            stencilFootprints = StencilRows.footprints(of: self.ops, inputCount: program.inputCount)
             self.registerCount = base + preloads.count
+        }
+
+        /// `ops` with each run of arithmetic that CRowKernels has loops for (``SpanLoops/code(_:)-(BinaryOperator)``)
+        /// made one `steps` op, and those steps.
+        static func groupingArithmetic(_ ops: [Op]) -> (ops: [Op], steps: [GraphSpanStep]) {
+            var grouped: [Op] = [], steps: [GraphSpanStep] = []
+            var runStart = 0
+            func closeRun() {
+                if steps.count > runStart { grouped.append(.steps(start: runStart, count: steps.count - runStart)) }
+                runStart = steps.count
+            }
+            func step(_ code: Int32, _ d: Int, _ a: Int, _ b: Int = 0, _ c: Int = 0) -> GraphSpanStep {
+                let width = SpanInterpreter.spanWidth
+                return GraphSpanStep(code: code, d: Int32(d * width), a: Int32(a * width), b: Int32(b * width), c: Int32(c * width))
+            }
+            for op in ops {
+                switch op {
+                case .unary(let f, let d, let a) where SpanLoops.code(f) != nil:
+                    steps.append(step(Int32(GRAPH_SPAN_STEP_UNARY) + Int32(SpanLoops.code(f)?.rawValue ?? 0), d, a))
+                case .binary(let f, let d, let a, let b) where SpanLoops.code(f) != nil:
+                    steps.append(step(Int32(GRAPH_SPAN_STEP_BINARY) + Int32(SpanLoops.code(f)?.rawValue ?? 0), d, a, b))
+                case .ternary(let f, let d, let a, let b, let c) where SpanLoops.code(f) != nil:
+                    steps.append(step(Int32(GRAPH_SPAN_STEP_TERNARY) + Int32(SpanLoops.code(f)?.rawValue ?? 0), d, a, b, c))
+                default:
+                    closeRun()
+                    grouped.append(op)
+                }
+            }
+            closeRun()
+            return (grouped, steps)
         }
     }
 
@@ -132,38 +171,40 @@ struct SpanInterpreter {
         let looked = (registers.register(executable.registerCount), registers.register(executable.registerCount + 1),
                       registers.register(executable.registerCount + 2), registers.register(executable.registerCount + 3))
         uniforms.withUnsafeBufferPointer { uniformBuffer in
-            for y in rect.y..<rect.maxY {
-                var rowReady = false
-                if let (_, view, buffer) = lookup, y >= view.valid.y, y < view.valid.maxY {
-                    rowReady = buffer.rowProgress?.wait(forRow: buffer.height - 1 - y) ?? true
-                }
-                var x0 = rect.x
-                while x0 < rect.maxX {
-                    let n = min(width, rect.maxX - x0)
-                    if rowReady, let (byteSink, codes) = bytes, let (_, view, buffer) = lookup, x0 >= view.valid.x,
-                       x0 < view.valid.maxX {
-                        // Bytes to bytes: the row's whole run inside the buffer in one call (no span limit).
-                        let run = min(rect.maxX, view.valid.maxX) - x0
-                        let out = byteSink.base + (byteSink.rect.maxY - 1 - y) * byteSink.rowBytes + (x0 - byteSink.rect.x) * 3
-                        codes.withUnsafeBufferPointer { c in
-                            guard let c = c.baseAddress else { return }
-                            ChannelTable.lookUp(codes: c, buffer, row: buffer.height - 1 - y, column: x0, count: run,
-                                                into: out.assumingMemoryBound(to: UInt8.self))
+            executable.steps.withUnsafeBufferPointer { steps in
+                for y in rect.y..<rect.maxY {
+                    var rowReady = false
+                    if let (_, view, buffer) = lookup, y >= view.valid.y, y < view.valid.maxY {
+                        rowReady = buffer.rowProgress?.wait(forRow: buffer.height - 1 - y) ?? true
+                    }
+                    var x0 = rect.x
+                    while x0 < rect.maxX {
+                        let n = min(width, rect.maxX - x0)
+                        if rowReady, let (byteSink, codes) = bytes, let (_, view, buffer) = lookup, x0 >= view.valid.x,
+                           x0 < view.valid.maxX {
+                            // Bytes to bytes: the row's whole run inside the buffer in one call (no span limit).
+                            let run = min(rect.maxX, view.valid.maxX) - x0
+                            let out = byteSink.base + (byteSink.rect.maxY - 1 - y) * byteSink.rowBytes + (x0 - byteSink.rect.x) * 3
+                            codes.withUnsafeBufferPointer { c in
+                                guard let c = c.baseAddress else { return }
+                                ChannelTable.lookUp(codes: c, buffer, row: buffer.height - 1 - y, column: x0, count: run,
+                                                    into: out.assumingMemoryBound(to: UInt8.self))
+                            }
+                            x0 += run
+                            continue
                         }
-                        x0 += run
-                        continue
-                    }
-                    if rowReady, let (table, view, buffer) = lookup, x0 >= view.valid.x, x0 + n <= view.valid.maxX {
-                        table.lookUp(buffer, row: buffer.height - 1 - y, column: x0, count: n, into: looked)
-                        sink.store(x0: x0, y: y, count: n, from: looked)
+                        if rowReady, let (table, view, buffer) = lookup, x0 >= view.valid.x, x0 + n <= view.valid.maxX {
+                            table.lookUp(buffer, row: buffer.height - 1 - y, column: x0, count: n, into: looked)
+                            sink.store(x0: x0, y: y, count: n, from: looked)
+                            x0 += n
+                            continue
+                        }
+                        for op in executable.ops {
+                            execute(op, x0: x0, y: y, n: n, registers: registers, uniforms: uniformBuffer,
+                                    steps: steps.baseAddress, inputs: inputs, sink: sink)
+                        }
                         x0 += n
-                        continue
                     }
-                    for op in executable.ops {
-                        execute(op, x0: x0, y: y, n: n, registers: registers, uniforms: uniformBuffer,
-                                inputs: inputs, sink: sink)
-                    }
-                    x0 += n
                 }
             }
         }
@@ -171,7 +212,8 @@ struct SpanInterpreter {
 
     @inline(__always)
     private static func execute(_ op: Executable.Op, x0: Int, y: Int, n: Int, registers: RegisterFile,
-                                uniforms: UnsafeBufferPointer<Float>, inputs: [InputView], sink: OutputSink) {
+                                uniforms: UnsafeBufferPointer<Float>, steps: UnsafePointer<GraphSpanStep>?, inputs: [InputView],
+                                sink: OutputSink) {
         switch op {
         case .unary(let f, let d, let a):
             SpanLoops.unary(f, registers.register(d), registers.register(a), n)
@@ -217,6 +259,9 @@ struct SpanInterpreter {
                 destination: (registers.register(d.0), registers.register(d.1), registers.register(d.2), registers.register(d.3)),
                 source: (registers.register(s.0), registers.register(s.1), registers.register(s.2), registers.register(s.3)),
                 table: uniforms.baseAddress.map { $0 + base }, dimension: dimension, extrapolate: extrapolate, count: n)
+        case .steps(let start, let count):
+            guard let steps else { return }
+            graph_span_steps(steps + start, Int32(count), registers.register(0), Int32(n))
         case .store(let r, let g, let b, let a):
             sink.store(x0: x0, y: y, count: n,
                        from: (registers.register(r), registers.register(g), registers.register(b), registers.register(a)))

@@ -10,20 +10,62 @@ import Foundation
 enum SpanLoops {
     typealias Span = UnsafeMutablePointer<Float>
 
+    /// The operator's loop in CRowKernels (`CSpanArithmetic.h`), or nil where it is elsewhere.
+    static func code(_ op: UnaryOperator) -> GraphSpanUnary? {
+        switch op {
+        case .negate: GRAPH_SPAN_NEGATE
+        case .abs: GRAPH_SPAN_ABS
+        case .floor: GRAPH_SPAN_FLOOR
+        case .ceil: GRAPH_SPAN_CEIL
+        case .fract: GRAPH_SPAN_FRACT
+        case .sqrt: GRAPH_SPAN_SQRT
+        case .inverseSqrt: GRAPH_SPAN_INVERSE_SQRT
+        case .logicalNot: GRAPH_SPAN_LOGICAL_NOT
+        case .sign, .srgbToLinear, .linearToSRGB, .exp, .exp2, .log, .log2, .sin, .cos, .atan, .tan, .asin, .acos: nil
+        }
+    }
+
+    /// The operator's loop in CRowKernels, or nil where it is elsewhere.
+    static func code(_ op: BinaryOperator) -> GraphSpanBinary? {
+        switch op {
+        case .add: GRAPH_SPAN_ADD
+        case .subtract: GRAPH_SPAN_SUBTRACT
+        case .multiply: GRAPH_SPAN_MULTIPLY
+        case .divide: GRAPH_SPAN_DIVIDE
+        case .minimum: GRAPH_SPAN_MINIMUM
+        case .maximum: GRAPH_SPAN_MAXIMUM
+        case .step: GRAPH_SPAN_STEP
+        case .lessThan: GRAPH_SPAN_LESS_THAN
+        case .lessThanOrEqual: GRAPH_SPAN_LESS_THAN_OR_EQUAL
+        case .greaterThan: GRAPH_SPAN_GREATER_THAN
+        case .greaterThanOrEqual: GRAPH_SPAN_GREATER_THAN_OR_EQUAL
+        case .equal: GRAPH_SPAN_EQUAL
+        case .notEqual: GRAPH_SPAN_NOT_EQUAL
+        case .logicalAnd: GRAPH_SPAN_LOGICAL_AND
+        case .logicalOr: GRAPH_SPAN_LOGICAL_OR
+        case .modulo: GRAPH_SPAN_MODULO
+        case .power, .atan2: nil
+        }
+    }
+
+    /// The operator's loop in CRowKernels, or nil where it is elsewhere.
+    static func code(_ op: TernaryOperator) -> GraphSpanTernary? {
+        switch op {
+        case .multiplyAdd: GRAPH_SPAN_MULTIPLY_ADD
+        case .mix: GRAPH_SPAN_MIX
+        case .clamp: GRAPH_SPAN_CLAMP
+        case .select: GRAPH_SPAN_SELECT
+        case .compare: GRAPH_SPAN_COMPARE
+        case .smoothstep: nil
+        }
+    }
+
+    /// The unary operators without a CRowKernels arithmetic loop (see ``code(_:)-(UnaryOperator)``
+    /// for the rest, run as steps).
     static func unary(_ op: UnaryOperator, _ d: Span, _ a: Span, _ n: Int) {
         let count = Int32(n)
+        if let code = code(op) { return graph_span_unary(code, a, d, count) }
         switch op {
-        // CRowKernels' span loops: AVX-512, AVX2 or the baseline, the same bits on each.
-        case .negate: graph_span_unary(GRAPH_SPAN_NEGATE, a, d, count)
-        case .abs: graph_span_unary(GRAPH_SPAN_ABS, a, d, count)
-        case .floor: graph_span_unary(GRAPH_SPAN_FLOOR, a, d, count)
-        case .ceil: graph_span_unary(GRAPH_SPAN_CEIL, a, d, count)
-        case .fract: graph_span_unary(GRAPH_SPAN_FRACT, a, d, count)
-        case .sqrt: graph_span_unary(GRAPH_SPAN_SQRT, a, d, count)
-        case .inverseSqrt: graph_span_unary(GRAPH_SPAN_INVERSE_SQRT, a, d, count)
-        case .logicalNot: graph_span_unary(GRAPH_SPAN_LOGICAL_NOT, a, d, count)
-        case .sign:
-            for i in 0..<n { d[i] = ScalarMath.unary(.sign, a[i]) }
         case .srgbToLinear, .linearToSRGB:
             // CRowKernels: interpolated in the tables for |x| ≤ 1, eight values at a time; exact beyond.
             let decode = op == .srgbToLinear
@@ -37,53 +79,22 @@ enum SpanLoops {
         case .sin: graph_transcendental_span(GRAPH_TRANSCENDENTAL_SIN, a, d, count)
         case .cos: graph_transcendental_span(GRAPH_TRANSCENDENTAL_COS, a, d, count)
         case .atan: graph_transcendental_span(GRAPH_TRANSCENDENTAL_ATAN, a, d, count)
-        case .tan, .asin, .acos:
+        default:
             for i in 0..<n { d[i] = ScalarMath.unary(op, a[i]) }
         }
     }
 
+    /// The binary operators without a CRowKernels arithmetic loop (`power`, `atan2`).
     static func binary(_ op: BinaryOperator, _ d: Span, _ a: Span, _ b: Span, _ n: Int) {
-        let code: GraphSpanBinary
-        switch op {
-        case .add: code = GRAPH_SPAN_ADD
-        case .subtract: code = GRAPH_SPAN_SUBTRACT
-        case .multiply: code = GRAPH_SPAN_MULTIPLY
-        case .divide: code = GRAPH_SPAN_DIVIDE
-        case .minimum: code = GRAPH_SPAN_MINIMUM
-        case .maximum: code = GRAPH_SPAN_MAXIMUM
-        case .step: code = GRAPH_SPAN_STEP
-        case .lessThan: code = GRAPH_SPAN_LESS_THAN
-        case .lessThanOrEqual: code = GRAPH_SPAN_LESS_THAN_OR_EQUAL
-        case .greaterThan: code = GRAPH_SPAN_GREATER_THAN
-        case .greaterThanOrEqual: code = GRAPH_SPAN_GREATER_THAN_OR_EQUAL
-        case .equal: code = GRAPH_SPAN_EQUAL
-        case .notEqual: code = GRAPH_SPAN_NOT_EQUAL
-        case .logicalAnd: code = GRAPH_SPAN_LOGICAL_AND
-        case .logicalOr: code = GRAPH_SPAN_LOGICAL_OR
-        case .modulo: code = GRAPH_SPAN_MODULO
-        case .power:
-            graph_pow_span(a, b, d, Int32(n))  // CRowKernels: polynomial exp2/log2, eight lanes at a time
-            return
-        case .atan2:
-            for i in 0..<n { d[i] = ScalarMath.binary(op, a[i], b[i]) }
-            return
-        }
-        graph_span_binary(code, a, b, d, Int32(n))  // CRowKernels' span loops, as in `unary`
+        if let code = code(op) { return graph_span_binary(code, a, b, d, Int32(n)) }
+        if op == .power { return graph_pow_span(a, b, d, Int32(n)) }  // CRowKernels: polynomial exp2/log2, eight lanes at a time
+        for i in 0..<n { d[i] = ScalarMath.binary(op, a[i], b[i]) }
     }
 
+    /// The ternary operators without a CRowKernels arithmetic loop (`smoothstep`).
     static func ternary(_ op: TernaryOperator, _ d: Span, _ a: Span, _ b: Span, _ c: Span, _ n: Int) {
-        let code: GraphSpanTernary
-        switch op {
-        case .multiplyAdd: code = GRAPH_SPAN_MULTIPLY_ADD
-        case .mix: code = GRAPH_SPAN_MIX
-        case .clamp: code = GRAPH_SPAN_CLAMP
-        case .select: code = GRAPH_SPAN_SELECT
-        case .compare: code = GRAPH_SPAN_COMPARE
-        case .smoothstep:
-            for i in 0..<n { d[i] = ScalarMath.ternary(.smoothstep, a[i], b[i], c[i]) }
-            return
-        }
-        graph_span_ternary(code, a, b, c, d, Int32(n))  // CRowKernels' span loops, as in `unary`
+        if let code = code(op) { return graph_span_ternary(code, a, b, c, d, Int32(n)) }
+        for i in 0..<n { d[i] = ScalarMath.ternary(op, a[i], b[i], c[i]) }
     }
 
     /// The three colour rows of a colour matrix (alpha passes through): CRowKernels'
