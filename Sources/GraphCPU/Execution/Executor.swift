@@ -160,17 +160,17 @@ package struct Executor: Backend {
     static let serialPixelLimit = 32 * 1024
 
     /// Runs `body` for work units `0..<count` on the context's workers, each with its own scratch
-    /// (prepared for `scratch`, see ``WorkerScratch/prepare(_:)``); on the calling thread alone when
-    /// the units cover fewer than ``serialPixelLimit`` pixels.
-    private func parallel(_ count: Int, pixels: Int, scratch layout: ScratchLayout,
+    /// (trimmed to `scratch` where given, see ``WorkerScratch/prepare(slotCount:trimmingTo:)``); on
+    /// the calling thread alone when the units cover fewer than ``serialPixelLimit`` pixels.
+    private func parallel(_ count: Int, pixels: Int, scratch layout: ScratchLayout?,
                           _ body: @escaping @Sendable (WorkerScratch, Int) -> Void) {
         let workers = pixels < Executor.serialPixelLimit ? 1 : max(1, min(threads, count))
         let next = WorkCounter()
-        let format = context.options.workingFormat
+        let slotCount = plan.scratchSlotCount, format = context.options.workingFormat
         let pool = context.scratchPool
         let job = { @Sendable (_: Int) in
             let scratch = pool.take(format: format)
-            scratch.prepare(layout)
+            scratch.prepare(slotCount: slotCount, trimmingTo: layout)
             while let unit = next.take(limit: count) { body(scratch, unit) }
             pool.give(scratch)
         }
@@ -192,7 +192,7 @@ package struct Executor: Backend {
             planes.reset(to: isRoot ? .empty : region, channels: stage.storedChannels)
             let strips = stripUnits(region)
             let start = DispatchTime.now().uptimeNanoseconds
-            parallel(strips.count, pixels: region.pixelCount, scratch: ScratchLayout(slotBytes: [], loadBytes: [])) { scratch, unit in
+            parallel(strips.count, pixels: region.pixelCount, scratch: nil) { scratch, unit in
                 let strip = strips[unit]
                 switch stage.work {
                 case .program(_, let uniforms, _, let slots, _):
@@ -474,20 +474,23 @@ final class WorkerScratch: @unchecked Sendable {
     /// Planes that stay empty (read as transparent): what a stage without planes of its own gives.
     let unused: PlaneSet
 
-    /// Makes sure there are planes for each of `layout`'s scratch slots (``Plan/scratchSlots``),
-    /// first freeing what an earlier render grew this scratch to beyond this one's needs: each
-    /// plane set and area-pass load over twice its own slot's or position's bytes and 1 MiB (every
-    /// plane set past the slots), or over twice them alone when the whole scratch is. A scratch
-    /// reused for the same plan keeps its memory; one reused after a different render does not
-    /// carry that render's planes through this one.
-    func prepare(_ layout: ScratchLayout) {
-        let slack = heldBytes > 2 * layout.total + (1 << 20) ? 0 : 1 << 20
-        func oversized(_ held: Int, _ needed: Int) -> Bool { held > 2 * needed + slack }
-        for (slot, set) in planes.enumerated() where oversized(set.ownedBytes, slot < layout.slotBytes.count ? layout.slotBytes[slot] : 0) {
-            set.releaseStorage()
+    /// Makes sure there are planes for `slotCount` slots (``Plan/scratchSlots``), first freeing
+    /// what an earlier render grew this scratch to beyond `layout`, this render's needs: each plane
+    /// set and area-pass load over twice its own slot's or position's bytes and 1 MiB (every plane
+    /// set past the slots), or over twice them alone when the whole scratch is. A scratch reused for
+    /// the same plan keeps its memory; one reused after a different render does not carry that
+    /// render's planes through this one. Without a layout (the unfused whole-image passes, which
+    /// keep no scratch planes) nothing is freed.
+    func prepare(slotCount: Int, trimmingTo layout: ScratchLayout?) {
+        if let layout {
+            let slack = heldBytes > 2 * layout.total + (1 << 20) ? 0 : 1 << 20
+            func oversized(_ held: Int, _ needed: Int) -> Bool { held > 2 * needed + slack }
+            for (slot, set) in planes.enumerated() where oversized(set.ownedBytes, slot < layout.slotBytes.count ? layout.slotBytes[slot] : 0) {
+                set.releaseStorage()
+            }
+            areaRunner.releaseOversized(loadBytes: layout.loadBytes, where: oversized)
         }
-        areaRunner.releaseOversized(loadBytes: layout.loadBytes, where: oversized)
-        while planes.count < layout.slotBytes.count { planes.append(PlaneSet(format: format)) }
+        while planes.count < slotCount { planes.append(PlaneSet(format: format)) }
     }
 
     /// The bytes of its planes and area-pass buffers.

@@ -102,14 +102,20 @@ struct SpanInterpreter {
                 return GraphSpanStep(code: code, d: Int32(d * width), a: Int32(a * width), b: Int32(b * width), c: Int32(c * width))
             }
             for op in ops {
+                let arithmetic: GraphSpanStep?
                 switch op {
-                case .unary(let f, let d, let a) where SpanLoops.code(f) != nil:
-                    steps.append(step(Int32(GRAPH_SPAN_STEP_UNARY) + Int32(SpanLoops.code(f)?.rawValue ?? 0), d, a))
-                case .binary(let f, let d, let a, let b) where SpanLoops.code(f) != nil:
-                    steps.append(step(Int32(GRAPH_SPAN_STEP_BINARY) + Int32(SpanLoops.code(f)?.rawValue ?? 0), d, a, b))
-                case .ternary(let f, let d, let a, let b, let c) where SpanLoops.code(f) != nil:
-                    steps.append(step(Int32(GRAPH_SPAN_STEP_TERNARY) + Int32(SpanLoops.code(f)?.rawValue ?? 0), d, a, b, c))
+                case .unary(let f, let d, let a):
+                    arithmetic = SpanLoops.code(f).map { step(Int32(GRAPH_SPAN_STEP_UNARY) + Int32($0.rawValue), d, a) }
+                case .binary(let f, let d, let a, let b):
+                    arithmetic = SpanLoops.code(f).map { step(Int32(GRAPH_SPAN_STEP_BINARY) + Int32($0.rawValue), d, a, b) }
+                case .ternary(let f, let d, let a, let b, let c):
+                    arithmetic = SpanLoops.code(f).map { step(Int32(GRAPH_SPAN_STEP_TERNARY) + Int32($0.rawValue), d, a, b, c) }
                 default:
+                    arithmetic = nil
+                }
+                if let arithmetic {
+                    steps.append(arithmetic)
+                } else {
                     closeRun()
                     grouped.append(op)
                 }
